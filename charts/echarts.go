@@ -1,0 +1,276 @@
+package charts
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"html"
+	"os"
+	"path/filepath"
+	"strings"
+
+	gecharts "github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+)
+
+// EChartsVersion is the version of the echarts library that
+// scripts/setup.sh fetches and the interactive charts are written for.
+const EChartsVersion = "5.6.0"
+
+// EChartsPathEnv names the environment variable that, when set, gives the
+// path of the echarts library file instead of the default in EChartsPath.
+const EChartsPathEnv = "WARPLAB_ECHARTS_JS"
+
+// EChartsPath returns where the interactive charts read the echarts
+// library (echarts.min.js) from: $WARPLAB_ECHARTS_JS when set, else
+// warplab/echarts-5.6.0.min.js in the user's cache directory
+// (${XDG_CACHE_HOME:-$HOME/.cache} on Linux), where scripts/setup.sh
+// puts it.
+func EChartsPath() string {
+	if p := os.Getenv(EChartsPathEnv); p != "" {
+		return p
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = filepath.Join(os.TempDir(), "cache")
+	}
+	return filepath.Join(dir, "warplab", "echarts-"+EChartsVersion+".min.js")
+}
+
+// InteractiveHTML returns f as an interactive echarts chart: an HTML
+// fragment holding the chart's element, the echarts library read from
+// EChartsPath and the script that draws the chart. The fragment is self-
+// contained and works offline, in the classic notebook, in an nbconvert
+// HTML export and in a plain page; the library runs only if the page does
+// not have it yet, so several charts on a page cost one library load in
+// the browser (though each fragment carries its ~1 MB).
+//
+// When the library file is missing, the fragment shows a message in place
+// of the chart saying how to install it. An error is returned only when f
+// cannot be drawn (see Figure's Validate).
+func InteractiveHTML(f Figure) (string, error) {
+	return interactiveHTML(f, true)
+}
+
+// interactiveHTML is InteractiveHTML with the library left out when
+// withLibrary is false (Show includes it once per program run).
+func interactiveHTML(f Figure, withLibrary bool) (string, error) {
+	if err := f.Validate(); err != nil {
+		return "", err
+	}
+	var lib string
+	var err error
+	if withLibrary {
+		lib, err = readLibrary()
+	} else {
+		_, err = os.Stat(EChartsPath())
+	}
+	if err != nil {
+		return missingLibraryHTML(f, err), nil
+	}
+	option, err := json.Marshal(f.echartsOption())
+	if err != nil {
+		return "", fmt.Errorf("charts: encoding echarts option: %v", err)
+	}
+	w, h := f.size()
+	id := newChartID()
+	var b strings.Builder
+	fmt.Fprintf(&b, `<div class="warplab-chart" id="%s" style="width:%dpx;height:%dpx;margin:6px 0;">`, id, w, h)
+	fmt.Fprintf(&b, `<div style="%s">Interactive chart %q: it is drawn when the notebook runs its JavaScript (run the cell, or trust the notebook).</div></div>`+"\n",
+		messageStyle("#888"), html.EscapeString(f.title()))
+	if withLibrary {
+		// The guard keeps a page from running the library twice. The
+		// library is a UMD bundle: where require.js is on the page (the
+		// classic notebook, nbconvert's HTML export) it would register as
+		// an AMD module and leave window.echarts unset, so define, module
+		// and exports are hidden from it as function parameters.
+		b.WriteString("<script>\nif (typeof window.echarts === \"undefined\") {\n(function (define, module, exports) {\n")
+		b.WriteString(lib)
+		b.WriteString("\n}).call(window);\n}\n</script>\n")
+	}
+	fmt.Fprintf(&b, `<script>
+(function () {
+  var el = document.getElementById(%q);
+  if (!el) { return; }
+  if (!window.echarts || !window.echarts.init) {
+    el.firstChild.textContent = "chart library not loaded on this page: run the cell again (scripts/setup.sh installs the library)";
+    return;
+  }
+  el.innerHTML = "";
+  var chart = window.echarts.init(el, null, {renderer: "canvas", width: %d, height: %d});
+  chart.setOption(%s);
+})();
+</script>
+`, id, w, h, option)
+	return b.String(), nil
+}
+
+// readLibrary returns the echarts library, ready to inline in a script
+// element.
+func readLibrary() (string, error) {
+	path := EChartsPath()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	if len(b) == 0 {
+		return "", fmt.Errorf("%s is empty", path)
+	}
+	// A "</script" inside the code would end the element early.
+	return strings.ReplaceAll(string(b), "</script", `<\/script`), nil
+}
+
+// missingLibraryHTML is what stands in the chart's place when the echarts
+// library cannot be read.
+func missingLibraryHTML(f Figure, err error) string {
+	w, h := f.size()
+	return fmt.Sprintf(`<div class="warplab-chart-missing" style="width:%dpx;height:%dpx;margin:6px 0;border:1px dashed #c33;box-sizing:border-box;">`+
+		`<div style="%s"><b>chart library not installed: run scripts/setup.sh</b><br>(chart %q; %s)</div></div>`+"\n",
+		w, h, messageStyle("#a22"), html.EscapeString(f.title()), html.EscapeString(err.Error()))
+}
+
+func messageStyle(color string) string {
+	return `font-family:sans-serif;font-size:13px;color:` + color + `;padding:16px;text-align:center;`
+}
+
+// newChartID returns a page-unique element id; tests replace it to get
+// reproducible output.
+var newChartID = func() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return "warplab-chart-" + hex.EncodeToString(b[:])
+}
+
+// Layout shared by both chart kinds: title and subtitle centred at the
+// top, legend at the bottom, y-axis title above the axis.
+func baseOptions(title, subtitle string, nLegend int) []gecharts.GlobalOpts {
+	top := 50
+	if subtitle != "" {
+		top = 70
+	}
+	bottom := 40
+	if nLegend > 0 {
+		bottom = 70
+	}
+	return []gecharts.GlobalOpts{
+		gecharts.WithTitleOpts(opts.Title{Title: title, Subtitle: subtitle, Left: "center"}),
+		gecharts.WithAnimation(false),
+		gecharts.WithLegendOpts(opts.Legend{Show: opts.Bool(nLegend > 0), Bottom: "0"}),
+		gecharts.WithGridOpts(opts.Grid{
+			Left: "20", Right: "40", Top: fmt.Sprint(top), Bottom: fmt.Sprint(bottom),
+			ContainLabel: opts.Bool(true),
+		}),
+	}
+}
+
+func axisType(a Axis) string {
+	if a.Log {
+		return "log"
+	}
+	return "value"
+}
+
+var splitLine = &opts.SplitLine{Show: opts.Bool(true), LineStyle: &opts.LineStyle{Color: "#e6e6e6"}}
+
+func yAxisOpts(a Axis) opts.YAxis {
+	return opts.YAxis{
+		Type: axisType(a), Name: a.Label(), NameLocation: "end", NameGap: 12,
+		SplitLine: splitLine,
+	}
+}
+
+// refLineSeries adds each reference line as a series of its own, so that it
+// has a legend entry, drawn as a dashed mark line across the plot. A mark
+// line does not widen the axis to reach it, so add gives the series one
+// point, drawn without a symbol, at the line's height.
+func refLineSeries(lines []RefLine, add func(r RefLine, opt ...gecharts.SeriesOpts)) {
+	for _, r := range lines {
+		add(r,
+			gecharts.WithSeriesOpts(func(s *gecharts.SingleSeries) {
+				s.Type = "line"
+				s.Color = refColor
+				s.ShowSymbol = opts.Bool(false)
+			}),
+			gecharts.WithLineStyleOpts(opts.LineStyle{Color: refColor, Type: "dashed", Width: 1.5}),
+			gecharts.WithMarkLineNameYAxisItemOpts(opts.MarkLineNameYAxisItem{Name: r.Name, YAxis: r.Y}),
+			gecharts.WithMarkLineStyleOpts(opts.MarkLineStyle{
+				Symbol:    []string{"none", "none"},
+				Label:     &opts.Label{Show: opts.Bool(true), Formatter: "{b}", Position: "insideEndTop", Color: refColor},
+				LineStyle: &opts.LineStyle{Color: refColor, Type: "dashed", Width: 1.5},
+			}),
+		)
+	}
+}
+
+// echartsOption returns the chart's echarts option object.
+func (c *Chart) echartsOption() map[string]any {
+	w, h := c.size()
+	l := gecharts.NewLine()
+	l.SetGlobalOptions(baseOptions(c.Title, c.Subtitle, len(c.Series)+len(c.RefLines))...)
+	l.SetGlobalOptions(
+		gecharts.WithInitializationOpts(opts.Initialization{Width: fmt.Sprintf("%dpx", w), Height: fmt.Sprintf("%dpx", h)}),
+		gecharts.WithColorsOpts(opts.Colors(palette)),
+		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item"}),
+		gecharts.WithXAxisOpts(opts.XAxis{
+			Type: axisType(c.X), Name: c.X.Label(), NameLocation: "middle", NameGap: 28,
+			Scale: opts.Bool(true), SplitLine: splitLine,
+		}),
+		gecharts.WithYAxisOpts(yAxisOpts(c.Y)),
+	)
+	for _, s := range c.Series {
+		data := make([]opts.LineData, s.Data.Len())
+		for i := range data {
+			x, y := s.Data.XY(i)
+			data[i] = opts.LineData{Value: []float64{x, y}}
+		}
+		kind := "line"
+		size := 6
+		if s.Kind == ScatterSeries {
+			kind, size = "scatter", 8
+		}
+		l.AddSeries(s.Name, data, gecharts.WithSeriesOpts(func(ss *gecharts.SingleSeries) {
+			ss.Type = kind
+			ss.SymbolSize = size
+		}))
+	}
+	x0 := 0.0
+	if c.X.Log {
+		x0 = 1
+	}
+	if len(c.Series) > 0 && c.Series[0].Data.Len() > 0 {
+		x0, _ = c.Series[0].Data.XY(0)
+	}
+	refLineSeries(c.RefLines, func(r RefLine, o ...gecharts.SeriesOpts) {
+		l.AddSeries(r.Name, []opts.LineData{{Value: []float64{x0, r.Y}}}, o...)
+	})
+	l.Validate()
+	return l.JSON()
+}
+
+// echartsOption returns the bar chart's echarts option object.
+func (b *BarChart) echartsOption() map[string]any {
+	w, h := b.size()
+	bar := gecharts.NewBar()
+	bar.SetGlobalOptions(baseOptions(b.Title, b.Subtitle, len(b.Series)+len(b.RefLines))...)
+	bar.SetGlobalOptions(
+		gecharts.WithInitializationOpts(opts.Initialization{Width: fmt.Sprintf("%dpx", w), Height: fmt.Sprintf("%dpx", h)}),
+		gecharts.WithColorsOpts(opts.Colors(palette)),
+		gecharts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		gecharts.WithXAxisOpts(opts.XAxis{Type: "category", Name: b.X.Label(), NameLocation: "middle", NameGap: 28}),
+		gecharts.WithYAxisOpts(yAxisOpts(b.Y)),
+	)
+	bar.SetXAxis(b.Categories)
+	for _, s := range b.Series {
+		data := make([]opts.BarData, s.Data.Len())
+		for i := range data {
+			data[i] = opts.BarData{Value: s.Data.Value(i)}
+		}
+		bar.AddSeries(s.Name, data)
+	}
+	refLineSeries(b.RefLines, func(r RefLine, o ...gecharts.SeriesOpts) {
+		bar.AddSeries(r.Name, []opts.BarData{{Value: r.Y}}, o...)
+	})
+	bar.Validate()
+	return bar.JSON()
+}

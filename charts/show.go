@@ -1,0 +1,132 @@
+package charts
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"sync"
+
+	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/gonb/gonbui/protocol"
+)
+
+// InNotebook reports whether the program runs as a GoNB notebook cell,
+// where Show displays things.
+func InNotebook() bool { return gonbui.IsNotebook }
+
+// libraryShown records whether this program has already sent the echarts
+// library to the notebook. Each GoNB cell runs as a program of its own,
+// so every cell that shows a chart sends the library once; the browser
+// runs it only once per page.
+var libraryShown struct {
+	sync.Mutex
+	done bool
+}
+
+// Show displays each item in the GoNB notebook as the output of the
+// running cell:
+//
+//   - a Tabler (such as a *Table) as an HTML table;
+//   - a Figure (a *Chart or *BarChart) as an interactive echarts chart;
+//   - an error as a red message;
+//   - a string or a fmt.Stringer as preformatted text;
+//   - anything else as fmt's %v, preformatted; nil is skipped.
+//
+// Each output also carries a plain-text rendering (text/plain), which is
+// what a text export of the notebook shows. Use ShowPNG for a static
+// image of a chart. A chart that cannot be drawn shows why in its place.
+//
+// Outside GoNB (a test, the command line) Show does nothing at all: it
+// writes nothing to stdout or stderr and returns. Programs that run in
+// both places print the text rendering themselves (Table.String).
+func Show(items ...any) {
+	if !gonbui.IsNotebook {
+		return
+	}
+	for _, item := range items {
+		showOne(item)
+	}
+	// A large output can be lost when the cell's program exits before
+	// GoNB has read it.
+	gonbui.Sync()
+}
+
+func showOne(item any) {
+	switch v := item.(type) {
+	case nil:
+	case Tabler:
+		t := v.Table()
+		if t == nil {
+			return
+		}
+		display(t.HTML(), t.String())
+	case Figure:
+		libraryShown.Lock()
+		s, err := interactiveHTML(v, !libraryShown.done)
+		if err == nil && s != "" {
+			libraryShown.done = true
+		}
+		libraryShown.Unlock()
+		if err != nil {
+			showError(err)
+			return
+		}
+		display(s, "chart: "+v.title())
+	case error:
+		showError(v)
+	case string:
+		display(preHTML(v), v)
+	case fmt.Stringer:
+		s := v.String()
+		display(preHTML(s), s)
+	default:
+		s := fmt.Sprintf("%v", v)
+		display(preHTML(s), s)
+	}
+}
+
+// ShowPNG displays each figure in the GoNB notebook as a PNG image drawn by
+// gonum/plot, at the figure's size in CSS pixels (the image has PNGScale
+// times as many pixels). A figure that cannot be drawn shows why in its
+// place. Like Show, it does nothing outside GoNB.
+func ShowPNG(figs ...Figure) {
+	if !gonbui.IsNotebook {
+		return
+	}
+	for _, f := range figs {
+		var buf bytes.Buffer
+		if err := WriteImage(&buf, f, "png"); err != nil {
+			showError(err)
+			continue
+		}
+		w, h := f.size()
+		gonbui.SendData(&protocol.DisplayData{
+			Data: map[protocol.MIMEType]any{
+				protocol.MIMEImagePNG:  buf.Bytes(),
+				protocol.MIMETextPlain: "chart: " + f.title(),
+			},
+			Metadata: map[string]any{
+				string(protocol.MIMEImagePNG): map[string]int{"width": w, "height": h},
+			},
+		})
+	}
+	gonbui.Sync()
+}
+
+func display(htmlText, plain string) {
+	gonbui.SendData(&protocol.DisplayData{
+		Data: map[protocol.MIMEType]any{
+			protocol.MIMETextHTML:  htmlText,
+			protocol.MIMETextPlain: plain,
+		},
+	})
+}
+
+func showError(err error) {
+	display(`<div style="font-family:sans-serif;color:#a00;background:#fff0f0;border:1px solid #e99;padding:6px 10px;margin:6px 0;">`+
+		html.EscapeString(err.Error())+`</div>`, err.Error())
+}
+
+func preHTML(s string) string {
+	return `<pre style="margin:6px 0;">` + html.EscapeString(s) + `</pre>`
+}

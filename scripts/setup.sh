@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# setup.sh installs everything warplab's notebooks and their tests need:
+#
+#   - Debian packages: Jupyter (nbconvert, nbclient, the classic notebook UI),
+#     Chromium and fonts (for the notebook screenshot tests);
+#   - GoNB and goimports at the versions pinned in go.mod ("go install tool"),
+#     gopls (installed on its own: it does not build against our x/tools pin),
+#     and the GoNB Jupyter kernel ("gonb --install");
+#   - the echarts JavaScript library, fetched with "npm pack" into a cache
+#     outside git, so charts work offline and nothing third-party is committed.
+#
+# It is safe to run twice and fast when everything is already there. Run it as
+# root, or as a user with sudo for the Debian packages.
+#
+# Environment:
+#   WARPLAB_ECHARTS_JS  where the echarts library goes (default
+#                       ${XDG_CACHE_HOME:-$HOME/.cache}/warplab/echarts-5.6.0.min.js)
+#   JUPYTER_DATA_DIR    where the kernel specs go (Jupyter's default otherwise)
+set -euo pipefail
+
+readonly GOPLS_VERSION=v0.23.0
+readonly ECHARTS_VERSION=5.6.0
+readonly APT_PACKAGES=(
+	jupyter-nbconvert jupyter-client python3-nbclient jupyter-notebook
+	chromium fonts-liberation fonts-dejavu-core
+)
+
+say() { printf 'setup: %s\n' "$*"; }
+die() { printf 'setup: error: %s\n' "$*" >&2; exit 1; }
+trap 'die "command failed (line $LINENO): $BASH_COMMAND"' ERR
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+
+command -v go >/dev/null || die "go is not on PATH (install Go 1.26 first)"
+gobin=$(go env GOBIN)
+[ -n "$gobin" ] || gobin="$(go env GOPATH)/bin"
+export PATH="$gobin:$PATH"
+
+# --- Debian packages -------------------------------------------------------
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing+=("$p")
+	fi
+done
+if [ ${#missing[@]} -gt 0 ]; then
+	sudo=()
+	if [ "$(id -u)" -ne 0 ]; then
+		command -v sudo >/dev/null || die "not root and no sudo: install ${missing[*]} by hand"
+		sudo=(sudo)
+	fi
+	say "installing Debian packages: ${missing[*]}"
+	"${sudo[@]}" apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+else
+	say "Debian packages: already installed"
+fi
+[ -x /usr/bin/jupyter ] || die "/usr/bin/jupyter missing after installing Debian packages"
+
+# --- GoNB, goimports, gopls ------------------------------------------------
+# "go install tool" is quick when nothing changed (the build cache has it all).
+say "installing the tools pinned in go.mod (gonb, goimports) into $gobin"
+go install tool
+
+if gopls version 2>/dev/null | grep -q "golang.org/x/tools/gopls $GOPLS_VERSION"; then
+	say "gopls $GOPLS_VERSION: already installed"
+else
+	say "installing gopls $GOPLS_VERSION"
+	# Outside the module: gopls does not build against the x/tools that go.mod pins.
+	(cd / && GOFLAGS= go install "golang.org/x/tools/gopls@$GOPLS_VERSION")
+fi
+
+# gonb --install writes the kernel spec; it is cheap, so always refresh it
+# (it records the path of the gonb binary, which may have moved).
+say "registering the GoNB Jupyter kernel"
+gonb --install --logtostderr=false >/dev/null 2>&1 || gonb --install
+kdir="${JUPYTER_DATA_DIR:-$HOME/.local/share/jupyter}/kernels/gonb"
+[ -f "$kdir/kernel.json" ] || die "gonb --install did not write $kdir/kernel.json"
+
+# --- echarts ---------------------------------------------------------------
+echarts="${WARPLAB_ECHARTS_JS:-${XDG_CACHE_HOME:-$HOME/.cache}/warplab/echarts-$ECHARTS_VERSION.min.js}"
+if [ -s "$echarts" ]; then
+	say "echarts $ECHARTS_VERSION: already at $echarts"
+else
+	command -v npm >/dev/null || die "npm is not on PATH (apt-get install npm)"
+	say "fetching echarts $ECHARTS_VERSION with npm pack"
+	tmp=$(mktemp -d)
+	(cd "$tmp" && npm pack --silent "echarts@$ECHARTS_VERSION" >/dev/null)
+	tar -xzf "$tmp/echarts-$ECHARTS_VERSION.tgz" -C "$tmp" package/dist/echarts.min.js
+	mkdir -p "$(dirname "$echarts")"
+	mv "$tmp/package/dist/echarts.min.js" "$echarts.tmp"
+	mv "$echarts.tmp" "$echarts"
+	rm -rf "$tmp"
+	say "echarts $ECHARTS_VERSION: installed at $echarts"
+fi
+
+say "done. Put $gobin on PATH to run gonb yourself; scripts/notebook.sh does it for you."
