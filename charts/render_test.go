@@ -2,11 +2,13 @@ package charts
 
 import (
 	"bytes"
+	"encoding/xml"
 	"flag"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -297,6 +299,54 @@ func TestValidate(t *testing.T) {
 		}
 		if err := WriteImage(&bytes.Buffer{}, tc.f, "png"); err == nil {
 			t.Errorf("%s: WriteImage: no error", tc.f.title())
+		}
+	}
+}
+
+// The HTML renderings must parse with only the attributes they mean to
+// set: a stray quote in an inline style would end the attribute early.
+func TestHTMLAttributes(t *testing.T) {
+	fixedIDs(t)
+	stubLibrary(t)
+	chart, err := InteractiveHTML(testChart())
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing, _ := func() (string, error) {
+		t.Setenv(EChartsPathEnv, filepath.Join(t.TempDir(), "missing.js"))
+		return InteractiveHTML(testBars())
+	}()
+	for name, s := range map[string]string{"table": testTable().HTML(), "chart": chart, "missing library": missing} {
+		d := xml.NewDecoder(strings.NewReader("<root>" + s + "</root>"))
+		d.Strict = false
+		d.AutoClose = xml.HTMLAutoClose
+		d.Entity = xml.HTMLEntity
+		styled := 0
+		for {
+			tok, err := d.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%s: parsing the HTML: %v", name, err)
+			}
+			if el, ok := tok.(xml.StartElement); ok {
+				for _, a := range el.Attr {
+					switch a.Name.Local {
+					case "style":
+						styled++
+						if !strings.HasSuffix(a.Value, ";") {
+							t.Errorf("%s: <%s> style %q does not end with ';': cut short?", name, el.Name.Local, a.Value)
+						}
+					case "class", "id":
+					default:
+						t.Errorf("%s: <%s> has an unexpected attribute %q=%q", name, el.Name.Local, a.Name.Local, a.Value)
+					}
+				}
+			}
+		}
+		if styled == 0 {
+			t.Errorf("%s: no styled element", name)
 		}
 	}
 }

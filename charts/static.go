@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -158,7 +159,7 @@ func logAxis(a *plot.Axis) {
 		a.Min, a.Max = 1, 10 // nothing on the axis
 	}
 	a.Scale = plot.LogScale{}
-	a.Tick.Marker = plot.LogTicks{Prec: -1}
+	a.Tick.Marker = plainLogTicks{}
 	a.Min = math.Pow(10, math.Floor(math.Log10(a.Min)))
 	a.Max = math.Pow(10, math.Ceil(math.Log10(a.Max)))
 	if a.Min == a.Max {
@@ -175,6 +176,21 @@ func linearAxis(a *plot.Axis) {
 	}
 	a.Min = math.Min(a.Min, 0)
 	a.Max += 0.05 * (a.Max - a.Min)
+}
+
+// plainLogTicks are gonum's logarithmic ticks, labelled 1000000 rather
+// than 1e+06 where the number is not too long.
+type plainLogTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (plainLogTicks) Ticks(min, max float64) []plot.Tick {
+	ticks := plot.LogTicks{Prec: -1}.Ticks(min, max)
+	for i, t := range ticks {
+		if t.Label != "" && t.Value >= 1e-4 && t.Value < 1e8 {
+			ticks[i].Label = strconv.FormatFloat(t.Value, 'f', -1, 64)
+		}
+	}
+	return ticks
 }
 
 // gonumPlot returns the chart as a gonum plot and its legend.

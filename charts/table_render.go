@@ -151,7 +151,7 @@ var mdEscape = strings.NewReplacer(
 // nbconvert HTML export and pasted into any page; they also override the
 // notebook's own table rules (centred tables, right-aligned text).
 const (
-	tableFont  = `font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;font-size:13px;color:#222;`
+	tableFont  = `font-family:-apple-system,BlinkMacSystemFont,'Segoe UI',Helvetica,Arial,sans-serif;font-size:13px;color:#222;`
 	titleStyle = `font-weight:600;font-size:14px;margin:0 0 2px 0;`
 	captStyle  = `color:#555;margin:0 0 6px 0;`
 	tableStyle = `border-collapse:collapse;margin:0;font-variant-numeric:tabular-nums;`

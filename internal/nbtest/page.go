@@ -1,0 +1,231 @@
+package nbtest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// Page is what a browser showed of an HTML page: its charts, its images
+// and a screenshot.
+type Page struct {
+	// Screenshot is the path of a PNG of the whole page.
+	Screenshot string
+	// AMD reports whether require.js was on the page (define and
+	// require defined), as in the classic notebook and nbconvert's HTML
+	// export: the case where echarts must be loaded with define hidden.
+	AMD bool
+	// ECharts reports whether the echarts library is loaded on the page.
+	ECharts bool
+	Charts  []ChartCanvas
+	Images  []PageImage
+}
+
+// ChartCanvas is what one charts.Show chart element holds.
+type ChartCanvas struct {
+	ID string
+	// Canvases is the number of canvas elements in the chart's element.
+	Canvases int
+	// Width and Height are the size of the chart's first canvas.
+	Width, Height int
+	// Ink counts the canvas pixels that are drawn and not near-white;
+	// Colored those of them that are saturated colours (the series,
+	// as opposed to grey axes and text).
+	Ink, Colored int
+	// Text is the element's text when it has no canvas, such as a
+	// message that the chart library is missing.
+	Text string
+}
+
+// Drawn reports whether the chart drew its axes and its series: at least
+// 0.5% of its area is ink and 100 pixels are coloured.
+func (c ChartCanvas) Drawn() bool {
+	return c.Canvases > 0 && c.Ink*200 >= c.Width*c.Height && c.Colored >= 100
+}
+
+// PageImage is one img element on the page.
+type PageImage struct {
+	// Src is the start of the image's source (a data: URL is cut).
+	Src string
+	// Width and Height are the image's natural size in pixels.
+	Width, Height int
+	// Ink counts the image's pixels that are not near-white.
+	Ink int
+}
+
+// inspectJS waits, up to a deadline, for every chart element to have a
+// canvas with something drawn, then reports the page's charts and images.
+// Canvas pixels are read with getImageData: echarts draws with vectors,
+// so nothing taints the canvas, and data: images are same-origin.
+const inspectJS = `(async () => {
+  const sleep = ms => new Promise(r => setTimeout(r, ms));
+  const count = (ctx, w, h) => {
+    const d = ctx.getImageData(0, 0, w, h).data;
+    let ink = 0, colored = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      const r = d[i], g = d[i+1], b = d[i+2], a = d[i+3];
+      if (a < 128 || (r > 235 && g > 235 && b > 235)) continue;
+      ink++;
+      if (Math.max(r, g, b) - Math.min(r, g, b) > 60) colored++;
+    }
+    return [ink, colored];
+  };
+  const inspect = () => {
+    const charts = [...document.querySelectorAll(".warplab-chart, .warplab-chart-missing")].map(el => {
+      const cs = [...el.querySelectorAll("canvas")];
+      const c = {ID: el.id, Canvases: cs.length, Width: 0, Height: 0, Ink: 0, Colored: 0, Text: ""};
+      if (cs.length === 0) { c.Text = el.innerText.slice(0, 300); return c; }
+      c.Width = cs[0].width; c.Height = cs[0].height;
+      for (const cv of cs) {
+        const [ink, colored] = count(cv.getContext("2d"), cv.width, cv.height);
+        c.Ink += ink; c.Colored += colored;
+      }
+      return c;
+    });
+    const images = [...document.images].map(img => {
+      const im = {Src: img.src.slice(0, 40), Width: img.naturalWidth, Height: img.naturalHeight, Ink: 0};
+      if (img.complete && img.naturalWidth > 0) {
+        const cv = document.createElement("canvas");
+        cv.width = img.naturalWidth; cv.height = img.naturalHeight;
+        const ctx = cv.getContext("2d");
+        ctx.drawImage(img, 0, 0);
+        im.Ink = count(ctx, cv.width, cv.height)[0];
+      }
+      return im;
+    });
+    return {
+      AMD: typeof window.define === "function" && typeof window.require === "function",
+      ECharts: typeof window.echarts === "object" && typeof window.echarts.init === "function",
+      Charts: charts, Images: images,
+    };
+  };
+  // Let MathJax (the exports load it) finish, so that its "Loading"
+  // box is gone from the screenshot.
+  if (window.MathJax && MathJax.Hub && MathJax.Hub.Queue) {
+    await Promise.race([new Promise(r => MathJax.Hub.Queue(r)), sleep(5000)]);
+    await sleep(600);
+  }
+  const deadline = Date.now() + 15000;
+  for (;;) {
+    const r = inspect();
+    const drawn = r.Charts.every(c => c.Canvases > 0 && c.Colored > 0);
+    if (drawn || Date.now() > deadline) return r;
+    await sleep(100);
+  }
+})()`
+
+// Chromium returns the path of the Chromium browser: $WARPLAB_CHROMIUM,
+// else chromium or chromium-browser on PATH.
+func chromiumPath() (string, error) {
+	if p := os.Getenv("WARPLAB_CHROMIUM"); p != "" {
+		return p, nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("chromium is not installed")
+}
+
+// InspectPage opens the HTML file at path in headless Chromium (a window
+// 1200 pixels wide, with every network request refused), waits for its
+// charts to draw, takes a screenshot of the whole page into the test's
+// artifacts directory and reports what the page showed. It skips the test
+// when Chromium is missing (a failure with WARPLAB_REQUIRE_JUPYTER=1), and
+// fails it when the browser cannot load the page.
+func (e *Env) InspectPage(t testing.TB, path string) *Page {
+	t.Helper()
+	chromium, err := chromiumPath()
+	if err != nil {
+		missing(t, "%v", err)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := testContext(t)
+	defer cancel()
+	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+	defer cancel()
+
+	b, err := startBrowser(chromium, t.TempDir())
+	if err != nil {
+		t.Fatalf("nbtest: %v", err)
+	}
+	defer b.close()
+	fail := func(what string, err error) {
+		t.Helper()
+		t.Fatalf("nbtest: %s %s in Chromium: %v\nChromium's stderr:\n%s", what, path, err, b.stderr.String())
+	}
+	if err := b.openPage(ctx, 1200, 900); err != nil {
+		fail("opening a page for", err)
+	}
+	if err := b.navigate(ctx, "file://"+abs); err != nil {
+		fail("loading", err)
+	}
+	p := &Page{}
+	if err := b.eval(ctx, inspectJS, p); err != nil {
+		fail("inspecting", err)
+	}
+	shot, err := b.screenshot(ctx)
+	if err != nil {
+		fail("taking a screenshot of", err)
+	}
+	p.Screenshot = filepath.Join(e.artifacts, filepath.Base(abs)+".png")
+	if err := os.WriteFile(p.Screenshot, shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("nbtest: screenshot of %s: %s", filepath.Base(abs), p.Screenshot)
+	return p
+}
+
+// decodePNG decodes a PNG image.
+func decodePNG(b []byte) (image.Image, error) {
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("nbtest: decoding PNG: %v", err)
+	}
+	return img, nil
+}
+
+// InkFraction returns the fraction of img's pixels that are not near-white:
+// zero for a blank image.
+func InkFraction(img image.Image) float64 {
+	r := img.Bounds()
+	if r.Empty() {
+		return 0
+	}
+	ink := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			cr, cg, cb, ca := img.At(x, y).RGBA()
+			if ca >= 0x8000 && (cr < 0xeb00 || cg < 0xeb00 || cb < 0xeb00) {
+				ink++
+			}
+		}
+	}
+	return float64(ink) / float64(r.Dx()*r.Dy())
+}
+
+// DecodePNGs decodes the notebook's image/png outputs.
+func (nb *Notebook) DecodePNGs() ([]image.Image, error) {
+	raw, err := nb.PNGs()
+	if err != nil {
+		return nil, err
+	}
+	imgs := make([]image.Image, len(raw))
+	for i, b := range raw {
+		if imgs[i], err = decodePNG(b); err != nil {
+			return nil, err
+		}
+	}
+	return imgs, nil
+}
