@@ -52,7 +52,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 	say "installing Debian packages: ${missing[*]}"
 	"${sudo[@]}" apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+	"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 else
 	say "Debian packages: already installed"
 fi
@@ -68,13 +69,16 @@ if gopls version 2>/dev/null | grep -q "golang.org/x/tools/gopls $GOPLS_VERSION"
 else
 	say "installing gopls $GOPLS_VERSION"
 	# Outside the module: gopls does not build against the x/tools that go.mod pins.
-	(cd / && GOFLAGS= go install "golang.org/x/tools/gopls@$GOPLS_VERSION")
+	(cd / && GOFLAGS='' go install "golang.org/x/tools/gopls@$GOPLS_VERSION")
 fi
 
 # gonb --install writes the kernel spec; it is cheap, so always refresh it
 # (it records the path of the gonb binary, which may have moved).
 say "registering the GoNB Jupyter kernel"
-gonb --install --logtostderr=false >/dev/null 2>&1 || gonb --install
+if ! out=$(gonb --install 2>&1); then
+	printf '%s\n' "$out" >&2
+	die "gonb --install failed"
+fi
 kdir="${JUPYTER_DATA_DIR:-$HOME/.local/share/jupyter}/kernels/gonb"
 [ -f "$kdir/kernel.json" ] || die "gonb --install did not write $kdir/kernel.json"
 

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# test.sh installs what the tests need (scripts/setup.sh) and runs the Go
+# tests of the whole module. Arguments go to go test, before the package
+# pattern: scripts/test.sh -short, scripts/test.sh -run Notebook -v.
+#
+# It sets WARPLAB_REQUIRE_JUPYTER=1, so the notebook tests fail, rather
+# than skip, when Jupyter, GoNB or Chromium is missing.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+"$root/scripts/setup.sh"
+
+gobin=$(go env GOBIN)
+[ -n "$gobin" ] || gobin="$(go env GOPATH)/bin"
+export PATH="$gobin:$PATH"
+export WARPLAB_REQUIRE_JUPYTER=1
+
+cd "$root"
+exec go test "$@" ./...
