@@ -11,7 +11,8 @@ import (
 
 // TestSmokeNotebook runs testdata/smoke.ipynb through Jupyter on the GoNB
 // kernel, exports it to HTML and checks in Chromium that the table, the
-// echarts chart and the gonum/plot PNG are all there and drawn.
+// echarts chart and the gonum/plot PNG are all there and drawn, and that
+// a progress line ended as its summary.
 func TestSmokeNotebook(t *testing.T) {
 	env := nbtest.Setup(t)
 	if _, err := os.Stat(charts.EChartsPath()); err != nil {
@@ -46,6 +47,11 @@ func TestSmokeNotebook(t *testing.T) {
 	}
 	if ink := nbtest.InkFraction(pngs[0]); ink < 0.01 {
 		t.Errorf("PNG output is blank: %.4f of its pixels are not white", ink)
+	}
+
+	// The progress line was updated in place, ending as its summary.
+	if got := nb.Find("text/html", "smoke progress: 5/5 done in"); len(got) != 1 {
+		t.Errorf("%d outputs hold the progress summary, want 1", len(got))
 	}
 
 	page := env.InspectPage(t, env.ExportHTML(t, nb))
