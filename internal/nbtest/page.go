@@ -121,10 +121,13 @@ const inspectJS = `(async () => {
   }
 })()`
 
-// Chromium returns the path of the Chromium browser: $WARPLAB_CHROMIUM,
+// chromiumPath returns the path of the Chromium browser: $WARPLAB_CHROMIUM,
 // else chromium or chromium-browser on PATH.
 func chromiumPath() (string, error) {
 	if p := os.Getenv("WARPLAB_CHROMIUM"); p != "" {
+		if _, err := exec.LookPath(p); err != nil {
+			return "", fmt.Errorf("WARPLAB_CHROMIUM: %v", err)
+		}
 		return p, nil
 	}
 	for _, name := range []string{"chromium", "chromium-browser"} {
