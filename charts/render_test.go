@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warplab/warplab/internal/nbtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -207,7 +209,7 @@ func TestPNG(t *testing.T) {
 		if got, want := img.Bounds().Size(), image.Pt(w*PNGScale, h*PNGScale); got != want {
 			t.Errorf("%s: PNG size = %v, want %v", f.title(), got, want)
 		}
-		if ink := inkFraction(img); ink < 0.005 {
+		if ink := nbtest.InkFraction(img); ink < 0.005 {
 			t.Errorf("%s: PNG is blank: %.4f of its pixels are not white", f.title(), ink)
 		}
 	}
@@ -220,19 +222,6 @@ func TestPNG(t *testing.T) {
 	if n := countColor(img, hexColor(palette[0])); n < 1000 {
 		t.Errorf("bar chart PNG has %d pixels of the first series' colour, want many", n)
 	}
-}
-
-func inkFraction(img image.Image) float64 {
-	r := img.Bounds()
-	ink := 0
-	for y := r.Min.Y; y < r.Max.Y; y++ {
-		for x := r.Min.X; x < r.Max.X; x++ {
-			if cr, cg, cb, _ := img.At(x, y).RGBA(); cr < 0xf000 || cg < 0xf000 || cb < 0xf000 {
-				ink++
-			}
-		}
-	}
-	return float64(ink) / float64(r.Dx()*r.Dy())
 }
 
 func countColor(img image.Image, c color.Color) int {

@@ -63,7 +63,7 @@ func showOne(item any) {
 	case Figure:
 		libraryShown.Lock()
 		s, err := interactiveHTML(v, !libraryShown.done)
-		if err == nil && s != "" {
+		if err == nil {
 			libraryShown.done = true
 		}
 		libraryShown.Unlock()
