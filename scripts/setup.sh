@@ -40,7 +40,8 @@ export PATH="$gobin:$PATH"
 # --- Debian packages -------------------------------------------------------
 missing=()
 for p in "${APT_PACKAGES[@]}"; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	if [ "$status" != "install ok installed" ]; then
 		missing+=("$p")
 	fi
 done
