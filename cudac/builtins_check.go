@@ -1,0 +1,445 @@
+package cudac
+
+import (
+	"fmt"
+	"strings"
+)
+
+// bcat is how a built-in function's call is checked.
+type bcat uint8
+
+const (
+	bcFixed    bcat = iota // fixed parameter and result types
+	bcSyncWarp             // __syncwarp(mask = 0xffffffff)
+	bcShfl                 // the shuffles
+	bcMatchAny
+	bcMatchAll
+	bcAtomic
+	bcMathF // float only: the f-suffixed names and the __ intrinsics
+	bcMathD // plain names: float or double by the arguments
+	bcMinMax
+	bcAbs
+	bcLdg
+	bcPrintf
+)
+
+type builtinFunc struct {
+	b      Builtin
+	cat    bcat
+	params []*Type // bcFixed
+	result *Type   // bcFixed
+	elem   *Type   // Elem for bcFixed; the fixed operand type of umin, llabs, ...
+	n      int     // arity of a math function
+	kinds  []Kind  // pointee kinds of an atomic
+}
+
+var (
+	atomicAddKinds  = []Kind{Int32, Uint32, Uint64, Float32, Float64}
+	atomicSubKinds  = []Kind{Int32, Uint32}
+	atomicExchKinds = []Kind{Int32, Uint32, Uint64, Float32}
+	atomicMinKinds  = []Kind{Int32, Uint32, Int64, Uint64}
+	atomicIncKinds  = []Kind{Uint32}
+	atomicCASKinds  = []Kind{Uint16, Int32, Uint32, Uint64}
+	atomicBitKinds  = []Kind{Int32, Uint32, Uint64}
+)
+
+func fixed(b Builtin, result *Type, params ...*Type) *builtinFunc {
+	f := &builtinFunc{b: b, cat: bcFixed, params: params, result: result}
+	if len(params) > 0 && b >= Popc {
+		f.elem = params[0]
+	}
+	return f
+}
+
+// builtinFuncs maps each built-in function name to how it is checked.
+var builtinFuncs = map[string]*builtinFunc{
+	"__syncthreads":        fixed(SyncThreads, VoidType),
+	"__syncthreads_count":  fixed(SyncThreadsCount, Int32Type, Int32Type),
+	"__syncthreads_and":    fixed(SyncThreadsAnd, Int32Type, Int32Type),
+	"__syncthreads_or":     fixed(SyncThreadsOr, Int32Type, Int32Type),
+	"__syncwarp":           {b: SyncWarp, cat: bcSyncWarp},
+	"__threadfence":        fixed(ThreadFence, VoidType),
+	"__threadfence_block":  fixed(ThreadFenceBlock, VoidType),
+	"__threadfence_system": fixed(ThreadFenceSystem, VoidType),
+
+	"__shfl_sync":      {b: ShflSync, cat: bcShfl},
+	"__shfl_up_sync":   {b: ShflUpSync, cat: bcShfl},
+	"__shfl_down_sync": {b: ShflDownSync, cat: bcShfl},
+	"__shfl_xor_sync":  {b: ShflXorSync, cat: bcShfl},
+	"__ballot_sync":    fixed(BallotSync, Uint32Type, Uint32Type, Int32Type),
+	"__any_sync":       fixed(AnySync, Int32Type, Uint32Type, Int32Type),
+	"__all_sync":       fixed(AllSync, Int32Type, Uint32Type, Int32Type),
+	"__activemask":     fixed(ActiveMask, Uint32Type),
+	"__match_any_sync": {b: MatchAnySync, cat: bcMatchAny},
+	"__match_all_sync": {b: MatchAllSync, cat: bcMatchAll},
+
+	"__popc":   fixed(Popc, Int32Type, Uint32Type),
+	"__popcll": fixed(Popcll, Int32Type, Uint64Type),
+	"__ffs":    fixed(Ffs, Int32Type, Int32Type),
+	"__ffsll":  fixed(Ffsll, Int32Type, Int64Type),
+	"__clz":    fixed(Clz, Int32Type, Int32Type),
+	"__clzll":  fixed(Clzll, Int32Type, Int64Type),
+	"__brev":   fixed(Brev, Uint32Type, Uint32Type),
+	"__brevll": fixed(Brevll, Uint64Type, Uint64Type),
+
+	"atomicAdd":  {b: AtomicAdd, cat: bcAtomic, kinds: atomicAddKinds},
+	"atomicSub":  {b: AtomicSub, cat: bcAtomic, kinds: atomicSubKinds},
+	"atomicExch": {b: AtomicExch, cat: bcAtomic, kinds: atomicExchKinds},
+	"atomicMin":  {b: AtomicMin, cat: bcAtomic, kinds: atomicMinKinds},
+	"atomicMax":  {b: AtomicMax, cat: bcAtomic, kinds: atomicMinKinds},
+	"atomicInc":  {b: AtomicInc, cat: bcAtomic, kinds: atomicIncKinds},
+	"atomicDec":  {b: AtomicDec, cat: bcAtomic, kinds: atomicIncKinds},
+	"atomicCAS":  {b: AtomicCAS, cat: bcAtomic, kinds: atomicCASKinds},
+	"atomicAnd":  {b: AtomicAnd, cat: bcAtomic, kinds: atomicBitKinds},
+	"atomicOr":   {b: AtomicOr, cat: bcAtomic, kinds: atomicBitKinds},
+	"atomicXor":  {b: AtomicXor, cat: bcAtomic, kinds: atomicBitKinds},
+
+	"__expf":     {b: FastExp, cat: bcMathF, n: 1},
+	"__logf":     {b: FastLog, cat: bcMathF, n: 1},
+	"__powf":     {b: FastPow, cat: bcMathF, n: 2},
+	"__sinf":     {b: FastSin, cat: bcMathF, n: 1},
+	"__cosf":     {b: FastCos, cat: bcMathF, n: 1},
+	"__fdividef": {b: FastDiv, cat: bcMathF, n: 2},
+	"__fadd_rn":  {b: FaddRn, cat: bcMathF, n: 2},
+	"__fmul_rn":  {b: FmulRn, cat: bcMathF, n: 2},
+	"__fmaf_rn":  {b: FmaRn, cat: bcMathF, n: 3},
+
+	"min":    {b: Min, cat: bcMinMax},
+	"max":    {b: Max, cat: bcMinMax},
+	"umin":   {b: Min, cat: bcMinMax, elem: Uint32Type},
+	"umax":   {b: Max, cat: bcMinMax, elem: Uint32Type},
+	"llmin":  {b: Min, cat: bcMinMax, elem: Int64Type},
+	"llmax":  {b: Max, cat: bcMinMax, elem: Int64Type},
+	"ullmin": {b: Min, cat: bcMinMax, elem: Uint64Type},
+	"ullmax": {b: Max, cat: bcMinMax, elem: Uint64Type},
+	"abs":    {b: Abs, cat: bcAbs},
+	"llabs":  {b: Abs, cat: bcAbs, elem: Int64Type},
+	"labs":   {b: Abs, cat: bcAbs, elem: longType},
+
+	"__float_as_int":       fixed(FloatAsInt, Int32Type, Float32Type),
+	"__float_as_uint":      fixed(FloatAsUint, Uint32Type, Float32Type),
+	"__int_as_float":       fixed(IntAsFloat, Float32Type, Int32Type),
+	"__uint_as_float":      fixed(UintAsFloat, Float32Type, Uint32Type),
+	"__double_as_longlong": fixed(DoubleAsLongLong, Int64Type, Float64Type),
+	"__longlong_as_double": fixed(LongLongAsDouble, Float64Type, Int64Type),
+
+	"__ldg":   {b: Ldg, cat: bcLdg},
+	"clock":   fixed(Clock, clockType),
+	"clock64": fixed(Clock64, Int64Type),
+	"__trap":  fixed(Trap, VoidType),
+	"printf":  {b: Printf, cat: bcPrintf},
+}
+
+func init() {
+	math := []struct {
+		b Builtin
+		n int
+	}{
+		{MathExp, 1}, {MathExp2, 1}, {MathLog, 1}, {MathLog2, 1}, {MathLog10, 1}, {MathSqrt, 1},
+		{MathRsqrt, 1}, {MathFabs, 1}, {MathFmin, 2}, {MathFmax, 2}, {MathFloor, 1}, {MathCeil, 1},
+		{MathRound, 1}, {MathRint, 1}, {MathTrunc, 1}, {MathPow, 2}, {MathSin, 1}, {MathCos, 1},
+		{MathTan, 1}, {MathTanh, 1}, {MathFmod, 2}, {MathFma, 3},
+	}
+	for _, m := range math {
+		name := m.b.String()
+		builtinFuncs[name] = &builtinFunc{b: m.b, cat: bcMathD, n: m.n}
+		builtinFuncs[name+"f"] = &builtinFunc{b: m.b, cat: bcMathF, n: m.n}
+	}
+	for _, name := range []string{"acos", "asin", "atan", "atan2", "sinh", "cosh", "asinh", "acosh",
+		"atanh", "cbrt", "hypot", "erf", "erfc", "expm1", "log1p", "exp10", "copysign", "lgamma",
+		"tgamma", "sincos", "sinpi", "cospi", "frexp", "ldexp", "modf", "remainder", "nextafter",
+		"fdim", "logb", "ilogb", "scalbn", "norm3d", "rcbrt", "normcdf", "isnan", "isinf", "isfinite",
+		"signbit"} {
+		unsupportedNames[name] = fmt.Sprintf("math function '%s' is not supported", name)
+		unsupportedNames[name+"f"] = fmt.Sprintf("math function '%sf' is not supported", name)
+	}
+	for _, name := range []string{"__saturatef", "__frcp_rn", "__fsqrt_rn", "__exp10f", "__log2f",
+		"__log10f", "__tanf", "__sincosf", "__dadd_rn", "__dmul_rn", "__fsub_rn", "__fdiv_rn",
+		"__fmaf_rz", "__float2int_rn", "__float2uint_rn", "__int2float_rn", "__umulhi", "__mulhi",
+		"__umul64hi", "__mul64hi", "__funnelshift_l", "__funnelshift_r", "__byte_perm", "__sad",
+		"__usad", "__hadd", "__rhadd", "__fns", "__nanosleep", "__reduce_add_sync",
+		"__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
+		"__reduce_xor_sync", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv", "__stcg", "__stwb",
+		"__stcs", "__stwt", "atomicCAS_block", "atomicExch_block", "atomicMax_block", "atomicMin_block",
+		"__isGlobal", "__isShared", "globaltimer", "__prof_trigger", "__brkpt", "__assertfail"} {
+		unsupportedNames[name] = fmt.Sprintf("'%s' is not supported", name)
+	}
+}
+
+// builtinCall checks a call of a built-in function.
+func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
+	if bf.cat == bcPrintf {
+		return c.printf(e)
+	}
+	args, ok := c.args(e.Args)
+	if !ok {
+		return badExpr(e.P)
+	}
+	arity := func(min, max int) bool {
+		switch {
+		case len(args) < min:
+			want := fmt.Sprint(min)
+			if max > min {
+				want = fmt.Sprint("at least ", min)
+			}
+			c.errorf(e.P, "too few arguments to '%s' (want %s, have %d)", name, want, len(args))
+			return false
+		case len(args) > max:
+			want := fmt.Sprint(max)
+			if max > min {
+				want = fmt.Sprint("at most ", max)
+			}
+			c.errorf(e.P, "too many arguments to '%s' (want %s, have %d)", name, want, len(args))
+			return false
+		}
+		return true
+	}
+	conv := func(i int, t *Type) bool {
+		args[i] = c.convertTo(args[i], t, fmt.Sprintf("in argument %d of '%s'", i+1, name))
+		return !isBad(args[i])
+	}
+	call := &BuiltinCall{P: e.P, Builtin: bf.b}
+	switch bf.cat {
+	case bcFixed:
+		if !arity(len(bf.params), len(bf.params)) {
+			return badExpr(e.P)
+		}
+		for i, t := range bf.params {
+			if !conv(i, t) {
+				return badExpr(e.P)
+			}
+		}
+		call.Elem, call.T = bf.elem, bf.result
+	case bcSyncWarp:
+		if !arity(0, 1) {
+			return badExpr(e.P)
+		}
+		if len(args) == 0 {
+			args = []Expr{&Const{P: e.RPos, T: Uint32Type, Int: 0xffffffff}}
+		} else if !conv(0, Uint32Type) {
+			return badExpr(e.P)
+		}
+		call.T = VoidType
+	case bcShfl:
+		if !arity(3, 4) || !conv(0, Uint32Type) {
+			return badExpr(e.P)
+		}
+		elem := c.warpValueType(name, args[1])
+		if elem == nil {
+			return badExpr(e.P)
+		}
+		args[1] = c.conv(args[1], elem)
+		laneType := Int32Type
+		if bf.b == ShflUpSync || bf.b == ShflDownSync {
+			laneType = Uint32Type
+		}
+		if !conv(2, laneType) {
+			return badExpr(e.P)
+		}
+		if len(args) == 3 {
+			args = append(args, &Const{P: e.RPos, T: Int32Type, Int: 32})
+		} else if !conv(3, Int32Type) {
+			return badExpr(e.P)
+		}
+		call.Elem, call.T = elem, elem
+	case bcMatchAny, bcMatchAll:
+		n := 2
+		if bf.cat == bcMatchAll {
+			n = 3
+		}
+		if !arity(n, n) || !conv(0, Uint32Type) {
+			return badExpr(e.P)
+		}
+		elem := c.warpValueType(name, args[1])
+		if elem == nil {
+			return badExpr(e.P)
+		}
+		args[1] = c.conv(args[1], elem)
+		if n == 3 && !conv(2, PointerTo(Int32Type, false)) {
+			return badExpr(e.P)
+		}
+		call.Elem, call.T = elem, Uint32Type
+	case bcAtomic:
+		n := 2
+		if bf.b == AtomicCAS {
+			n = 3
+		}
+		if !arity(n, n) {
+			return badExpr(e.P)
+		}
+		elem := c.atomicElem(name, bf, args[0])
+		if elem == nil {
+			return badExpr(e.P)
+		}
+		for i := 1; i < n; i++ {
+			if !conv(i, elem) {
+				return badExpr(e.P)
+			}
+		}
+		call.Elem, call.T = elem, elem
+	case bcMathF:
+		if !arity(bf.n, bf.n) {
+			return badExpr(e.P)
+		}
+		for i := range args {
+			if !conv(i, Float32Type) {
+				return badExpr(e.P)
+			}
+		}
+		call.Elem, call.T = Float32Type, Float32Type
+	case bcMathD:
+		if !arity(bf.n, bf.n) {
+			return badExpr(e.P)
+		}
+		elem := Float64Type
+		anyFloat, anyDouble := false, false
+		for i, a := range args {
+			t := a.Type()
+			if !t.IsArithmetic() {
+				c.errorf(a.Pos(), "argument %d of '%s' must be a number, not '%s'", i+1, name, t)
+				return badExpr(e.P)
+			}
+			anyFloat = anyFloat || t.Kind == Float32
+			anyDouble = anyDouble || t.Kind == Float64
+		}
+		if anyFloat && !anyDouble {
+			elem = Float32Type
+		}
+		for i := range args {
+			if !conv(i, elem) {
+				return badExpr(e.P)
+			}
+		}
+		call.Elem, call.T = elem, elem
+	case bcMinMax:
+		if !arity(2, 2) {
+			return badExpr(e.P)
+		}
+		elem := bf.elem
+		if elem == nil {
+			at, bt := args[0].Type(), args[1].Type()
+			if !at.IsArithmetic() || !bt.IsArithmetic() {
+				c.errorf(e.P, "no '%s' overload for ('%s', '%s')", name, at, bt)
+				return badExpr(e.P)
+			}
+			elem = usualArith(at, bt)
+		}
+		if !conv(0, elem) || !conv(1, elem) {
+			return badExpr(e.P)
+		}
+		call.Elem, call.T = elem, elem
+		if k := c.foldMinMax(call, args); k != nil {
+			return k
+		}
+	case bcAbs:
+		if !arity(1, 1) {
+			return badExpr(e.P)
+		}
+		elem := bf.elem
+		if elem == nil {
+			t := args[0].Type()
+			switch pt := promote(t); {
+			case pt.Kind == Int32 || pt.Kind == Int64:
+				elem = pt
+			case pt.IsFloat():
+				call.Builtin = MathFabs
+				elem = pt
+			case pt.IsInteger():
+				c.errorf(e.P, "call to 'abs' is ambiguous for an unsigned argument ('%s')", t)
+				return badExpr(e.P)
+			default:
+				c.errorf(e.P, "no 'abs' overload for '%s'", t)
+				return badExpr(e.P)
+			}
+		}
+		if !conv(0, elem) {
+			return badExpr(e.P)
+		}
+		call.Elem, call.T = elem, elem
+	case bcLdg:
+		if !arity(1, 1) {
+			return badExpr(e.P)
+		}
+		t := args[0].Type()
+		if t.Kind != Pointer || t == nullptrType || !t.Elem.IsScalar() {
+			c.errorf(args[0].Pos(), "__ldg needs a pointer to a scalar, not '%s'", t)
+			return badExpr(e.P)
+		}
+		elem := t.Elem
+		if !conv(0, &Type{Kind: Pointer, Elem: elem, Const: true, Volatile: t.Volatile}) {
+			return badExpr(e.P)
+		}
+		call.Elem, call.T = elem, elem
+	}
+	call.Args = args
+	return call
+}
+
+// foldMinMax folds min and max of constants.
+func (c *checker) foldMinMax(call *BuiltinCall, args []Expr) Expr {
+	a, ok1 := args[0].(*Const)
+	b, ok2 := args[1].(*Const)
+	if !ok1 || !ok2 || call.Elem.IsFloat() {
+		return nil
+	}
+	less := compareConst(Lt, a, b)
+	k := a
+	if less == (call.Builtin == Max) {
+		k = b
+	}
+	out := *k
+	out.P = call.P
+	return &out
+}
+
+// warpValueType resolves the T of a shuffle or match: int, unsigned,
+// long long, unsigned long long (and the longs), float or double; smaller
+// integers promote to int.
+func (c *checker) warpValueType(name string, x Expr) *Type {
+	t := x.Type()
+	switch t.Kind {
+	case Int32, Uint32, Int64, Uint64, Float32, Float64:
+		return t
+	case Bool, Int8, Uint8, Int16, Uint16:
+		return Int32Type
+	}
+	c.errorf(x.Pos(), "no '%s' overload for a value of type '%s'", name, t)
+	return nil
+}
+
+// atomicElem resolves the overload of an atomic from its pointer argument.
+func (c *checker) atomicElem(name string, bf *builtinFunc, p Expr) *Type {
+	t := p.Type()
+	if t.Kind != Pointer || t == nullptrType {
+		c.errorf(p.Pos(), "the first argument of '%s' must be a pointer, not '%s'", name, t)
+		return nil
+	}
+	elem := t.Elem
+	ok := false
+	for _, k := range bf.kinds {
+		if elem.Kind == k {
+			ok = true
+		}
+	}
+	if !ok || isLong(elem) {
+		var names []string
+		for _, k := range bf.kinds {
+			names = append(names, k.String()+"*")
+		}
+		hint := ""
+		if isLong(elem) && ok {
+			hint = fmt.Sprintf("; '%s' is a long, so cast the pointer to '%s*'", elem, ScalarType(elem.Kind))
+		}
+		c.errorf(p.Pos(), "no '%s' overload for '%s' (it takes %s)%s", name, t, strings.Join(names, ", "), hint)
+		return nil
+	}
+	if t.Const {
+		c.errorf(p.Pos(), "'%s' cannot modify an object through a pointer to const ('%s')", name, t)
+		return nil
+	}
+	if t.Volatile {
+		c.errorf(p.Pos(), "no '%s' overload for a pointer to volatile ('%s')", name, t)
+		return nil
+	}
+	return ScalarType(elem.Kind)
+}

@@ -1,0 +1,1080 @@
+package cudac
+
+// maxDepth bounds the nesting of statements and expressions.
+const maxDepth = 256
+
+// unsupportedTypes are type names a CUDA programmer may write that the
+// subset does not have.
+var unsupportedTypes = map[string]bool{
+	"half": true, "__half": true, "half2": true, "__half2": true, "__nv_bfloat16": true,
+	"nv_bfloat16": true, "__nv_bfloat162": true, "dim3": true, "wchar_t": true, "char16_t": true,
+	"char32_t": true, "char8_t": true, "cudaStream_t": true, "cudaError_t": true,
+	"float1": true, "float2": true, "float3": true, "float4": true, "double2": true, "double3": true,
+	"double4": true, "int2": true, "int3": true, "int4": true, "uint2": true, "uint3": true,
+	"uint4": true, "char2": true, "char4": true, "uchar2": true, "uchar4": true, "short2": true,
+	"short4": true, "ushort2": true, "ushort4": true, "long2": true, "longlong2": true,
+	"ulonglong2": true, "__int128": true, "string": true, "vector": true,
+}
+
+type parser struct {
+	d      *diags
+	toks   []token
+	i      int
+	tok    token
+	scopes []map[string]bool // per scope: name -> is a type name
+	tmpls  map[string]bool   // names of function templates
+	depth  int
+	noGT   int // > 0 while parsing template arguments: '>' ends them
+	// switchTop is true while parsing the statements directly in a
+	// switch body; inSwitch counts enclosing switches.
+	switchTop bool
+	inSwitch  int
+}
+
+func newParser(toks []token, d *diags) *parser {
+	p := &parser{d: d, toks: toks, tmpls: map[string]bool{}}
+	p.scopes = []map[string]bool{{}}
+	for name := range predefTypedef {
+		p.scopes[0][name] = true
+	}
+	p.tok = toks[0]
+	return p
+}
+
+// parseFile parses a whole translation unit.
+func parseFile(toks []token, d *diags) []sNode {
+	p := newParser(toks, d)
+	var items []sNode
+	for p.tok.kind != tEOF {
+		start := p.i
+		items = p.topLevel(items, false)
+		if p.i == start {
+			p.next()
+		}
+	}
+	return items
+}
+
+func (p *parser) next() {
+	if p.i < len(p.toks)-1 {
+		p.i++
+	}
+	p.tok = p.toks[p.i]
+}
+
+func (p *parser) peek(n int) token {
+	if p.i+n < len(p.toks) {
+		return p.toks[p.i+n]
+	}
+	return p.toks[len(p.toks)-1]
+}
+
+func (p *parser) pos(t token) Pos { return p.d.pos(t.line, t.col) }
+func (p *parser) here() Pos       { return p.pos(p.tok) }
+
+func (p *parser) errorf(pos Pos, format string, args ...any) {
+	p.d.errorf(pos, format, args...)
+}
+
+func (p *parser) is(k tokKind) bool { return p.tok.kind == k }
+
+func (p *parser) isWord(w string) bool { return p.tok.kind == tIdent && p.tok.text == w }
+
+func (p *parser) got(k tokKind) bool {
+	if p.tok.kind == k {
+		p.next()
+		return true
+	}
+	return false
+}
+
+// expect consumes a token of kind k or reports an error.
+func (p *parser) expect(k tokKind, context string) bool {
+	if p.got(k) {
+		return true
+	}
+	if context != "" {
+		p.errorf(p.here(), "expected '%s' %s, found %s", k, context, p.tok.describe())
+	} else {
+		p.errorf(p.here(), "expected '%s', found %s", k, p.tok.describe())
+	}
+	return false
+}
+
+// sync skips to the end of the current statement or declaration after an
+// error: past the next ';' at brace depth 0, or up to an unmatched '}'.
+func (p *parser) sync() {
+	depth := 0
+	for p.tok.kind != tEOF {
+		switch p.tok.kind {
+		case tSemi:
+			if depth == 0 {
+				p.next()
+				return
+			}
+		case tLBrace:
+			depth++
+		case tRBrace:
+			if depth == 0 {
+				return
+			}
+			depth--
+			if depth == 0 {
+				p.next()
+				if p.is(tSemi) {
+					p.next()
+				}
+				return
+			}
+		}
+		p.next()
+	}
+}
+
+func (p *parser) push() { p.scopes = append(p.scopes, map[string]bool{}) }
+func (p *parser) pop()  { p.scopes = p.scopes[:len(p.scopes)-1] }
+
+// declare records name in the current scope as a type name or not.
+func (p *parser) declare(name string, isType bool) {
+	if name != "" {
+		p.scopes[len(p.scopes)-1][name] = isType
+	}
+}
+
+func (p *parser) isTypeName(name string) bool {
+	for i := len(p.scopes) - 1; i >= 0; i-- {
+		if t, ok := p.scopes[i][name]; ok {
+			return t
+		}
+	}
+	return false
+}
+
+var specWords = map[string]bool{
+	"void": true, "bool": true, "char": true, "short": true, "int": true, "long": true,
+	"signed": true, "unsigned": true, "float": true, "double": true, "auto": true,
+	"const": true, "volatile": true, "struct": true, "enum": true, "union": true, "class": true,
+	"static": true, "extern": true, "constexpr": true, "inline": true, "typedef": true,
+	"register": true, "typename": true, "alignas": true, "__align__": true,
+	"__global__": true, "__device__": true, "__host__": true, "__shared__": true,
+	"__constant__": true, "__managed__": true, "__forceinline__": true, "__noinline__": true,
+	"__inline__": true, "__restrict__": true, "__restrict": true, "__launch_bounds__": true,
+	"__volatile__": true,
+}
+
+// isTypeStart reports whether t can begin a declaration.
+func (p *parser) isTypeStart(t token) bool {
+	return t.kind == tIdent && (specWords[t.text] || p.isTypeName(t.text))
+}
+
+// enter guards the recursion depth; it returns false (after reporting)
+// when the nesting is too deep.
+func (p *parser) enter() bool {
+	p.depth++
+	if p.depth > maxDepth {
+		p.errorf(p.here(), "nesting is too deep")
+		panic(bailout{})
+	}
+	return true
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// ---- top level ----
+
+func (p *parser) topLevel(items []sNode, inExternC bool) []sNode {
+	t := p.tok
+	switch {
+	case t.kind == tSemi:
+		p.next()
+		return items
+	case t.kind == tIdent && t.text == "extern" && p.peek(1).kind == tString:
+		if p.peek(1).text != "C" {
+			p.errorf(p.pos(p.peek(1)), "unknown language linkage \"%s\"", p.peek(1).text)
+		}
+		p.next()
+		p.next()
+		if p.is(tLBrace) {
+			lb := p.here()
+			p.next()
+			for !p.is(tRBrace) && !p.is(tEOF) {
+				start := p.i
+				items = p.topLevel(items, true)
+				if p.i == start {
+					p.next()
+				}
+			}
+			if !p.got(tRBrace) {
+				p.errorf(lb, "unterminated extern \"C\" block")
+			}
+			return items
+		}
+		return p.topLevel(items, true)
+	case t.kind == tIdent && t.text == "template":
+		return append(items, p.template())
+	case t.kind == tIdent && t.text == "static_assert":
+		return append(items, p.staticAssert())
+	case t.kind == tIdent && t.text == "using":
+		if s := p.using(); s != nil {
+			items = append(items, s)
+		}
+		return items
+	case t.kind == tIdent && t.text == "namespace":
+		p.errorf(p.here(), "namespaces are not supported")
+		p.skipDecl()
+		return items
+	case t.kind == tIdent && (t.text == "class" || t.text == "union") && p.peek(1).kind == tIdent:
+		// Reported by declSpecs.
+	case t.kind == tIdent && t.text == "asm":
+		p.errorf(p.here(), "inline assembly is not supported")
+		p.sync()
+		return items
+	case t.kind == tLaunch || t.kind == tRBrace:
+		p.errorf(p.here(), "unexpected %s", t.describe())
+		p.next()
+		return items
+	}
+	if n := p.declaration(nil, true); n != nil {
+		items = append(items, n)
+	}
+	return items
+}
+
+// skipDecl skips a declaration that may have a body.
+func (p *parser) skipDecl() {
+	for !p.is(tEOF) && !p.is(tLBrace) && !p.is(tSemi) {
+		p.next()
+	}
+	p.sync()
+}
+
+func (p *parser) staticAssert() sStmt {
+	s := &sStaticAssert{P: p.here()}
+	p.next()
+	if !p.expect(tLParen, "after 'static_assert'") {
+		p.sync()
+		return s
+	}
+	s.X = p.assign()
+	if p.got(tComma) {
+		if p.is(tString) {
+			s.Msg = p.strings()
+		} else {
+			p.errorf(p.here(), "expected a string literal as the static_assert message")
+		}
+	}
+	if !p.expect(tRParen, "") || !p.expect(tSemi, "after static_assert") {
+		p.sync()
+	}
+	return s
+}
+
+// strings parses adjacent string literals.
+func (p *parser) strings() string {
+	s := ""
+	for p.is(tString) {
+		s += p.tok.text
+		p.next()
+	}
+	return s
+}
+
+func (p *parser) using() sNode {
+	pos := p.here()
+	p.next()
+	if p.isWord("namespace") {
+		// "using namespace std;" has no effect on device code here.
+		p.next()
+		for p.is(tIdent) || p.is(tColonColon) {
+			p.next()
+		}
+		p.expect(tSemi, "")
+		return nil
+	}
+	if !p.is(tIdent) || keywords[p.tok.text] || p.peek(1).kind != tAssign {
+		p.errorf(pos, "only 'using Name = type;' aliases are supported")
+		p.sync()
+		return nil
+	}
+	u := &sUsing{P: p.here(), Name: p.tok.text}
+	p.next()
+	p.next()
+	u.T = p.typeName("in alias declaration")
+	p.declare(u.Name, true)
+	if !p.expect(tSemi, "after alias declaration") {
+		p.sync()
+	}
+	return u
+}
+
+func (p *parser) template() sNode {
+	tpos := p.here()
+	p.next()
+	if !p.is(tLt) {
+		// An explicit instantiation: template __global__ void k<4>(...);
+		n := p.declaration(nil, true)
+		if f, ok := n.(*sFunc); ok && f.HasT && f.Body == nil {
+			f.ExplInt = true
+			return f
+		}
+		p.errorf(tpos, "expected '<' after 'template'")
+		return n
+	}
+	p.next()
+	tm := &sTemplate{P: tpos}
+	if p.is(tGt) {
+		p.errorf(tpos, "explicit template specializations are not supported")
+		p.next()
+		p.declaration(nil, true)
+		return nil
+	}
+	p.push()
+	defer p.pop()
+	for {
+		pp := &sTParam{P: p.here()}
+		if p.isWord("typename") || p.isWord("class") {
+			p.errorf(p.here(), "template type parameters are not supported ('%s %s'); use an integer parameter", p.tok.text, p.peek(1).text)
+			p.skipTemplateParams()
+			p.declaration(nil, true)
+			return nil
+		}
+		if p.isWord("template") {
+			p.errorf(p.here(), "template template parameters are not supported")
+			p.skipTemplateParams()
+			p.declaration(nil, true)
+			return nil
+		}
+		p.noGT++
+		pp.T = p.typeName("in template parameter")
+		if p.is(tIdent) && !keywords[p.tok.text] {
+			pp.P = p.here()
+			pp.Name = p.tok.text
+			p.declare(pp.Name, false)
+			p.next()
+		} else {
+			p.errorf(p.here(), "expected a template parameter name, found %s", p.tok.describe())
+		}
+		if p.got(tAssign) {
+			pp.Default = p.assign()
+		}
+		p.noGT--
+		tm.Params = append(tm.Params, pp)
+		if !p.got(tComma) {
+			break
+		}
+	}
+	if !p.expect(tGt, "after template parameters") {
+		p.skipTemplateParams()
+	}
+	n := p.declaration(tm, true)
+	if n == nil {
+		return nil
+	}
+	if _, ok := n.(*sFunc); !ok {
+		p.errorf(tpos, "only function templates are supported")
+		return nil
+	}
+	return n
+}
+
+// skipTemplateParams skips to just after the closing '>' of a template
+// parameter list.
+func (p *parser) skipTemplateParams() {
+	for !p.is(tEOF) && !p.is(tGt) && !p.is(tLBrace) && !p.is(tSemi) {
+		p.next()
+	}
+	p.got(tGt)
+}
+
+// declaration parses a declaration at file scope (top) or in a block: a
+// function, variables, a typedef, or a struct or enum declaration.
+func (p *parser) declaration(tm *sTemplate, top bool) sNode {
+	start := p.here()
+	spec := p.declSpecs(true)
+	if spec == nil {
+		p.sync()
+		return nil
+	}
+	if p.is(tSemi) {
+		p.next()
+		if spec.Struct == nil && spec.Enum == nil {
+			p.errorf(start, "declaration does not declare anything")
+			return nil
+		}
+		return &sDecl{P: start, Spec: spec}
+	}
+	errs := p.d.count()
+	d := p.declarator(false, top)
+	if d == nil {
+		p.sync()
+		return nil
+	}
+	if d.Func {
+		if !top {
+			p.errorf(d.P, "local function declarations are not supported")
+			p.sync()
+			return nil
+		}
+		return p.function(tm, spec, d)
+	}
+	if tm != nil {
+		p.errorf(tm.P, "only function templates are supported")
+	}
+	decl := &sDecl{P: start, Spec: spec, Decls: []*declarator{d}}
+	p.declare(d.Name, spec.Typedef)
+	p.initializer(d)
+	for p.got(tComma) {
+		d := p.declarator(false, false)
+		if d == nil {
+			break
+		}
+		if d.Func {
+			p.errorf(d.P, "a function declaration must be on its own")
+			break
+		}
+		p.declare(d.Name, spec.Typedef)
+		p.initializer(d)
+		decl.Decls = append(decl.Decls, d)
+	}
+	if !p.expect(tSemi, "after declaration") || p.d.count() > errs {
+		p.sync()
+	}
+	return decl
+}
+
+// initializer parses "= expr", "= {...}", "{...}" or "(expr)" after a
+// declarator.
+func (p *parser) initializer(d *declarator) {
+	switch {
+	case p.got(tAssign):
+		if p.is(tLBrace) {
+			d.Init = p.initList()
+		} else {
+			d.Init = p.assign()
+		}
+	case p.is(tLBrace):
+		d.Init = p.initList()
+	case p.is(tLParen):
+		p.next()
+		d.Init = p.expr()
+		p.expect(tRParen, "after initializer")
+	}
+}
+
+func (p *parser) initList() sExpr {
+	p.enter()
+	defer p.leave()
+	l := &sInitList{P: p.here()}
+	p.next()
+	for !p.is(tRBrace) && !p.is(tEOF) {
+		if p.is(tLBrace) {
+			l.Elems = append(l.Elems, p.initList())
+		} else if p.is(tDot) {
+			p.errorf(p.here(), "designated initializers are not supported")
+			p.sync()
+			return l
+		} else {
+			l.Elems = append(l.Elems, p.assign())
+		}
+		if !p.got(tComma) {
+			break
+		}
+	}
+	p.expect(tRBrace, "at end of initializer list")
+	return l
+}
+
+func (p *parser) function(tm *sTemplate, spec *declSpec, d *declarator) sNode {
+	f := &sFunc{P: d.P, Name: d.Name, Spec: spec, Params: d.Param, Tmpl: tm,
+		Result: &sTypeName{P: spec.P, Spec: spec, Ptrs: d.Ptrs}}
+	if len(d.Dims) > 0 {
+		p.errorf(d.P, "functions cannot return arrays")
+	}
+	f.TArgs, f.HasT = d.TArgs, d.HasT
+	if tm != nil {
+		p.tmpls[d.Name] = true
+	}
+	p.scopes[0][d.Name] = false
+	if p.is(tLBrace) {
+		p.push()
+		for _, prm := range f.Params {
+			if prm.D != nil {
+				p.declare(prm.D.Name, false)
+			}
+		}
+		f.Body = p.block()
+		p.pop()
+		return f
+	}
+	if p.isWord("const") || p.isWord("override") || p.isWord("noexcept") {
+		p.errorf(p.here(), "'%s' after a function declarator is not supported", p.tok.text)
+	}
+	if p.is(tAssign) {
+		p.errorf(p.here(), "'= ...' on a function is not supported")
+	}
+	if !p.expect(tSemi, "after function declaration") {
+		p.sync()
+	}
+	return f
+}
+
+// declSpecs parses declaration specifiers. It returns nil after an error
+// that makes the declaration unusable.
+func (p *parser) declSpecs(allowStorage bool) *declSpec {
+	s := &declSpec{P: p.here()}
+	typed := func() {
+		if !s.TypePos.IsValid() {
+			s.TypePos = p.here()
+		}
+	}
+	for p.is(tIdent) {
+		w := p.tok.text
+		switch w {
+		case "const":
+			s.Const = true
+		case "volatile", "__volatile__":
+			s.Volatile = true
+		case "static":
+			s.Static = true
+		case "extern":
+			if p.peek(1).kind == tString {
+				p.errorf(p.here(), "extern \"C\" must begin the declaration")
+			}
+			s.Extern = true
+		case "constexpr":
+			s.Constexpr = true
+		case "inline", "__forceinline__", "__noinline__", "__inline__", "register":
+			s.Inline = true
+		case "typedef":
+			s.Typedef = true
+		case "__global__":
+			s.Global = true
+		case "__device__":
+			s.Device = true
+		case "__host__":
+			s.Host = true
+		case "__shared__":
+			s.Shared = true
+		case "__constant__":
+			s.Constant = true
+		case "__managed__":
+			p.errorf(p.here(), "__managed__ variables are not supported")
+		case "__restrict__", "__restrict":
+			// Meaningless before the '*'; accepted.
+		case "__launch_bounds__":
+			p.next()
+			if p.is(tLParen) {
+				p.skipParens()
+			} else {
+				p.errorf(p.here(), "expected '(' after __launch_bounds__")
+			}
+			continue
+		case "alignas", "__align__":
+			pos := p.here()
+			p.next()
+			if !p.expect(tLParen, "after "+w) {
+				return nil
+			}
+			if p.isTypeStart(p.tok) {
+				tn := p.typeName("in " + w)
+				s.Align = &sSizeof{P: pos, T: tn, Align: true}
+			} else {
+				s.Align = p.assign()
+			}
+			if !p.expect(tRParen, "") {
+				return nil
+			}
+			continue
+		case "void", "bool", "char", "short", "int", "long", "signed", "unsigned", "float", "double", "auto":
+			if s.Name != "" || s.Struct != nil || s.Enum != nil {
+				p.errorf(p.here(), "cannot combine '%s' with a previous type", w)
+				return nil
+			}
+			typed()
+			switch w {
+			case "void":
+				s.Void++
+			case "bool":
+				s.Bool++
+			case "char":
+				s.Char++
+			case "short":
+				s.Short++
+			case "int":
+				s.Int++
+			case "long":
+				s.Long++
+			case "signed":
+				s.Signed++
+			case "unsigned":
+				s.Unsigned++
+			case "float":
+				s.Float++
+			case "double":
+				s.Double++
+			case "auto":
+				s.Auto++
+			}
+		case "struct", "class", "union":
+			if s.hasType() {
+				p.errorf(p.here(), "cannot combine '%s' with a previous type", w)
+				return nil
+			}
+			typed()
+			if w != "struct" {
+				if w == "class" {
+					p.errorf(p.here(), "classes are not supported; use a struct with data members only")
+				} else {
+					p.errorf(p.here(), "unions are not supported")
+				}
+				p.skipDecl()
+				return nil
+			}
+			st := p.structSpec()
+			if st == nil {
+				return nil
+			}
+			s.Struct = st
+			continue
+		case "enum":
+			if s.hasType() {
+				p.errorf(p.here(), "cannot combine 'enum' with a previous type")
+				return nil
+			}
+			typed()
+			e := p.enumSpec()
+			if e == nil {
+				return nil
+			}
+			s.Enum = e
+			continue
+		case "typename":
+			p.errorf(p.here(), "'typename' is not supported")
+			return nil
+		case "mutable", "virtual", "explicit", "friend", "thread_local":
+			p.errorf(p.here(), "'%s' is not supported", w)
+			return nil
+		default:
+			if s.hasType() {
+				return s
+			}
+			if p.isTypeName(w) {
+				typed()
+				s.Name, s.NamePos = w, p.here()
+				break
+			}
+			if unsupportedTypes[w] {
+				p.errorf(p.here(), "type '%s' is not supported", w)
+				return nil
+			}
+			if keywords[w] {
+				return s
+			}
+			if nt := p.peek(1); nt.kind == tIdent && !keywords[nt.text] || nt.kind == tColonColon && p.peek(2).kind == tIdent {
+				if nt.kind == tColonColon {
+					p.errorf(p.here(), "namespaces are not supported ('%s::%s')", w, p.peek(2).text)
+				} else {
+					p.errorf(p.here(), "unknown type name '%s'", w)
+				}
+				return nil
+			}
+			return s
+		}
+		p.next()
+	}
+	return s
+}
+
+// skipParens skips a balanced parenthesised group starting at '('.
+func (p *parser) skipParens() {
+	depth := 0
+	for !p.is(tEOF) {
+		switch p.tok.kind {
+		case tLParen:
+			depth++
+		case tRParen:
+			depth--
+			if depth == 0 {
+				p.next()
+				return
+			}
+		case tSemi, tLBrace:
+			return
+		}
+		p.next()
+	}
+}
+
+func (p *parser) structSpec() *sStruct {
+	st := &sStruct{P: p.here()}
+	p.next()
+	for p.isWord("alignas") || p.isWord("__align__") {
+		w := p.tok.text
+		p.next()
+		if !p.expect(tLParen, "after "+w) {
+			return nil
+		}
+		st.Align = append(st.Align, p.assign())
+		if !p.expect(tRParen, "") {
+			return nil
+		}
+	}
+	if p.is(tIdent) && !keywords[p.tok.text] {
+		st.P = p.here()
+		st.Name = p.tok.text
+		p.declare(st.Name, true)
+		p.next()
+	}
+	if p.is(tColon) {
+		p.errorf(p.here(), "struct inheritance is not supported")
+		return nil
+	}
+	if !p.is(tLBrace) {
+		if st.Name == "" {
+			p.errorf(p.here(), "expected a struct name or '{'")
+			return nil
+		}
+		return st
+	}
+	st.Def = true
+	p.next()
+	for !p.is(tRBrace) && !p.is(tEOF) {
+		if p.is(tSemi) {
+			p.next()
+			continue
+		}
+		if p.is(tIdent) && (p.tok.text == "public" || p.tok.text == "private" || p.tok.text == "protected") {
+			p.errorf(p.here(), "access specifiers are not supported")
+			p.sync()
+			continue
+		}
+		if p.isWord("static_assert") || p.isWord("template") || p.isWord("using") || p.isWord("operator") || p.isWord("static") {
+			p.errorf(p.here(), "'%s' in a struct is not supported; a struct may hold only data members", p.tok.text)
+			p.skipMember()
+			continue
+		}
+		if p.is(tTilde) || p.isWord(st.Name) && p.peek(1).kind == tLParen {
+			p.errorf(p.here(), "constructors and destructors are not supported")
+			p.skipMember()
+			continue
+		}
+		start := p.here()
+		spec := p.declSpecs(false)
+		if spec == nil {
+			p.skipMember()
+			continue
+		}
+		if !spec.hasType() {
+			p.errorf(p.here(), "expected a member declaration, found %s", p.tok.describe())
+			p.skipMember()
+			continue
+		}
+		decl := &sDecl{P: start, Spec: spec}
+		ok := true
+		for {
+			d := p.declarator(false, true)
+			if d == nil {
+				ok = false
+				break
+			}
+			if d.Func {
+				p.errorf(d.P, "member functions are not supported")
+				ok = false
+				break
+			}
+			if p.is(tColon) {
+				p.errorf(p.here(), "bit-fields are not supported")
+				ok = false
+				break
+			}
+			if p.is(tAssign) || p.is(tLBrace) {
+				p.errorf(p.here(), "default member initializers are not supported")
+				ok = false
+				break
+			}
+			decl.Decls = append(decl.Decls, d)
+			if !p.got(tComma) {
+				break
+			}
+		}
+		if !ok {
+			p.skipMember()
+			continue
+		}
+		if len(decl.Decls) == 0 && spec.Struct == nil {
+			p.errorf(start, "declaration does not declare anything")
+		}
+		st.Fields = append(st.Fields, decl)
+		if !p.expect(tSemi, "after struct member") {
+			p.skipMember()
+		}
+	}
+	p.expect(tRBrace, "at end of struct")
+	return st
+}
+
+// skipMember skips one member declaration, including a body.
+func (p *parser) skipMember() {
+	for !p.is(tEOF) && !p.is(tRBrace) && !p.is(tSemi) && !p.is(tLBrace) {
+		p.next()
+	}
+	if p.is(tLBrace) {
+		p.sync()
+		return
+	}
+	p.got(tSemi)
+}
+
+func (p *parser) enumSpec() *sEnum {
+	e := &sEnum{P: p.here()}
+	p.next()
+	if p.isWord("class") || p.isWord("struct") {
+		e.Scoped = true
+		p.next()
+	}
+	if p.is(tIdent) && !keywords[p.tok.text] {
+		e.P = p.here()
+		e.Name = p.tok.text
+		p.declare(e.Name, true)
+		p.next()
+	}
+	if p.got(tColon) {
+		e.Base = p.typeName("as enum base")
+	}
+	if !p.is(tLBrace) {
+		if e.Name == "" {
+			p.errorf(p.here(), "expected an enum name or '{'")
+			return nil
+		}
+		return e
+	}
+	e.Def = true
+	p.next()
+	for p.is(tIdent) {
+		it := sEnumItem{P: p.here(), Name: p.tok.text}
+		if keywords[it.Name] {
+			p.errorf(p.here(), "expected an enumerator name, found %s", p.tok.describe())
+			p.sync()
+			return nil
+		}
+		p.next()
+		if p.got(tAssign) {
+			it.Val = p.assign()
+		}
+		if !e.Scoped {
+			p.declare(it.Name, false)
+		}
+		e.Items = append(e.Items, it)
+		if !p.got(tComma) {
+			break
+		}
+	}
+	if !p.expect(tRBrace, "at end of enum") {
+		p.sync()
+		return nil
+	}
+	return e
+}
+
+// declarator parses pointers, the name and array dimensions or a
+// parameter list. abstract allows a missing name; allowFunc allows a
+// parameter list.
+func (p *parser) declarator(abstract, allowFunc bool) *declarator {
+	d := &declarator{P: p.here()}
+	for p.is(tStar) {
+		q := ptrQual{P: p.here()}
+		p.next()
+		for p.is(tIdent) {
+			switch p.tok.text {
+			case "const":
+				q.Const = true
+			case "volatile", "__volatile__":
+				q.Volatile = true
+			case "__restrict__", "__restrict":
+				q.Restrict = true
+			default:
+				goto done
+			}
+			p.next()
+		}
+	done:
+		d.Ptrs = append(d.Ptrs, q)
+	}
+	switch {
+	case p.is(tAmp) || p.is(tAndAnd):
+		p.errorf(p.here(), "references are not supported; use a pointer")
+		return nil
+	case p.is(tLParen) && !abstract:
+		p.errorf(p.here(), "function pointers and other parenthesised declarators are not supported")
+		return nil
+	case p.is(tColonColon):
+		p.errorf(p.here(), "qualified names are not supported")
+		return nil
+	}
+	for p.isWord("__launch_bounds__") || p.isWord("alignas") {
+		if p.isWord("alignas") {
+			p.next()
+			p.expect(tLParen, "after alignas")
+			d.Align = p.assign()
+			p.expect(tRParen, "")
+			continue
+		}
+		p.next()
+		if p.is(tLParen) {
+			p.skipParens()
+		}
+	}
+	d.P = p.here()
+	if p.is(tIdent) && !keywords[p.tok.text] {
+		d.Name = p.tok.text
+		p.next()
+	} else if p.isWord("operator") {
+		p.errorf(p.here(), "operator overloading is not supported")
+		return nil
+	} else if !abstract {
+		p.errorf(p.here(), "expected an identifier, found %s", p.tok.describe())
+		return nil
+	}
+	if allowFunc && d.Name != "" && p.tmpls[d.Name] && p.is(tLt) {
+		// The name of an explicit instantiation: k<256>(...).
+		d.TArgs, d.HasT = p.templateArgs(), true
+	}
+	if p.is(tLParen) && allowFunc && d.Name != "" {
+		if !p.params(d) {
+			return nil
+		}
+		d.Func = true
+		for p.isWord("__launch_bounds__") {
+			p.next()
+			p.skipParens()
+		}
+		return d
+	}
+	for p.is(tLBrack) {
+		dim := sDim{P: p.here()}
+		p.next()
+		if !p.is(tRBrack) {
+			dim.N = p.expr()
+		}
+		if !p.expect(tRBrack, "after array size") {
+			return nil
+		}
+		d.Dims = append(d.Dims, dim)
+	}
+	if p.isWord("alignas") {
+		p.next()
+		p.expect(tLParen, "after alignas")
+		d.Align = p.assign()
+		p.expect(tRParen, "")
+	}
+	return d
+}
+
+// params parses a parameter list.
+func (p *parser) params(d *declarator) bool {
+	p.next()
+	if p.isWord("void") && p.peek(1).kind == tRParen {
+		p.next()
+	}
+	for !p.is(tRParen) {
+		if p.is(tEllipsis) {
+			p.errorf(p.here(), "variadic functions are not supported")
+			return false
+		}
+		prm := &sParam{P: p.here()}
+		prm.Spec = p.declSpecs(false)
+		if prm.Spec == nil {
+			return false
+		}
+		if !prm.Spec.hasType() {
+			p.errorf(p.here(), "expected a parameter type, found %s", p.tok.describe())
+			return false
+		}
+		prm.D = p.declarator(true, false)
+		if prm.D == nil {
+			return false
+		}
+		if prm.D.Name != "" {
+			prm.P = prm.D.P
+		}
+		if p.got(tAssign) {
+			prm.Default = p.assign()
+		}
+		d.Param = append(d.Param, prm)
+		if !p.got(tComma) {
+			break
+		}
+	}
+	return p.expect(tRParen, "after parameters")
+}
+
+// typeName parses a type in a cast, sizeof, alias or template parameter.
+func (p *parser) typeName(context string) *sTypeName {
+	tn := &sTypeName{P: p.here()}
+	tn.Spec = p.declSpecs(false)
+	if tn.Spec == nil {
+		return tn
+	}
+	if !tn.Spec.hasType() {
+		p.errorf(p.here(), "expected a type %s, found %s", context, p.tok.describe())
+		tn.Spec = nil
+		return tn
+	}
+	for p.is(tStar) {
+		q := ptrQual{P: p.here()}
+		p.next()
+		for p.is(tIdent) {
+			switch p.tok.text {
+			case "const":
+				q.Const = true
+			case "volatile":
+				q.Volatile = true
+			case "__restrict__", "__restrict":
+				q.Restrict = true
+			default:
+				goto done
+			}
+			p.next()
+		}
+	done:
+		tn.Ptrs = append(tn.Ptrs, q)
+	}
+	if p.is(tAmp) || p.is(tAndAnd) {
+		p.errorf(p.here(), "references are not supported; use a pointer")
+		p.next()
+	}
+	if p.is(tLParen) && p.peek(1).kind == tStar {
+		p.errorf(p.here(), "function pointers and pointers to arrays are not supported")
+	}
+	for p.is(tLBrack) {
+		dim := sDim{P: p.here()}
+		p.next()
+		if !p.is(tRBrack) {
+			dim.N = p.expr()
+		}
+		p.expect(tRBrack, "after array size")
+		tn.Dims = append(tn.Dims, dim)
+	}
+	return tn
+}
+
+// templateArgs parses "<args>" at '<'.
+func (p *parser) templateArgs() []sExpr {
+	p.next()
+	p.noGT++
+	defer func() { p.noGT-- }()
+	var args []sExpr
+	for !p.is(tGt) && !p.is(tEOF) {
+		if p.isTypeStart(p.tok) && !p.isTypeName(p.tok.text) || p.isTypeName(p.tok.text) && p.peek(1).kind != tLParen {
+			p.errorf(p.here(), "type template arguments are not supported")
+			p.typeName("")
+		} else {
+			args = append(args, p.assign())
+		}
+		if !p.got(tComma) {
+			break
+		}
+	}
+	p.expect(tGt, "after template arguments")
+	return args
+}

@@ -1,0 +1,575 @@
+package cudac
+
+import (
+	"sort"
+	"strconv"
+)
+
+// maxExpansion bounds the tokens that macro expansion may produce, so a
+// source cannot make the preprocessor run for ever.
+const maxExpansion = 1 << 20
+
+// macro is an object-like macro.
+type macro struct {
+	name string
+	body []token
+	// option marks a macro set by a Define option; builtin one that the
+	// front end predefines (a source may redefine it freely).
+	option, builtin bool
+}
+
+// builtinMacros are predefined, as <climits>, <cfloat> and <cmath> would
+// define them for device code. A source may redefine them.
+var builtinMacros = [][2]string{
+	{"__CUDACC__", "1"},
+	{"__CUDA_ARCH__", "750"},
+	{"__NVCC__", "1"},
+	{"CHAR_BIT", "8"},
+	{"SCHAR_MIN", "(-128)"}, {"SCHAR_MAX", "127"}, {"UCHAR_MAX", "255"},
+	{"SHRT_MIN", "(-32768)"}, {"SHRT_MAX", "32767"}, {"USHRT_MAX", "65535"},
+	{"INT_MIN", "(-2147483647 - 1)"}, {"INT_MAX", "2147483647"}, {"UINT_MAX", "4294967295u"},
+	{"LONG_MIN", "(-9223372036854775807L - 1)"}, {"LONG_MAX", "9223372036854775807L"},
+	{"ULONG_MAX", "18446744073709551615UL"},
+	{"LLONG_MIN", "(-9223372036854775807LL - 1)"}, {"LLONG_MAX", "9223372036854775807LL"},
+	{"ULLONG_MAX", "18446744073709551615ULL"},
+	{"FLT_MAX", "3.40282347e+38f"}, {"FLT_MIN", "1.17549435e-38f"}, {"FLT_EPSILON", "1.1920929e-07f"},
+	{"DBL_MAX", "1.7976931348623157e+308"}, {"DBL_MIN", "2.2250738585072014e-308"},
+	{"DBL_EPSILON", "2.220446049250313e-16"},
+	{"INFINITY", "(1.0f / 0.0f)"}, {"NAN", "(0.0f / 0.0f)"}, {"HUGE_VALF", "(1.0f / 0.0f)"},
+	{"HUGE_VAL", "(1.0 / 0.0)"},
+	{"M_PI", "3.14159265358979323846"}, {"M_E", "2.7182818284590452354"},
+	{"M_LN2", "0.69314718055994530942"}, {"M_SQRT2", "1.41421356237309504880"},
+}
+
+// condState is one open #if.
+type condState struct {
+	pos      Pos
+	parent   bool // the enclosing region is active
+	active   bool // this branch is active
+	taken    bool // some branch has been active
+	seenElse bool
+}
+
+type preprocessor struct {
+	d        *diags
+	macros   map[string]*macro
+	out      []token
+	conds    []condState
+	expanded int
+	overflow bool
+}
+
+// preprocess runs the directives of toks and expands macros. The result
+// ends with a tEOF token. It also returns the final macro table.
+func preprocess(toks []token, d *diags, defines map[string]string) ([]token, map[string]*macro) {
+	p := &preprocessor{d: d, macros: map[string]*macro{}}
+	for _, bm := range builtinMacros {
+		p.macros[bm[0]] = &macro{name: bm[0], body: p.lexText(bm[1], Pos{}), builtin: true}
+	}
+	names := make([]string, 0, len(defines))
+	for name := range defines {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		p.macros[name] = &macro{name: name, body: p.lexText(defines[name], Pos{File: d.file}), option: true}
+	}
+	p.run(toks)
+	return p.out, p.macros
+}
+
+// lexText lexes a macro body given as text; errors are reported at errPos.
+func (p *preprocessor) lexText(s string, errPos Pos) []token {
+	lx := &lexer{src: []byte(s), d: p.d, line: 1, col: 1, errPos: errPos}
+	toks := lx.all()
+	toks = toks[:len(toks)-1]
+	for i := range toks {
+		toks[i].bol = false
+	}
+	return toks
+}
+
+func (p *preprocessor) active() bool {
+	return len(p.conds) == 0 || p.conds[len(p.conds)-1].active
+}
+
+func (p *preprocessor) pos(t token) Pos { return p.d.pos(t.line, t.col) }
+
+func (p *preprocessor) run(toks []token) {
+	for i := 0; i < len(toks); {
+		t := toks[i]
+		if t.kind == tEOF {
+			break
+		}
+		if t.kind == tHash && t.bol {
+			j := i + 1
+			for j < len(toks) && !toks[j].bol {
+				j++
+			}
+			p.directive(t, toks[i+1:j])
+			i = j
+			continue
+		}
+		i++
+		if !p.active() {
+			continue
+		}
+		if t.kind == tIdent {
+			if m := p.macros[t.text]; m != nil {
+				p.expand(m, t, nil)
+				continue
+			}
+			if t.text == "__LINE__" {
+				p.emit(token{kind: tInt, text: strconv.Itoa(int(t.line)), line: t.line, col: t.col, bol: t.bol, space: t.space})
+				continue
+			}
+		}
+		p.out = append(p.out, t)
+	}
+	for i := len(p.conds) - 1; i >= 0; i-- {
+		p.d.errorf(p.conds[i].pos, "unterminated conditional directive")
+	}
+	eof := token{kind: tEOF, bol: true}
+	if n := len(toks); n > 0 {
+		eof = toks[n-1]
+	}
+	p.out = append(p.out, eof)
+}
+
+func (p *preprocessor) emit(t token) {
+	if p.expanded > maxExpansion {
+		return
+	}
+	p.expanded++
+	if p.expanded > maxExpansion {
+		p.d.errorf(p.pos(t), "macro expansion is too large")
+		return
+	}
+	p.out = append(p.out, t)
+}
+
+// expand appends the expansion of m, used at use, with every token placed
+// at the use site. active lists the macros being expanded.
+func (p *preprocessor) expand(m *macro, use token, active []string) {
+	if p.expanded > maxExpansion {
+		return
+	}
+	active = append(active, m.name)
+	for k, bt := range m.body {
+		if bt.kind == tIdent {
+			if inner := p.macros[bt.text]; inner != nil && !contains(active, bt.text) {
+				p.expand(inner, use, active)
+				continue
+			}
+		}
+		bt.line, bt.col = use.line, use.col
+		bt.bol = use.bol && k == 0
+		if k == 0 {
+			bt.space = use.space
+		}
+		p.emit(bt)
+		if p.expanded > maxExpansion {
+			return
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *preprocessor) directive(hash token, line []token) {
+	if len(line) == 0 {
+		return // the null directive
+	}
+	name := line[0]
+	args := line[1:]
+	if name.kind != tIdent {
+		if p.active() {
+			p.d.errorf(p.pos(name), "invalid preprocessing directive")
+		}
+		return
+	}
+	switch name.text {
+	case "if", "ifdef", "ifndef":
+		st := condState{pos: p.pos(hash), parent: p.active()}
+		if st.parent {
+			switch name.text {
+			case "if":
+				st.active = p.evalIf(name, args)
+			case "ifdef":
+				st.active = p.defined(name, args)
+			default:
+				st.active = !p.defined(name, args)
+			}
+		}
+		st.taken = st.active
+		p.conds = append(p.conds, st)
+		return
+	case "elif", "else":
+		if len(p.conds) == 0 {
+			p.d.errorf(p.pos(name), "#%s without #if", name.text)
+			return
+		}
+		st := &p.conds[len(p.conds)-1]
+		if st.seenElse {
+			p.d.errorf(p.pos(name), "#%s after #else", name.text)
+			return
+		}
+		if name.text == "else" {
+			st.seenElse = true
+			st.active = st.parent && !st.taken
+			p.extra(name, args)
+		} else {
+			st.active = st.parent && !st.taken && p.evalIf(name, args)
+		}
+		st.taken = st.taken || st.active
+		return
+	case "endif":
+		if len(p.conds) == 0 {
+			p.d.errorf(p.pos(name), "#endif without #if")
+			return
+		}
+		p.conds = p.conds[:len(p.conds)-1]
+		p.extra(name, args)
+		return
+	}
+	if !p.active() {
+		return
+	}
+	switch name.text {
+	case "define":
+		p.define(name, args)
+	case "undef":
+		if len(args) == 0 || args[0].kind != tIdent {
+			p.d.errorf(p.pos(name), "macro name missing")
+			return
+		}
+		delete(p.macros, args[0].text)
+		p.extra(name, args[1:])
+	case "include", "pragma", "warning", "line", "ident":
+		// #include lines are accepted and ignored: the built-ins are known
+		// without headers. #pragma unroll, #pragma once and the others have
+		// no effect here.
+	case "error":
+		msg := ""
+		for i, t := range args {
+			if i > 0 && t.space {
+				msg += " "
+			}
+			if t.kind == tString {
+				msg += strconv.Quote(t.text)
+			} else {
+				msg += t.text
+			}
+		}
+		p.d.errorf(p.pos(hash), "#error %s", msg)
+	default:
+		p.d.errorf(p.pos(name), "unknown preprocessing directive '#%s'", name.text)
+	}
+}
+
+// extra reports tokens after a directive that takes none.
+func (p *preprocessor) extra(name token, args []token) {
+	if len(args) > 0 && p.active() {
+		p.d.errorf(p.pos(args[0]), "extra tokens at end of #%s directive", name.text)
+	}
+}
+
+func (p *preprocessor) defined(name token, args []token) bool {
+	if len(args) == 0 || args[0].kind != tIdent {
+		p.d.errorf(p.pos(name), "macro name missing")
+		return false
+	}
+	p.extra(name, args[1:])
+	return p.macros[args[0].text] != nil || args[0].text == "__LINE__"
+}
+
+func (p *preprocessor) define(name token, args []token) {
+	if len(args) == 0 || args[0].kind != tIdent {
+		p.d.errorf(p.pos(name), "macro name missing")
+		return
+	}
+	id := args[0]
+	if keywords[id.text] && id.text != "__forceinline__" && id.text != "__inline__" && id.text != "__restrict" {
+		p.d.errorf(p.pos(id), "a keyword cannot be defined as a macro: '%s'", id.text)
+		return
+	}
+	body := args[1:]
+	if len(body) > 0 && body[0].kind == tLParen && !body[0].space {
+		p.d.errorf(p.pos(id), "function-like macros are not supported ('%s')", id.text)
+		return
+	}
+	for _, t := range body {
+		if t.kind == tHash || t.kind == tHashHash {
+			p.d.errorf(p.pos(t), "'%s' in a macro body is not supported", t.kind)
+			return
+		}
+	}
+	body = append([]token(nil), body...)
+	for i := range body {
+		body[i].bol = false
+	}
+	if old := p.macros[id.text]; old != nil && !old.builtin {
+		if old.option {
+			p.d.errorf(p.pos(id), "macro '%s' is already defined by a Define option (guard it with #ifndef %s)", id.text, id.text)
+			return
+		}
+		if !sameTokens(old.body, body) {
+			p.d.errorf(p.pos(id), "macro '%s' redefined with a different value", id.text)
+			return
+		}
+	}
+	p.macros[id.text] = &macro{name: id.text, body: body}
+}
+
+func sameTokens(a, b []token) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].kind != b[i].kind || a[i].text != b[i].text {
+			return false
+		}
+	}
+	return true
+}
+
+// evalIf evaluates the controlling expression of #if or #elif.
+func (p *preprocessor) evalIf(name token, args []token) bool {
+	if len(args) == 0 {
+		p.d.errorf(p.pos(name), "#%s with no expression", name.text)
+		return false
+	}
+	// Replace defined X and defined(X) first, then expand macros.
+	var toks []token
+	for i := 0; i < len(args); i++ {
+		t := args[i]
+		if t.kind == tIdent && t.text == "defined" {
+			j := i + 1
+			paren := j < len(args) && args[j].kind == tLParen
+			if paren {
+				j++
+			}
+			if j >= len(args) || args[j].kind != tIdent {
+				p.d.errorf(p.pos(t), "macro name missing after 'defined'")
+				return false
+			}
+			v := "0"
+			if p.macros[args[j].text] != nil {
+				v = "1"
+			}
+			if paren {
+				j++
+				if j >= len(args) || args[j].kind != tRParen {
+					p.d.errorf(p.pos(t), "missing ')' after 'defined'")
+					return false
+				}
+			}
+			toks = append(toks, token{kind: tInt, text: v, line: t.line, col: t.col})
+			i = j
+			continue
+		}
+		toks = append(toks, t)
+	}
+	// Expand into a scratch output.
+	saved := p.out
+	p.out = nil
+	for _, t := range toks {
+		if m := p.macros[t.text]; t.kind == tIdent && m != nil {
+			p.expand(m, t, nil)
+		} else {
+			p.out = append(p.out, t)
+		}
+	}
+	expr := p.out
+	p.out = saved
+	e := &ppEval{p: p, toks: expr, at: name}
+	v, ok := e.expr()
+	if ok && e.i < len(e.toks) {
+		p.d.errorf(p.pos(e.toks[e.i]), "unexpected %s in #%s expression", e.toks[e.i].describe(), name.text)
+		return false
+	}
+	return ok && v != 0
+}
+
+// ppEval evaluates a #if expression over int64 values; identifiers that are
+// not macros are 0.
+type ppEval struct {
+	p     *preprocessor
+	toks  []token
+	i     int
+	at    token
+	depth int
+}
+
+func (e *ppEval) peek() token {
+	if e.i < len(e.toks) {
+		return e.toks[e.i]
+	}
+	return token{kind: tEOF, line: e.at.line, col: e.at.col}
+}
+
+func (e *ppEval) fail(t token, format string, args ...any) (int64, bool) {
+	e.p.d.errorf(e.p.pos(t), format, args...)
+	return 0, false
+}
+
+func (e *ppEval) expr() (int64, bool) {
+	c, ok := e.binary(1)
+	if !ok {
+		return 0, false
+	}
+	if e.peek().kind != tQuestion {
+		return c, true
+	}
+	e.i++
+	x, ok := e.expr()
+	if !ok {
+		return 0, false
+	}
+	if t := e.peek(); t.kind != tColon {
+		return e.fail(t, "expected ':' in #if expression")
+	}
+	e.i++
+	y, ok := e.expr()
+	if !ok {
+		return 0, false
+	}
+	if c != 0 {
+		return x, true
+	}
+	return y, true
+}
+
+var ppPrec = map[tokKind]int{
+	tOrOr: 1, tAndAnd: 2, tPipe: 3, tCaret: 4, tAmp: 5, tEq: 6, tNe: 6,
+	tLt: 7, tGt: 7, tLe: 7, tGe: 7, tShl: 8, tShr: 8, tPlus: 9, tMinus: 9,
+	tStar: 10, tSlash: 10, tPercent: 10,
+}
+
+func (e *ppEval) binary(min int) (int64, bool) {
+	x, ok := e.unary()
+	if !ok {
+		return 0, false
+	}
+	for {
+		op := e.peek()
+		prec := ppPrec[op.kind]
+		if prec == 0 || prec < min {
+			return x, true
+		}
+		e.i++
+		y, ok := e.binary(prec + 1)
+		if !ok {
+			return 0, false
+		}
+		switch op.kind {
+		case tOrOr:
+			x = b2i(x != 0 || y != 0)
+		case tAndAnd:
+			x = b2i(x != 0 && y != 0)
+		case tPipe:
+			x |= y
+		case tCaret:
+			x ^= y
+		case tAmp:
+			x &= y
+		case tEq:
+			x = b2i(x == y)
+		case tNe:
+			x = b2i(x != y)
+		case tLt:
+			x = b2i(x < y)
+		case tGt:
+			x = b2i(x > y)
+		case tLe:
+			x = b2i(x <= y)
+		case tGe:
+			x = b2i(x >= y)
+		case tShl:
+			x <<= uint64(y) & 63
+		case tShr:
+			x >>= uint64(y) & 63
+		case tPlus:
+			x += y
+		case tMinus:
+			x -= y
+		case tStar:
+			x *= y
+		case tSlash, tPercent:
+			if y == 0 {
+				return e.fail(op, "division by zero in #if expression")
+			}
+			if y == -1 {
+				y, x = 1, -x // avoid the overflow trap of MinInt64 / -1
+			}
+			if op.kind == tSlash {
+				x /= y
+			} else {
+				x %= y
+			}
+		}
+	}
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (e *ppEval) unary() (int64, bool) {
+	e.depth++
+	defer func() { e.depth-- }()
+	t := e.peek()
+	if e.depth > 200 {
+		return e.fail(t, "#if expression nested too deeply")
+	}
+	e.i++
+	switch t.kind {
+	case tMinus, tPlus, tNot, tTilde:
+		x, ok := e.unary()
+		switch t.kind {
+		case tMinus:
+			x = -x
+		case tNot:
+			x = b2i(x == 0)
+		case tTilde:
+			x = ^x
+		}
+		return x, ok
+	case tLParen:
+		x, ok := e.expr()
+		if !ok {
+			return 0, false
+		}
+		if r := e.peek(); r.kind != tRParen {
+			return e.fail(r, "expected ')' in #if expression")
+		}
+		e.i++
+		return x, true
+	case tInt:
+		v, _, err := parseIntLit(t.text)
+		if err != "" {
+			return e.fail(t, "%s", err)
+		}
+		return int64(v), true
+	case tChar:
+		return t.val, true
+	case tIdent:
+		if t.text == "true" {
+			return 1, true
+		}
+		return 0, true
+	case tFloat:
+		return e.fail(t, "floating point literal in preprocessor expression")
+	}
+	return e.fail(t, "unexpected %s in #if expression", t.describe())
+}

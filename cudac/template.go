@@ -1,0 +1,392 @@
+package cudac
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+const (
+	// maxInstDepth bounds nested template instantiation.
+	maxInstDepth = 32
+	// maxInstances bounds the instantiations of one program.
+	maxInstances = 1000
+)
+
+// templateDecl records a function template. Its body is checked per
+// instantiation.
+func (c *checker) templateDecl(f *sFunc) {
+	var params []tmplParam
+	for _, tp := range f.Tmpl.Params {
+		t, _, _ := c.typeName(tp.T)
+		if t == nil {
+			return
+		}
+		if !t.IsInteger() {
+			c.errorf(tp.P, "template parameter '%s' must have an integer type, not '%s'", tp.Name, t)
+			return
+		}
+		params = append(params, tmplParam{name: tp.Name, pos: tp.P, t: t, def: tp.Default})
+	}
+	if old := c.scope.names[f.Name]; old != nil {
+		if old.kind != entTmpl || len(old.tm.params) != len(params) || old.tm.kernel != f.Spec.Global {
+			c.errorf(f.P, "redefinition of '%s'%s", f.Name, c.prevDecl(old))
+			return
+		}
+		if f.Body != nil {
+			if old.tm.decl.Body != nil {
+				c.errorf(f.P, "redefinition of '%s'%s", f.Name, c.prevDecl(old))
+				return
+			}
+			old.tm.decl = f
+			old.tm.params = params
+			c.impl.seq++
+			old.tm.seq = c.impl.seq
+			old.tm.pos = f.P
+		}
+		return
+	}
+	tm := &tmplInfo{name: f.Name, decl: f, params: params, kernel: f.Spec.Global,
+		insts: map[string]*instance{}, pos: f.P}
+	if !c.declare(&entity{kind: entTmpl, name: f.Name, pos: f.P, tm: tm}) {
+		return
+	}
+	tm.seq = c.impl.seq
+	if tm.kernel {
+		names := make([]string, len(params))
+		for i, p := range params {
+			names[i] = p.name
+		}
+		c.impl.kernels = append(c.impl.kernels, kernelEntry{name: f.Name + "<" + strings.Join(names, ", ") + ">", tm: tm})
+	}
+}
+
+// templateArgValues checks explicit template arguments and fills in
+// defaults. It returns nil after reporting an error at pos.
+func (c *checker) templateArgValues(tm *tmplInfo, args []Expr, pos Pos) []*Const {
+	if len(args) > len(tm.params) {
+		c.errorf(pos, "too many template arguments for '%s' (want %d, have %d)", tm.name, len(tm.params), len(args))
+		return nil
+	}
+	vals := make([]*Const, len(tm.params))
+	for i, a := range args {
+		if isBad(a) {
+			return nil
+		}
+		k, ok := a.(*Const)
+		if !ok || !k.T.IsInteger() {
+			c.errorf(a.Pos(), "template argument %d of '%s' is not an integer constant expression", i+1, tm.name)
+			return nil
+		}
+		p := tm.params[i]
+		if !fitsType(k, p.t) {
+			c.errorf(a.Pos(), "template argument %s for '%s' does not fit its type '%s'", constString(k), p.name, p.t)
+			return nil
+		}
+		vals[i] = convertConst(k, p.t)
+	}
+	for i := len(args); i < len(tm.params); i++ {
+		p := tm.params[i]
+		if p.def == nil {
+			if len(args) == 0 {
+				c.errorf(pos, "template arguments for '%s' must be given explicitly, as %s<...>", tm.name, tm.name)
+			} else {
+				c.errorf(pos, "too few template arguments for '%s' (want %d, have %d)", tm.name, len(tm.params), len(args))
+			}
+			return nil
+		}
+		// A default may refer to the parameters before it.
+		sub := c.templateScope(tm, vals[:i])
+		x := sub.expr(p.def)
+		if isBad(x) {
+			return nil
+		}
+		k, ok := x.(*Const)
+		if !ok || !k.T.IsInteger() || !fitsType(k, p.t) {
+			c.errorf(startPos(p.def), "default template argument for '%s' is not a constant of type '%s'", p.name, p.t)
+			return nil
+		}
+		vals[i] = convertConst(k, p.t)
+	}
+	return vals
+}
+
+// templateScope returns a checker for the template's definition context
+// with the given parameters bound.
+func (c *checker) templateScope(tm *tmplInfo, vals []*Const) *checker {
+	sub := &checker{impl: c.impl, prog: c.prog, d: c.d, scope: newScope(c.impl.global),
+		seqLimit: tm.seq + 1, structs: map[*sStruct]*Type{}, enumDefs: map[*sEnum]*Type{},
+		depth: c.depth, late: c.late}
+	for i, v := range vals {
+		p := tm.params[i]
+		sub.scope.names[p.name] = &entity{kind: entConst, name: p.name, pos: p.pos, val: v}
+	}
+	return sub
+}
+
+// instName spells an instance's name: "sumTree<256>".
+func instName(tm *tmplInfo, vals []*Const) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = constString(v)
+	}
+	return tm.name + "<" + strings.Join(parts, ", ") + ">"
+}
+
+// instantiate returns the instance of tm for vals, checking its body the
+// first time. Diagnostics go to c.d, noted with the instance's name.
+func (c *checker) instantiate(tm *tmplInfo, vals []*Const, pos Pos) *Func {
+	name := instName(tm, vals)
+	if inst := tm.insts[name]; inst != nil {
+		if inst.err != nil {
+			return nil
+		}
+		return inst.fn
+	}
+	if tm.decl.Body == nil {
+		c.errorf(pos, "template '%s' is used before its definition", tm.name)
+		return nil
+	}
+	if c.depth >= maxInstDepth {
+		c.errorf(pos, "template instantiation of '%s' is nested too deeply (recursive templates are not supported)", name)
+		return nil
+	}
+	if c.impl.instances >= maxInstances {
+		c.errorf(pos, "too many template instantiations")
+		return nil
+	}
+	c.impl.instances++
+	f := tm.decl
+	sub := c.templateScope(tm, vals)
+	sub.depth = c.depth + 1
+	savedNote := c.d.note
+	c.d.note = "in instantiation of '" + name + "'"
+	defer func() { c.d.note = savedNote }()
+	errs := c.d.count()
+	result, params, defaults, ok := sub.signature(f)
+	if !ok {
+		tm.insts[name] = &instance{err: errors.New("bad signature"), done: true}
+		return nil
+	}
+	if tm.kernel && result.Kind != Void {
+		c.errorf(f.Result.P, "a __global__ function must return void ('%s' returns '%s')", tm.name, result)
+		tm.insts[name] = &instance{err: errors.New("bad result"), done: true}
+		return nil
+	}
+	fn := &Func{Name: name, P: f.P, Kernel: tm.kernel, Result: result}
+	for i, t := range params {
+		fn.Params = append(fn.Params, &Var{Name: paramName(f, i), T: t, P: f.Params[i].P, Space: SpaceParam})
+	}
+	inst := &instance{fn: fn}
+	tm.insts[name] = inst
+	binds := make([]*entity, len(vals))
+	for i, v := range vals {
+		p := tm.params[i]
+		binds[i] = &entity{kind: entConst, name: p.name, pos: p.pos, val: v}
+	}
+	// Record the defaults for calls: instances are called through a
+	// funcInfo-less path, so keep them on a shadow funcInfo.
+	c.impl.instDefaults(fn, params, defaults)
+	sub.funcBody(fn, f, binds)
+	inst.done = true
+	if c.d.count() > errs {
+		inst.err = errors.New("instantiation failed")
+		return nil
+	}
+	return fn
+}
+
+// templateCall checks a call of a function template: f<4>(x).
+func (c *checker) templateCall(e *sCall, tm *tmplInfo) Expr {
+	if tm.kernel {
+		c.errorf(e.P, "cannot call __global__ function '%s' from device code (dynamic parallelism is not supported)", tm.name)
+		return badExpr(e.P)
+	}
+	targs, ok := c.args(e.TArgs)
+	if !ok {
+		c.args(e.Args)
+		return badExpr(e.P)
+	}
+	vals := c.templateArgValues(tm, targs, e.P)
+	if vals == nil {
+		c.args(e.Args)
+		return badExpr(e.P)
+	}
+	fn := c.instantiate(tm, vals, e.P)
+	if fn == nil {
+		c.args(e.Args)
+		return badExpr(e.P)
+	}
+	return c.userCall(e, fn, c.impl.instInfo[fn])
+}
+
+// explicitInstantiation checks "template __global__ void k<256>(...);".
+func (c *checker) explicitInstantiation(f *sFunc) {
+	ent := c.lookup(f.Name)
+	if ent == nil || ent.kind != entTmpl {
+		c.errorf(f.P, "explicit instantiation of '%s', which is not a function template", f.Name)
+		return
+	}
+	tm := ent.tm
+	targs, ok := c.args(f.TArgs)
+	if !ok {
+		return
+	}
+	vals := c.templateArgValues(tm, targs, f.P)
+	if vals == nil {
+		return
+	}
+	fn := c.instantiate(tm, vals, f.P)
+	if fn == nil {
+		return
+	}
+	result, params, _, ok := c.signature(f)
+	if !ok {
+		return
+	}
+	same := Identical(result, fn.Result) && len(params) == len(fn.Params) && f.Spec.Global == tm.kernel
+	for i := 0; same && i < len(params); i++ {
+		same = Identical(params[i], fn.Params[i].T)
+	}
+	if !same {
+		c.errorf(f.P, "explicit instantiation of '%s' does not match the template's signature", fn.Name)
+	}
+}
+
+// instDefaults records an instance's parameter types and default
+// arguments for its calls.
+func (impl *programImpl) instDefaults(fn *Func, params []*Type, defaults []*Const) {
+	if impl.instInfo == nil {
+		impl.instInfo = map[*Func]*funcInfo{}
+	}
+	impl.instInfo[fn] = &funcInfo{fn: fn, params: params, defaults: defaults, def: &sFunc{}}
+}
+
+// kernel implements Program.Kernel.
+func (impl *programImpl) kernel(p *Program, name string) (*Func, error) {
+	impl.mu.Lock()
+	defer impl.mu.Unlock()
+	base, args, hasArgs := strings.Cut(strings.TrimSpace(name), "<")
+	base = strings.TrimSpace(base)
+	var entry *kernelEntry
+	for i := range impl.kernels {
+		k := &impl.kernels[i]
+		if k.fn != nil && k.fn.Name == base || k.tm != nil && k.tm.name == base {
+			entry = k
+			break
+		}
+	}
+	if entry == nil {
+		return nil, fmt.Errorf("cudac: no kernel named %q in %s (kernels: %s)", name, impl.file, impl.kernelList())
+	}
+	if entry.tm == nil {
+		if hasArgs {
+			return nil, fmt.Errorf("cudac: kernel %q is not a template (kernels: %s)", base, impl.kernelList())
+		}
+		return entry.fn, nil
+	}
+	if !hasArgs {
+		if allDefaults(entry.tm) {
+			args = ">"
+		} else {
+			return nil, fmt.Errorf("cudac: kernel %q is a template: instantiate it as %s", base, entry.name)
+		}
+	}
+	args = strings.TrimSpace(args)
+	if !strings.HasSuffix(args, ">") {
+		return nil, fmt.Errorf("cudac: bad kernel name %q: missing '>'", name)
+	}
+	args = strings.TrimSuffix(args, ">")
+	return impl.instantiateKernel(p, entry.tm, name, args)
+}
+
+func allDefaults(tm *tmplInfo) bool {
+	for _, p := range tm.params {
+		if p.def == nil {
+			return false
+		}
+	}
+	return true
+}
+
+func (impl *programImpl) kernelList() string {
+	if len(impl.kernels) == 0 {
+		return "none"
+	}
+	return strings.Join(impl.kernelNames(), ", ")
+}
+
+// instantiateKernel parses the template arguments of a kernel name and
+// instantiates the template. Errors in the arguments are reported at
+// positions in the name; errors in the body at the template's source.
+func (impl *programImpl) instantiateKernel(p *Program, tm *tmplInfo, name, args string) (f *Func, err error) {
+	argFile := fmt.Sprintf("kernel name %q", name)
+	ad := newDiags(argFile, []byte(args))
+	d := newDiags(impl.file, impl.src)
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				f, err = nil, fmt.Errorf("cudac: internal compiler error instantiating %s: %v", name, r)
+				return
+			}
+			f = nil
+			err = d.err()
+			if err == nil {
+				err = ad.err()
+			}
+		}
+	}()
+	// Parse the arguments as expressions, with the file's macros.
+	toks := lex([]byte(args), ad)
+	var exprs []sExpr
+	if ad.count() == 0 {
+		pp := &preprocessor{d: ad, macros: impl.macros}
+		pp.run(toks)
+		toks = pp.out
+		ps := newParser(toks, ad)
+		for !ps.is(tEOF) && ad.count() == 0 {
+			exprs = append(exprs, ps.assign())
+			if !ps.got(tComma) {
+				if !ps.is(tEOF) {
+					ps.errorf(ps.here(), "unexpected %s in template arguments", ps.tok.describe())
+				}
+				break
+			}
+		}
+	}
+	if err := ad.err(); err != nil {
+		return nil, fmt.Errorf("cudac: bad template arguments in %q: %w", name, err)
+	}
+	c := newChecker(impl, p, ad)
+	c.late = true
+	targs, ok := c.args(exprs)
+	if !ok {
+		return nil, fmt.Errorf("cudac: bad template arguments in %q: %w", name, ad.err())
+	}
+	c.d = d
+	vals := c.templateArgValues(tm, targs, tm.pos)
+	if vals == nil {
+		return nil, d.err()
+	}
+	key := instName(tm, vals)
+	if inst := tm.insts[key]; inst != nil && inst.done {
+		if inst.err != nil {
+			if inst.diag != nil {
+				return nil, inst.diag
+			}
+			return nil, fmt.Errorf("cudac: instantiation of %s failed", key)
+		}
+		return inst.fn, nil
+	}
+	fn := c.instantiate(tm, vals, tm.pos)
+	if fn != nil {
+		c.checkRecursion(fn)
+	}
+	if err := d.err(); err != nil {
+		if inst := tm.insts[key]; inst != nil {
+			inst.err, inst.diag = err, err
+		}
+		return nil, err
+	}
+	return fn, nil
+}
