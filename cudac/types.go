@@ -247,11 +247,19 @@ func (t *Type) write(b *strings.Builder) {
 		t.Elem.write(b)
 		b.WriteString("*")
 	case Array:
-		t.Elem.write(b)
-		if t.Len < 0 {
-			b.WriteString("[]")
-		} else {
-			fmt.Fprintf(b, "[%d]", t.Len)
+		// The element type first, then the dimensions outermost first:
+		// int a[2][3] is "int[2][3]".
+		e := t
+		for e.Kind == Array {
+			e = e.Elem
+		}
+		e.write(b)
+		for e := t; e.Kind == Array; e = e.Elem {
+			if e.Len < 0 {
+				b.WriteString("[]")
+			} else {
+				fmt.Fprintf(b, "[%d]", e.Len)
+			}
 		}
 	case Struct:
 		b.WriteString(t.Struct.Name)
