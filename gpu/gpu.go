@@ -1,0 +1,303 @@
+package gpu
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/warplab/warplab/cudac"
+)
+
+// Device is an open device: the simulator with a profile, or a real GPU.
+// A Device is not safe for concurrent use.
+type Device struct {
+	impl   BackendDevice
+	spec   string
+	closed bool
+}
+
+// Info describes a device.
+type Info struct {
+	Backend  string `json:"backend"` // "sim" or "cuda"
+	Spec     string `json:"spec"`    // the spec that opened it, normalised
+	Name     string `json:"name"`    // "NVIDIA H200", "Tesla T4 (gpusim profile t4)"
+	Arch     string `json:"arch"`    // "sm_90"
+	Profile  string `json:"profile"` // the simulator's profile, "" on a GPU
+	SMs      int    `json:"sms"`     // multiprocessors
+	WarpSize int    `json:"warp_size"`
+	// MaxThreadsPerBlock and MaxSharedPerBlock are the launch limits;
+	// MaxSharedPerBlock counts static and dynamic shared memory together.
+	MaxThreadsPerBlock int   `json:"max_threads_per_block"`
+	MaxSharedPerBlock  int   `json:"max_shared_per_block"`
+	ClockMHz           int   `json:"clock_mhz"`
+	MemoryBytes        int64 `json:"memory_bytes"`
+}
+
+// Capabilities says what a device can do, for labs to consult.
+type Capabilities struct {
+	// MeasuredTiming: Result.Timing comes from CUDA events on real hardware.
+	MeasuredTiming bool `json:"measured_timing"`
+	// ModelledTiming: Result.Timing comes from a cost model.
+	ModelledTiming bool `json:"modelled_timing"`
+	// Counters: Result.Counters is filled in.
+	Counters bool `json:"counters"`
+	// Seeded: the order of atomics is a function of a seed, so a launch can
+	// be replayed exactly.
+	Seeded bool `json:"seeded"`
+	// DeterministicOrder: the device can fix the order of atomics
+	// (sim:...?order=deterministic).
+	DeterministicOrder bool `json:"deterministic_order"`
+	// RaceCheck: shared-memory races are reported in Result.Diagnostics.
+	RaceCheck bool `json:"race_check"`
+}
+
+// Info describes the device.
+func (d *Device) Info() Info { return d.impl.Info() }
+
+// Capabilities says what the device can do.
+func (d *Device) Capabilities() Capabilities { return d.impl.Capabilities() }
+
+// String returns the device's name and spec.
+func (d *Device) String() string {
+	i := d.impl.Info()
+	return fmt.Sprintf("%s (%s)", i.Name, i.Spec)
+}
+
+// Close releases the device. Buffers and modules of a closed device must not
+// be used.
+func (d *Device) Close() error {
+	if d.closed {
+		return nil
+	}
+	d.closed = true
+	return d.impl.Close()
+}
+
+// Compile checks a CUDA C source and prepares it for launches. filename
+// appears in diagnostics ("sum.cu:12:9: ..."). A source error is returned as
+// a cudac.ErrorList.
+func (d *Device) Compile(filename string, src []byte, opts ...cudac.Option) (*Module, error) {
+	prog, err := cudac.Compile(filename, src, opts...)
+	if err != nil {
+		return nil, err
+	}
+	impl, err := d.impl.Compile(prog)
+	if err != nil {
+		return nil, err
+	}
+	return &Module{dev: d, prog: prog, impl: impl}, nil
+}
+
+// Module is a compiled source.
+type Module struct {
+	dev  *Device
+	prog *cudac.Program
+	impl BackendModule
+}
+
+// Program returns the checked program.
+func (m *Module) Program() *cudac.Program { return m.prog }
+
+// KernelNames lists the module's kernels; a template is spelled with its
+// parameters ("sumTree<N>").
+func (m *Module) KernelNames() []string { return m.prog.KernelNames() }
+
+// Kernel looks a kernel up by name; a template kernel is instantiated by
+// naming its arguments ("sumTree<256>").
+func (m *Module) Kernel(name string) (*Kernel, error) {
+	fn, err := m.prog.Kernel(name)
+	if err != nil {
+		return nil, err
+	}
+	return &Kernel{mod: m, fn: fn}, nil
+}
+
+// Kernel is one launchable kernel of a module.
+type Kernel struct {
+	mod *Module
+	fn  *cudac.Func
+}
+
+// Name returns the kernel's name ("sumTree<256>").
+func (k *Kernel) Name() string { return k.fn.Name }
+
+// Func returns the kernel's checked declaration: its parameters and body.
+func (k *Kernel) Func() *cudac.Func { return k.fn }
+
+// Dim3 is a grid or block shape. A zero Y or Z counts as 1.
+type Dim3 struct {
+	X, Y, Z int
+}
+
+// D1 returns the one-dimensional shape (x, 1, 1).
+func D1(x int) Dim3 { return Dim3{X: x, Y: 1, Z: 1} }
+
+// Norm returns d with zero Y and Z replaced by 1.
+func (d Dim3) Norm() Dim3 {
+	if d.Y == 0 {
+		d.Y = 1
+	}
+	if d.Z == 0 {
+		d.Z = 1
+	}
+	return d
+}
+
+// Count returns X*Y*Z.
+func (d Dim3) Count() int {
+	d = d.Norm()
+	return d.X * d.Y * d.Z
+}
+
+func (d Dim3) String() string {
+	d = d.Norm()
+	switch {
+	case d.Y == 1 && d.Z == 1:
+		return fmt.Sprint(d.X)
+	case d.Z == 1:
+		return fmt.Sprintf("%d,%d", d.X, d.Y)
+	}
+	return fmt.Sprintf("%d,%d,%d", d.X, d.Y, d.Z)
+}
+
+// LaunchConfig is a launch's shape and options. The zero values of the
+// options mean "the device's default".
+type LaunchConfig struct {
+	Grid, Block Dim3
+	// SharedBytes is the dynamic shared memory per block, for
+	// extern __shared__ arrays.
+	SharedBytes int
+	// MaxInstructions bounds the warp instructions a simulated launch may
+	// execute (0: the device's default); a launch past it fails with
+	// ErrBudget, which is how the simulator stops an endless loop.
+	MaxInstructions int64
+}
+
+// Launch runs the kernel. Each argument binds to the next parameter: a
+// *Buffer[T] (or a BufferView) to a T* parameter, a Go number to a scalar
+// parameter (converted when the value fits the parameter's type exactly).
+// Wrong types or counts are errors before anything runs. A fault during the
+// launch (an illegal address, barrier divergence, the instruction budget) is a
+// *LaunchError.
+func (k *Kernel) Launch(cfg LaunchConfig, args ...any) (*Result, error) {
+	if k.mod.dev.closed {
+		return nil, fmt.Errorf("gpu: launch %s: device is closed", k.fn.Name)
+	}
+	vals, err := Bind(k.fn, args)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Grid, cfg.Block = cfg.Grid.Norm(), cfg.Block.Norm()
+	if err := k.checkConfig(cfg); err != nil {
+		return nil, err
+	}
+	res, err := k.mod.impl.Launch(k.fn, cfg, vals)
+	if err != nil {
+		return nil, err
+	}
+	res.Kernel = k.fn.Name
+	res.Grid, res.Block, res.SharedBytes = cfg.Grid, cfg.Block, cfg.SharedBytes
+	return res, nil
+}
+
+func (k *Kernel) checkConfig(cfg LaunchConfig) error {
+	info := k.mod.dev.impl.Info()
+	bad := func(format string, a ...any) error {
+		return &LaunchError{Kind: ErrInvalidConfig, Kernel: k.fn.Name, Msg: fmt.Sprintf(format, a...)}
+	}
+	for _, d := range []struct {
+		what string
+		v    Dim3
+	}{{"grid", cfg.Grid}, {"block", cfg.Block}} {
+		if d.v.X <= 0 || d.v.Y <= 0 || d.v.Z <= 0 {
+			return bad("%s %s has a dimension below 1", d.what, d.v)
+		}
+	}
+	if n := cfg.Block.Count(); info.MaxThreadsPerBlock > 0 && n > info.MaxThreadsPerBlock {
+		return bad("block %s has %d threads; %s allows at most %d", cfg.Block, n, info.Name, info.MaxThreadsPerBlock)
+	}
+	if cfg.Block.Z > 64 {
+		return bad("block z dimension %d exceeds 64", cfg.Block.Z)
+	}
+	if cfg.Grid.Y > 65535 || cfg.Grid.Z > 65535 {
+		return bad("grid %s: y and z may not exceed 65535", cfg.Grid)
+	}
+	if int64(cfg.Grid.X) > 1<<31-1 {
+		return bad("grid x dimension %d exceeds 2^31-1", cfg.Grid.X)
+	}
+	if cfg.SharedBytes < 0 {
+		return bad("dynamic shared memory %d bytes is negative", cfg.SharedBytes)
+	}
+	if len(k.fn.DynShared) > 0 && cfg.SharedBytes == 0 {
+		return bad("%s declares extern __shared__ %s but the launch gives 0 bytes of dynamic shared memory", k.fn.Name, k.fn.DynShared[0].Name)
+	}
+	return nil
+}
+
+// Result is what a launch returns.
+type Result struct {
+	Kernel      string `json:"kernel"`
+	Grid        Dim3   `json:"grid"`
+	Block       Dim3   `json:"block"`
+	SharedBytes int    `json:"shared_bytes"`
+	// Device is the name of the device that ran the launch.
+	Device string `json:"device"`
+	// Seed is the seed that ordered the simulator's atomics; 0 on a GPU.
+	Seed uint64 `json:"seed"`
+	// Timing is the kernel's time, modelled or measured.
+	Timing Timing `json:"timing"`
+	// Counters are the simulator's counters; nil on a GPU.
+	Counters *Counters `json:"counters,omitempty"`
+	// Printf is the device printf output, in thread order: by block (x, then
+	// y, then z), then thread, then call.
+	Printf string `json:"printf"`
+	// Diagnostics are problems found that did not stop the launch (races,
+	// shuffles from inactive lanes).
+	Diagnostics []Diagnostic `json:"diagnostics"`
+}
+
+// Timing is a kernel time and where it came from.
+type Timing struct {
+	Ms float64 `json:"ms"`
+	// Source says where the time came from: "modelled, t4 profile" or
+	// "measured, NVIDIA H200".
+	Source   string `json:"source"`
+	Measured bool   `json:"measured"`
+	// Breakdown is the modelled time by resource, largest first; empty for a
+	// measured time.
+	Breakdown []TimeComponent `json:"breakdown,omitempty"`
+}
+
+// TimeComponent is one resource's share of a modelled time.
+type TimeComponent struct {
+	Resource string  `json:"resource"` // "dram", "l2 atomics", "issue", ...
+	Ms       float64 `json:"ms"`
+	Detail   string  `json:"detail,omitempty"`
+}
+
+// Diagnostic is a problem found during a launch that did not stop it.
+type Diagnostic struct {
+	Kind string    `json:"kind"` // "race", "shuffle", ...
+	Pos  cudac.Pos `json:"pos"`
+	// Other is the second source position of a two-sided problem (the other
+	// access of a race).
+	Other cudac.Pos `json:"other,omitzero"`
+	Msg   string    `json:"msg"`
+}
+
+func (d Diagnostic) String() string {
+	s := fmt.Sprintf("%s: %s: %s", d.Pos, d.Kind, d.Msg)
+	if d.Other.IsValid() {
+		s += " (other access at " + d.Other.String() + ")"
+	}
+	return s
+}
+
+// FormatDiagnostics renders diagnostics one per line.
+func FormatDiagnostics(ds []Diagnostic) string {
+	var b strings.Builder
+	for _, d := range ds {
+		b.WriteString(d.String())
+		b.WriteString("\n")
+	}
+	return b.String()
+}
