@@ -1,0 +1,27 @@
+// Package gpusim is warplab's simulator backend: it runs the CUDA C that
+// cudac checks on a SIMT interpreter with a seeded scheduler, checks what
+// real hardware would fault on (illegal and misaligned addresses, barrier
+// divergence, resource limits) and what a sanitizer would report
+// (shared-memory races, undefined warp-synchronous calls), counts what a
+// profiler would count, and models the kernel's time on a device profile.
+//
+// Import it for its side effect of registering the "sim" backend:
+//
+//	import _ "github.com/warplab/warplab/gpusim"
+//
+//	dev, err := gpu.Open("sim:t4?seed=7")
+//
+// # Device specs
+//
+// "sim:PROFILE[?OPTIONS]" where PROFILE is one of profiles.Names() and
+// OPTIONS are
+//
+//	seed=N                the seed of the first launch; launch k uses N+k (default 1)
+//	order=deterministic   fix the order of atomics (no jitter)
+//	fmad=false            do not contract a*b+c into fused multiply-adds
+//	racecheck=false       skip the shared-memory race check (faster)
+//	budget=N              the default warp-instruction budget per launch
+//
+// A launch's results and counters are a pure function of the source, the
+// inputs, the launch, the profile and the seed.
+package gpusim

@@ -1,0 +1,254 @@
+// Package engine executes lowered kernels (package ir) SIMT-style: a warp
+// runs one instruction for its active lanes under a mask; resident blocks
+// are scheduled on the machine's SMs in seeded virtual time, so that the
+// order in which atomics reach an address is a pure function of (kernel,
+// inputs, launch, machine, seed).
+//
+// # Virtual time
+//
+// Every warp has a clock in cycles. An instruction advances its warp's
+// clock by a cost from the Machine. Within a block, the warp with the lowest
+// clock runs next; across blocks, a heap orders the instructions another
+// block can observe (global atomics, volatile accesses, fences) by clock, so
+// they happen in the same order whatever the host does. Instructions nobody
+// else can observe run eagerly. Seeded jitter at those points varies the
+// order from seed to seed as it varies from run to run on a GPU.
+package engine
+
+import (
+	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpusim/internal/ir"
+)
+
+// Machine is what the engine needs to know about the simulated device.
+type Machine struct {
+	Name               string
+	SMs                int
+	MaxThreadsPerBlock int
+	MaxThreadsPerSM    int
+	MaxBlocksPerSM     int
+	MaxWarpsPerSM      int
+	SharedPerSM        int64 // bytes usable by blocks
+	SharedPerBlock     int64 // the per-block limit (static + dynamic)
+	RegsPerSM          int   // 32-bit registers
+	// Costs in cycles that advance a warp's clock (see Costs).
+	Costs Costs
+	// Jitter is the largest random delay, in cycles, added where a warp
+	// reaches an instruction another block can observe.
+	Jitter int64
+}
+
+// Costs are the per-instruction latencies, in cycles, that drive the virtual
+// clock. They shape the order of events, not the modelled kernel time,
+// which the cost model computes from the counters.
+type Costs struct {
+	ALU, SFU, Shared, Global, Atomic, Barrier, Launch int64
+}
+
+// Order says how the order of atomics is chosen.
+type Order uint8
+
+const (
+	// Seeded: virtual time with seeded jitter; different seeds give
+	// different orders, as runs on a GPU do.
+	Seeded Order = iota
+	// Deterministic: no jitter; ties are broken by block and warp index.
+	Deterministic
+)
+
+// Config is one launch.
+type Config struct {
+	Kernel      *ir.Kernel
+	Grid, Block gpu.Dim3
+	SharedBytes int64 // dynamic shared memory
+	// Params are the parameters' register values (pointers as addresses).
+	Params []uint64
+	// ParamNames name the allocations the pointer parameters point into,
+	// for error messages.
+	Memory  *Memory
+	Globals []uint64 // the address of each of Kernel.Globals
+	Seed    uint64
+	Order   Order
+	// MaxInstructions is the warp-instruction budget (0: a default that
+	// scales with the launch).
+	MaxInstructions int64
+	RaceCheck       bool
+}
+
+// Outcome is what a launch produced besides its memory writes.
+type Outcome struct {
+	Counters    gpu.Counters
+	Printf      string
+	Diagnostics []gpu.Diagnostic
+	// Cycles is the virtual time at which the last block finished.
+	Cycles int64
+	// Atomics describes the global atomics in more detail than Counters,
+	// for the cost model.
+	Atomics AtomicProfile
+	// ResidentBlocks is the number of blocks that fit on one SM.
+	ResidentBlocks int
+}
+
+// AtomicProfile summarises global atomic traffic by address and line.
+type AtomicProfile struct {
+	// PerAddress maps an address to the issued operations on it.
+	PerAddress map[uint64]int64
+	// PerLine maps a 128-byte line to the issued operations on it.
+	PerLine map[uint64]int64
+	// SharedPerSM is the number of shared atomic operations (after
+	// same-address serialisation) per SM.
+	SharedPerSM []int64
+}
+
+// DefaultBudget returns the warp-instruction budget of a launch that sets
+// none: generous for real kernels, short enough that an endless loop stops
+// within seconds.
+func DefaultBudget(warps int64) int64 {
+	return max(200_000_000, 4096*warps)
+}
+
+// stop says why a warp stopped running.
+type stop int8
+
+const (
+	run         stop = iota // keep going
+	stopLocal               // before a shared atomic or volatile shared access: let the block's other warps catch up
+	stopGlobal              // before an instruction other blocks can observe: wait for the global scheduler
+	stopBarrier             // arrived at __syncthreads
+	stopExit                // every lane has finished
+	stopFault               // the launch failed; exec.err says why
+)
+
+// step executes one instruction for a warp.
+type step func(w *warp) stop
+
+// pcInfo is one instruction's executable form and statistics.
+type pcInfo struct {
+	fn    step
+	cost  int64
+	execs int64 // warp executions
+	lanes int64 // lane executions
+}
+
+// entry is one level of a warp's mask stack.
+type entry struct {
+	saved uint32
+	a     uint32 // If: the else lanes; Loop, Switch: break lanes; Func: returned lanes
+	b     uint32 // Loop: continue lanes; Switch: default lanes
+	// pc is the If or Loop instruction of a construct that contains a
+	// barrier, else -1; side says where the warp is in it.
+	pc   int32
+	side side
+}
+
+// side is the way a warp went at a construct that contains a barrier.
+type side uint8
+
+const (
+	sideThen side = 1 << iota
+	sideElse
+	sideLeft // left the loop
+)
+
+// divergence records the ways a warp went, since the last barrier, at
+// constructs that contain one.
+type divergence struct {
+	pc   int32
+	side side
+}
+
+type warpState uint8
+
+const (
+	runnable warpState = iota
+	atBarrier
+	done
+)
+
+// pending says what a warp stopped before.
+type pending uint8
+
+const (
+	pendNone pending = iota
+	pendLocal
+	pendGlobal
+)
+
+// warp is one resident warp.
+type warp struct {
+	regs     []uint64 // NumRegs * 32
+	local    []byte   // LocalBytes * 32
+	pc       int32
+	mask     uint32 // active lanes
+	launched uint32 // lanes that exist
+	exited   uint32 // lanes that have finished
+	parked   uint32 // lanes waiting in an entry (break, continue, return)
+	stack    []entry
+	sp       int // entries in use
+	blk      *block
+	idx      int // warp index within the block
+	clock    int64
+	rng      uint64
+	state    warpState
+	pend     pending
+	cleared  bool // the scheduler allows the pending instruction to run
+	// syncEpoch advances at __syncwarp, for the race check.
+	syncEpoch uint32
+	exitEpoch uint32 // the block's epoch when the warp finished
+	barDst    ir.Reg
+	ways      []divergence
+}
+
+// went records that lanes of w went way s at the construct at pc.
+func (w *warp) went(pc int32, s side) {
+	for i := range w.ways {
+		if w.ways[i].pc == pc {
+			w.ways[i].side |= s
+			return
+		}
+	}
+	w.ways = append(w.ways, divergence{pc, s})
+}
+
+// took reports the ways w went at pc since the last barrier.
+func (w *warp) took(pc int32) side {
+	for _, d := range w.ways {
+		if d.pc == pc {
+			return d.side
+		}
+	}
+	return 0
+}
+
+// block is one resident block.
+type block struct {
+	x       *exec
+	slot    int
+	sm      int
+	id      gpu.Dim3 // blockIdx
+	linear  int64
+	warps   []*warp
+	live    int // warps not done
+	shared  []byte
+	start   int64
+	end     int64
+	arrived int
+	barPC   int32
+	barMax  int64
+	barCnt  int32 // lanes with a true predicate, for __syncthreads_count/and/or
+	barLane int32 // lanes that arrived
+	epoch   uint32
+	race    *raceShadow
+}
+
+// lanePos describes where lane l of warp w is, for error messages.
+func (w *warp) thread(l int) gpu.Dim3 {
+	b := w.blk.x.cfg.Block
+	t := w.idx*32 + l
+	return gpu.Dim3{X: t % b.X, Y: t / b.X % b.Y, Z: t / (b.X * b.Y)}
+}
+
+func (w *warp) pos() cudac.Pos {
+	return w.blk.x.k.PosOf(int(w.pc) - 1)
+}

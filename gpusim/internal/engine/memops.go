@@ -1,0 +1,482 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"slices"
+	"unsafe"
+
+	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpusim/internal/ir"
+)
+
+// The windows an address can fall in.
+const (
+	spNone uint8 = iota
+	spGlobal
+	spShared
+	spLocal
+)
+
+// access describes one memory instruction for error messages.
+type access struct {
+	verb string // "load", "store", "atomic"
+	pc   int
+}
+
+// resolve maps lane l's address to host memory, checking alignment and
+// bounds. On a fault it records the error and returns nil.
+func (x *exec) resolve(w *warp, l int, addr, size uint64, cache **Alloc, acc access) (unsafe.Pointer, uint8) {
+	if c := *cache; c != nil {
+		if off := addr - c.Base; off+size <= uint64(len(c.Data)) && off < uint64(len(c.Data)) && addr&(size-1) == 0 {
+			return unsafe.Pointer(&c.Data[off]), spGlobal
+		}
+	}
+	if addr&(size-1) != 0 {
+		x.fail(w, l, gpu.ErrMisaligned, fmt.Sprintf("%s of %d bytes at address %#x, which is not a multiple of %d", acc.verb, size, addr, size))
+		return nil, spNone
+	}
+	if off := addr - ir.SharedBase; off < ir.SharedMax {
+		sh := w.blk.shared
+		if off+size <= uint64(len(sh)) {
+			return unsafe.Pointer(&sh[off]), spShared
+		}
+		x.fail(w, l, gpu.ErrIllegalAddress, fmt.Sprintf("%s of %d bytes at shared-memory offset %d, past the end of the block's %d bytes of shared memory%s",
+			acc.verb, size, off, len(sh), x.sharedName(off)))
+		return nil, spNone
+	}
+	if off := addr - ir.LocalBase; off < ir.LocalMax {
+		lb := uint64(x.k.LocalBytes)
+		if off+size <= lb {
+			return unsafe.Pointer(&w.local[uint64(l)*lb+off]), spLocal
+		}
+		x.fail(w, l, gpu.ErrIllegalAddress, fmt.Sprintf("%s of %d bytes at offset %d of the thread's %d bytes of local memory (a local array index out of range?)",
+			acc.verb, size, off, lb))
+		return nil, spNone
+	}
+	a := x.mem.find(addr, size)
+	if a == nil {
+		x.fail(w, l, gpu.ErrIllegalAddress, fmt.Sprintf("%s of %d bytes: %s", acc.verb, size, x.mem.describe(addr, size)))
+		return nil, spNone
+	}
+	*cache = a
+	return unsafe.Pointer(&a.Data[addr-a.Base]), spGlobal
+}
+
+// sharedName names the shared variable an offset lies in or beyond.
+func (x *exec) sharedName(off uint64) string {
+	var best *ir.SharedVar
+	for i := range x.k.SharedVars {
+		v := &x.k.SharedVars[i]
+		if uint64(v.Offset) <= off && (best == nil || v.Offset > best.Offset) {
+			best = v
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	size := best.Size
+	if best.Dynamic {
+		size = x.cfg.SharedBytes
+	}
+	if best.ElemSize > 0 && off >= uint64(best.Offset+size) {
+		return fmt.Sprintf(" (%s has %d elements; this is element %d)", best.Name, size/best.ElemSize, (int64(off)-best.Offset)/best.ElemSize)
+	}
+	return ""
+}
+
+func loadBits(p unsafe.Pointer, k cudac.Kind) uint64 {
+	switch k {
+	case cudac.Int8:
+		return uint64(uint32(int32(*(*int8)(p))))
+	case cudac.Uint8, cudac.Bool:
+		return uint64(*(*uint8)(p))
+	case cudac.Int16:
+		return uint64(uint32(int32(*(*int16)(p))))
+	case cudac.Uint16:
+		return uint64(*(*uint16)(p))
+	case cudac.Int32, cudac.Uint32, cudac.Float32:
+		return uint64(*(*uint32)(p))
+	}
+	return *(*uint64)(p)
+}
+
+func storeBits(p unsafe.Pointer, size uint64, v uint64) {
+	switch size {
+	case 1:
+		*(*uint8)(p) = uint8(v)
+	case 2:
+		*(*uint16)(p) = uint16(v)
+	case 4:
+		*(*uint32)(p) = uint32(v)
+	default:
+		*(*uint64)(p) = v
+	}
+}
+
+func kindSize(k cudac.Kind) uint64 { return uint64(cudac.ScalarType(k).Size()) }
+
+// memStats accumulates one instruction's per-lane facts for the counters.
+type memStats struct {
+	space      uint8
+	n          int
+	sectors    int64
+	lastSector uint64
+	unordered  bool
+	addrs      [32]uint64 // the lanes' addresses (global) or offsets (shared)
+}
+
+func (s *memStats) add(sp uint8, addr uint64) {
+	if s.n == 0 {
+		s.space = sp
+	}
+	s.addrs[s.n] = addr
+	s.n++
+	if sp == spGlobal {
+		sec := addr >> 5
+		if s.sectors == 0 || sec != s.lastSector {
+			if s.sectors > 0 && sec < s.lastSector {
+				s.unordered = true
+			}
+			s.sectors++
+			s.lastSector = sec
+		}
+	}
+}
+
+// globalSectors returns the distinct 32-byte sectors the access touched.
+func (s *memStats) globalSectors(size uint64) int64 {
+	if !s.unordered && size <= 32 {
+		return s.sectors
+	}
+	secs := make([]uint64, 0, 64)
+	for _, a := range s.addrs[:s.n] {
+		for b := a >> 5; b <= (a+size-1)>>5; b++ {
+			secs = append(secs, b)
+		}
+	}
+	slices.Sort(secs)
+	return int64(len(slices.Compact(secs)))
+}
+
+// bankConflicts returns the extra shared-memory wavefronts of an access:
+// lanes that hit distinct 4-byte words of one bank are served one after
+// another; the same word is broadcast.
+func (s *memStats) bankConflicts(size uint64) int64 {
+	var words [64]uint32
+	nw := 0
+	for _, off := range s.addrs[:s.n] {
+		w0 := uint32(off >> 2)
+		words[nw] = w0
+		nw++
+		if size == 8 {
+			words[nw] = w0 + 1
+			nw++
+		}
+	}
+	// Fast path: no bank holds two different words.
+	var seen uint32
+	var bankWord [32]uint32
+	clash := false
+	for _, wd := range words[:nw] {
+		b := wd & 31
+		if seen&(1<<b) == 0 {
+			seen |= 1 << b
+			bankWord[b] = wd
+		} else if bankWord[b] != wd {
+			clash = true
+			break
+		}
+	}
+	if !clash {
+		return 0
+	}
+	ws := words[:nw]
+	slices.Sort(ws)
+	ws = slices.Compact(ws)
+	var perBank [32]int64
+	var most int64
+	for _, wd := range ws {
+		perBank[wd&31]++
+		most = max(most, perBank[wd&31])
+	}
+	minimal := (int64(len(ws)) + 31) / 32
+	return max(0, most-minimal)
+}
+
+func (x *exec) mkLoad(in *ir.Inst, pc int) step {
+	dst, a := ri(in.Dst), ri(in.A)
+	off, k := in.Imm, in.T
+	size := kindSize(k)
+	volatile := in.Flags&ir.FlagVolatile != 0
+	hintShared := in.Space == ir.SpaceShared
+	acc := access{"load", pc}
+	var cache *Alloc
+	return func(w *warp) stop {
+		if volatile {
+			if !w.cleared {
+				if hintShared {
+					return stopLocal
+				}
+				return stopGlobal
+			}
+			w.cleared = false
+		}
+		r := w.regs
+		d, ad := (*[32]uint64)(r[dst:]), (*[32]uint64)(r[a:])
+		var st memStats
+		for m := w.mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			addr := ad[l] + off
+			p, sp := x.resolve(w, l, addr, size, &cache, acc)
+			if p == nil {
+				return stopFault
+			}
+			d[l] = loadBits(p, k)
+			if sp == spShared {
+				so := addr - ir.SharedBase
+				st.add(sp, so)
+				if rs := w.blk.race; rs != nil {
+					rs.read(x, w, l, so, size, pc)
+				}
+			} else {
+				st.add(sp, addr)
+			}
+		}
+		x.countMem(&st, size, false)
+		return run
+	}
+}
+
+func (x *exec) mkStore(in *ir.Inst, pc int) step {
+	a, b := ri(in.A), ri(in.B)
+	off, k := in.Imm, in.T
+	size := kindSize(k)
+	volatile := in.Flags&ir.FlagVolatile != 0
+	hintShared := in.Space == ir.SpaceShared
+	acc := access{"store", pc}
+	var cache *Alloc
+	return func(w *warp) stop {
+		if volatile {
+			if !w.cleared {
+				if hintShared {
+					return stopLocal
+				}
+				return stopGlobal
+			}
+			w.cleared = false
+		}
+		r := w.regs
+		v, ad := (*[32]uint64)(r[b:]), (*[32]uint64)(r[a:])
+		var st memStats
+		for m := w.mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			addr := ad[l] + off
+			p, sp := x.resolve(w, l, addr, size, &cache, acc)
+			if p == nil {
+				return stopFault
+			}
+			storeBits(p, size, v[l])
+			if sp == spShared {
+				so := addr - ir.SharedBase
+				st.add(sp, so)
+				if rs := w.blk.race; rs != nil {
+					rs.write(x, w, l, so, size, pc, false)
+				}
+			} else {
+				st.add(sp, addr)
+			}
+		}
+		x.countMem(&st, size, true)
+		return run
+	}
+}
+
+func (x *exec) countMem(st *memStats, size uint64, store bool) {
+	if st.n == 0 {
+		return
+	}
+	c := &x.count
+	switch st.space {
+	case spGlobal:
+		if store {
+			c.GlobalStoreRequests++
+			c.GlobalStoreSectors += st.globalSectors(size)
+			c.GlobalStoreBytes += int64(st.n) * int64(size)
+		} else {
+			c.GlobalLoadRequests++
+			c.GlobalLoadSectors += st.globalSectors(size)
+			c.GlobalLoadBytes += int64(st.n) * int64(size)
+		}
+	case spShared:
+		if store {
+			c.SharedStoreRequests++
+		} else {
+			c.SharedLoadRequests++
+		}
+		c.SharedBankConflicts += st.bankConflicts(size)
+	case spLocal:
+		if store {
+			c.LocalStoreRequests++
+		} else {
+			c.LocalLoadRequests++
+		}
+	}
+}
+
+// windowOf says which window an address is in.
+func windowOf(addr uint64) uint8 {
+	switch {
+	case addr-ir.SharedBase < ir.SharedMax:
+		return spShared
+	case addr-ir.LocalBase < ir.LocalMax:
+		return spLocal
+	}
+	return spGlobal
+}
+
+func (x *exec) mkAtom(in *ir.Inst, pc int) step {
+	dst, a, b, c := ri(in.Dst), ri(in.A), ri(in.B), ri(in.C)
+	hasDst := in.Dst != ir.NoReg
+	op, k := cudac.Builtin(in.Aux), in.T
+	size := kindSize(k)
+	agg := in.Flags&ir.FlagAggregatable != 0
+	acc := access{"atomic " + op.String(), pc}
+	floatAdd := op == cudac.AtomicAdd && (k == cudac.Float32 || k == cudac.Float64)
+	var cache *Alloc
+	return func(w *warp) stop {
+		r := w.regs
+		ad := (*[32]uint64)(r[a:])
+		if !w.cleared {
+			// An ordering point: shared atomics are ordered among the
+			// block's warps, global ones among all blocks.
+			if windowOf(ad[bits.TrailingZeros32(w.mask)]) == spShared {
+				return stopLocal
+			}
+			return stopGlobal
+		}
+		w.cleared = false
+		var val, cmp, d *[32]uint64
+		if in.B != ir.NoReg {
+			val = (*[32]uint64)(r[b:])
+		}
+		if in.C != ir.NoReg {
+			cmp = (*[32]uint64)(r[c:])
+		}
+		if hasDst {
+			d = (*[32]uint64)(r[dst:])
+		}
+		var group atomGroup
+		for m := w.mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			addr := ad[l]
+			p, sp := x.resolve(w, l, addr, size, &cache, acc)
+			if p == nil {
+				return stopFault
+			}
+			old := loadBits(p, k)
+			var v, cv uint64
+			if val != nil {
+				v = val[l]
+			}
+			if cmp != nil {
+				cv = cmp[l]
+			}
+			storeBits(p, size, atomicOp(op, k, old, v, cv, sp == spGlobal))
+			if hasDst {
+				d[l] = old
+			}
+			group.add(sp, addr)
+			if sp == spShared {
+				if rs := w.blk.race; rs != nil {
+					rs.write(x, w, l, addr-ir.SharedBase, size, pc, true)
+				}
+			}
+		}
+		x.atom.record(x, w, &group, agg, floatAdd, k)
+		return run
+	}
+}
+
+// atomicOp returns the new value an atomic stores. global says the
+// operation runs in the L2 (a global float add flushes subnormals there).
+func atomicOp(op cudac.Builtin, k cudac.Kind, old, v, cmp uint64, global bool) uint64 {
+	switch op {
+	case cudac.AtomicAdd:
+		switch k {
+		case cudac.Float32:
+			a, b := math.Float32frombits(uint32(old)), math.Float32frombits(uint32(v))
+			if global {
+				return uint64(math.Float32bits(ftz32(ftz32(a) + ftz32(b))))
+			}
+			return uint64(math.Float32bits(a + b))
+		case cudac.Float64:
+			return math.Float64bits(math.Float64frombits(old) + math.Float64frombits(v))
+		case cudac.Int32, cudac.Uint32:
+			return uint64(uint32(old + v))
+		}
+		return old + v
+	case cudac.AtomicSub:
+		if k == cudac.Int64 || k == cudac.Uint64 {
+			return old - v
+		}
+		return uint64(uint32(old - v))
+	case cudac.AtomicExch:
+		return v
+	case cudac.AtomicMin, cudac.AtomicMax:
+		less := false
+		switch k {
+		case cudac.Int32:
+			less = int32(uint32(v)) < int32(uint32(old))
+		case cudac.Uint32:
+			less = uint32(v) < uint32(old)
+		case cudac.Int64:
+			less = int64(v) < int64(old)
+		default:
+			less = v < old
+		}
+		if (op == cudac.AtomicMin) == less && v != old {
+			return v
+		}
+		return old
+	case cudac.AtomicInc:
+		o, lim := uint32(old), uint32(v)
+		if o >= lim {
+			return 0
+		}
+		return uint64(o + 1)
+	case cudac.AtomicDec:
+		o, lim := uint32(old), uint32(v)
+		if o == 0 || o > lim {
+			return uint64(lim)
+		}
+		return uint64(o - 1)
+	case cudac.AtomicCAS:
+		if Canon(k, old) == Canon(k, cmp) {
+			return v
+		}
+		return old
+	case cudac.AtomicAnd:
+		return old & v
+	case cudac.AtomicOr:
+		return old | v
+	case cudac.AtomicXor:
+		return old ^ v
+	}
+	return old
+}
+
+// Canon keeps the bits of a value that a kind's memory holds.
+func Canon(k cudac.Kind, v uint64) uint64 {
+	switch kindSize(k) {
+	case 1:
+		return uint64(uint8(v))
+	case 2:
+		return uint64(uint16(v))
+	case 4:
+		return uint64(uint32(v))
+	}
+	return v
+}

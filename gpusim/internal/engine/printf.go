@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpusim/internal/ir"
+)
+
+// printfRec is one line of device printf output.
+type printfRec struct {
+	block  int64
+	thread int
+	seq    int64
+	text   string
+}
+
+// maxPrintfBytes bounds a launch's printf output, like the device's FIFO
+// (cudaLimitPrintfFifoSize, 1 MiB by default): output past it is dropped.
+const maxPrintfBytes = 1 << 20
+
+func (x *exec) mkPrintf(in *ir.Inst) step {
+	f := x.k.Formats[in.Aux]
+	args := make([]int, len(in.Args))
+	for i, r := range in.Args {
+		args[i] = ri(r)
+	}
+	dst := ri(in.Dst)
+	var total int
+	var seq int64
+	return func(w *warp) stop {
+		r := w.regs
+		vals := make([]uint64, len(args))
+		for m := w.mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			for i, a := range args {
+				vals[i] = r[a+l]
+			}
+			if total < maxPrintfBytes {
+				s := FormatC(f.Text, vals, f.Kinds)
+				total += len(s)
+				seq++
+				x.printfs = append(x.printfs, printfRec{block: w.blk.linear, thread: w.idx*32 + l, seq: seq, text: s})
+			}
+			r[dst+l] = uint64(len(args))
+		}
+		x.count.Printfs++
+		return run
+	}
+}
+
+// FormatC formats like C's printf, with the argument values as register
+// bits of the given kinds (after printf's default promotions).
+func FormatC(format string, vals []uint64, kinds []cudac.Kind) string {
+	var b strings.Builder
+	ai := 0
+	next := func() (uint64, cudac.Kind, bool) {
+		if ai >= len(vals) {
+			return 0, cudac.Invalid, false
+		}
+		ai++
+		return vals[ai-1], kinds[ai-1], true
+	}
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' {
+			b.WriteByte(c)
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("-+ #0", format[j]) >= 0 {
+			j++
+		}
+		for j < len(format) && (format[j] >= '0' && format[j] <= '9' || format[j] == '.' || format[j] == '*') {
+			j++
+		}
+		for j < len(format) && strings.IndexByte("hlLqjzt", format[j]) >= 0 {
+			j++
+		}
+		if j >= len(format) {
+			b.WriteString(format[i:])
+			break
+		}
+		spec := format[i+1 : j]
+		verb := format[j]
+		i = j
+		if verb == '%' {
+			b.WriteByte('%')
+			continue
+		}
+		// Strip length modifiers: Go's fmt does not have them.
+		spec = strings.TrimRight(spec, "hlLqjzt")
+		v, k, ok := next()
+		if !ok {
+			b.WriteString("%" + spec + string(verb))
+			continue
+		}
+		b.WriteString(formatOne(spec, verb, v, k))
+	}
+	return b.String()
+}
+
+func formatOne(spec string, verb byte, v uint64, k cudac.Kind) string {
+	f := func(goVerb string, arg any) string { return fmt.Sprintf("%"+spec+goVerb, arg) }
+	signed := func() int64 {
+		switch k {
+		case cudac.Int64, cudac.Uint64, cudac.Pointer:
+			return int64(v)
+		}
+		return int64(int32(uint32(v)))
+	}
+	unsigned := func() uint64 {
+		switch k {
+		case cudac.Int64, cudac.Uint64, cudac.Pointer:
+			return v
+		}
+		return uint64(uint32(v))
+	}
+	float := func() float64 {
+		if k == cudac.Float32 {
+			return float64(math.Float32frombits(uint32(v)))
+		}
+		return math.Float64frombits(v)
+	}
+	switch verb {
+	case 'd', 'i':
+		return f("d", signed())
+	case 'u':
+		return f("d", unsigned())
+	case 'x':
+		return f("x", unsigned())
+	case 'X':
+		return f("X", unsigned())
+	case 'o':
+		return f("o", unsigned())
+	case 'c':
+		return f("c", rune(uint8(v)))
+	case 'f', 'F':
+		return f("f", float())
+	case 'e', 'E':
+		return f(string(verb), float())
+	case 'g', 'G':
+		return f(string(verb), float())
+	case 'a', 'A':
+		return strconv.FormatFloat(float(), 'x', -1, 64)
+	case 'p':
+		return "0x" + strconv.FormatUint(v, 16)
+	case 's':
+		return "(string)"
+	}
+	return "%" + spec + string(verb)
+}

@@ -1,0 +1,194 @@
+package ir
+
+import (
+	"github.com/warplab/warplab/cudac"
+)
+
+// allocReg asks emit for a fresh destination register.
+const allocReg Reg = -2
+
+func (l *lowerer) args(e *cudac.BuiltinCall) []Reg {
+	rs := make([]Reg, len(e.Args))
+	for i, a := range e.Args {
+		rs[i] = l.materialize(l.expr(a, true))
+	}
+	return rs
+}
+
+// builtin lowers a built-in call; want is false when its value is unused.
+func (l *lowerer) builtin(e *cudac.BuiltinCall, want bool) operand {
+	b := e.Builtin
+	ek := cudac.Invalid
+	if e.Elem != nil {
+		ek = regKind(e.Elem)
+		if e.Elem.Kind == cudac.Pointer {
+			ek = cudac.Uint64
+		}
+	}
+	emit := func(in Inst) operand {
+		if in.Dst == allocReg {
+			in.Dst = l.tmp()
+		}
+		l.emit(in)
+		if in.Dst == NoReg {
+			return immOp(0)
+		}
+		return regOp(in.Dst)
+	}
+	none := Inst{Dst: allocReg, A: NoReg, B: NoReg, C: NoReg, Aux: int32(b)}
+	switch {
+	case b.IsSpecialRegister():
+		in := none
+		in.Op, in.T = S2R, cudac.Uint32
+		return emit(in)
+	case b.IsAtomic():
+		return l.atomic(e, want)
+	}
+	switch b {
+	case cudac.SyncThreads:
+		l.bars++
+		in := none
+		in.Op, in.Dst = Bar, NoReg
+		return emit(in)
+	case cudac.SyncThreadsCount, cudac.SyncThreadsAnd, cudac.SyncThreadsOr:
+		l.bars++
+		in := none
+		in.Op, in.T, in.A = Bar, cudac.Int32, l.args(e)[0]
+		return emit(in)
+	case cudac.SyncWarp:
+		in := none
+		in.Op, in.Dst, in.A = SyncWarp, NoReg, l.args(e)[0]
+		return emit(in)
+	case cudac.ThreadFence, cudac.ThreadFenceBlock, cudac.ThreadFenceSystem:
+		in := none
+		in.Op, in.Dst = Fence, NoReg
+		return emit(in)
+	case cudac.ShflSync, cudac.ShflUpSync, cudac.ShflDownSync, cudac.ShflXorSync:
+		a := l.args(e)
+		in := none
+		in.Op, in.T, in.A, in.B, in.C, in.Args = Shfl, ek, a[0], a[1], a[2], []Reg{a[3]}
+		return emit(in)
+	case cudac.BallotSync, cudac.AnySync, cudac.AllSync:
+		a := l.args(e)
+		in := none
+		in.Op, in.T, in.A, in.B = Vote, cudac.Uint32, a[0], a[1]
+		return emit(in)
+	case cudac.ActiveMask:
+		in := none
+		in.Op, in.T = Vote, cudac.Uint32
+		return emit(in)
+	case cudac.MatchAnySync:
+		a := l.args(e)
+		in := none
+		in.Op, in.T, in.A, in.B = Match, ek, a[0], a[1]
+		return emit(in)
+	case cudac.MatchAllSync:
+		mask := l.materialize(l.expr(e.Args[0], true))
+		val := l.materialize(l.expr(e.Args[1], true))
+		pred := l.tmp()
+		in := none
+		in.Op, in.T, in.A, in.B, in.Args = Match, ek, mask, val, []Reg{pred}
+		res := emit(in)
+		// Store the predicate through the third argument.
+		lv := l.normalize(lval{reg: NoReg, addr: l.expr(e.Args[2], true), t: cudac.Int32Type, space: l.spaceOf(e.Args[2])})
+		l.store(lv, regOp(pred), cudac.Int32Type)
+		return res
+	case cudac.Popc, cudac.Popcll, cudac.Ffs, cudac.Ffsll, cudac.Clz, cudac.Clzll, cudac.Brev, cudac.Brevll:
+		k := cudac.Uint32
+		switch b {
+		case cudac.Popcll, cudac.Ffsll, cudac.Clzll, cudac.Brevll:
+			k = cudac.Uint64
+		}
+		in := none
+		in.Op, in.T, in.A = Bits, k, l.args(e)[0]
+		return emit(in)
+	case cudac.MathFma, cudac.FmaRn:
+		a := l.args(e)
+		in := none
+		in.Op, in.T, in.A, in.B, in.C = Fma, ek, a[0], a[1], a[2]
+		in.Aux = 0
+		return emit(in)
+	case cudac.FaddRn, cudac.FmulRn, cudac.FastDiv:
+		op := map[cudac.Builtin]Op{cudac.FaddRn: Add, cudac.FmulRn: Mul, cudac.FastDiv: Div}[b]
+		a := l.args(e)
+		in := none
+		in.Op, in.T, in.A, in.B, in.Aux = op, cudac.Float32, a[0], a[1], 0
+		return emit(in)
+	case cudac.Min, cudac.Max:
+		op := Min
+		if b == cudac.Max {
+			op = Max
+		}
+		return l.binop(op, ek, l.expr(e.Args[0], true), l.expr(e.Args[1], true))
+	case cudac.Abs:
+		in := none
+		in.Op, in.T, in.A, in.Aux = Abs, ek, l.args(e)[0], 0
+		return emit(in)
+	case cudac.FloatAsInt, cudac.FloatAsUint, cudac.IntAsFloat, cudac.UintAsFloat,
+		cudac.DoubleAsLongLong, cudac.LongLongAsDouble:
+		// Registers hold bits: reinterpretation is free.
+		return l.expr(e.Args[0], true)
+	case cudac.Ldg:
+		lv := l.normalize(lval{reg: NoReg, addr: l.expr(e.Args[0], true), t: e.T, space: l.spaceOf(e.Args[0])})
+		return l.load(lv)
+	case cudac.Clock, cudac.Clock64:
+		in := none
+		in.Op, in.T = Clock, cudac.Int64
+		return emit(in)
+	case cudac.Trap:
+		in := none
+		in.Op, in.Dst = Trap, NoReg
+		return emit(in)
+	case cudac.Printf:
+		return l.printf(e)
+	}
+	if b >= cudac.MathExp && b <= cudac.FastCos {
+		a := l.args(e)
+		in := none
+		in.Op, in.T, in.A = Math, ek, a[0]
+		if len(a) > 1 {
+			in.B = a[1]
+		}
+		return emit(in)
+	}
+	l.failf(e.P, "the simulator does not support %s", b)
+	return operand{}
+}
+
+func (l *lowerer) atomic(e *cudac.BuiltinCall, want bool) operand {
+	a := l.args(e)
+	in := Inst{Op: Atom, T: e.Elem.Kind, Aux: int32(e.Builtin), A: a[0], B: NoReg, C: NoReg, Dst: NoReg,
+		Space: l.spaceOf(e.Args[0])}
+	if len(a) > 1 {
+		in.B = a[1]
+	}
+	if e.Builtin == cudac.AtomicCAS {
+		in.B, in.C = a[2], a[1] // B the new value, C the compare value
+	}
+	if want {
+		in.Dst = l.tmp()
+	}
+	if !want && e.Elem.IsInteger() && (e.Builtin == cudac.AtomicAdd || e.Builtin == cudac.AtomicSub) &&
+		l.uni.expr(e.Args[0]) {
+		in.Flags |= FlagAggregatable
+	}
+	l.emit(in)
+	if in.Dst == NoReg {
+		return immOp(0)
+	}
+	return regOp(in.Dst)
+}
+
+func (l *lowerer) printf(e *cudac.BuiltinCall) operand {
+	f := Format{Text: e.Args[0].(*cudac.StringLit).Value}
+	var regs []Reg
+	for _, a := range e.Args[1:] {
+		regs = append(regs, l.materialize(l.expr(a, true)))
+		k := a.Type().Kind
+		f.Kinds = append(f.Kinds, k)
+	}
+	l.k.Formats = append(l.k.Formats, f)
+	r := l.tmp()
+	l.emit(Inst{Op: Printf, Dst: r, A: NoReg, B: NoReg, C: NoReg, Aux: int32(len(l.k.Formats) - 1), Args: regs})
+	return regOp(r)
+}

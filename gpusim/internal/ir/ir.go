@@ -1,0 +1,390 @@
+// Package ir is gpusim's intermediate representation: a kernel lowered from
+// the checked cudac tree to a flat list of typed register instructions with
+// explicit SIMT control flow.
+//
+// # Registers
+//
+// A register holds one 64-bit value per lane. 32-bit values (int, unsigned,
+// float bits, bool) live in the low 32 bits with the high bits zero; narrower
+// integers are kept sign- or zero-extended to 32 bits, as C promotes them;
+// 64-bit values (long long, double bits, pointers) use all 64. Every C scalar
+// local variable is one register; arrays, structs and variables whose
+// address is taken live in per-thread local memory.
+//
+// # Control flow
+//
+// Control flow is structured, as the source is. Each warp keeps a stack of
+// mask entries (one per active if, loop, switch or inlined call) and a
+// "parked" mask: lanes that left the active set through break, continue or
+// return and wait in an entry for the point where they rejoin. Instructions
+// that can leave the active mask empty carry a Target to jump to, always the
+// next join point outward, so a warp never executes a long run of
+// instructions with no active lane. The stack depth at every instruction is
+// static, so break, continue and return name their entry by index.
+//
+// # Memory
+//
+// Addresses are 64-bit and generic: the window an address falls in selects
+// global, shared or local memory, as on the hardware. SharedBase and
+// LocalBase are the bases of the shared and local windows; global
+// allocations sit at GlobalBase and above.
+package ir
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/warplab/warplab/cudac"
+)
+
+// The generic address windows.
+const (
+	SharedBase = 0x0000_0001_0000_0000 // shared memory of the thread's block
+	SharedMax  = 0x0000_0000_1000_0000
+	LocalBase  = 0x0000_0002_0000_0000 // the thread's own local memory
+	LocalMax   = 0x0000_0000_1000_0000
+	GlobalBase = 0x0000_7f00_0000_0000 // global allocations
+)
+
+// Reg is a register number; NoReg means none.
+type Reg int32
+
+// NoReg is the absent register.
+const NoReg Reg = -1
+
+// Op is an instruction's operation. Typed operations take their operand type
+// from Inst.T (a cudac.Kind).
+type Op uint8
+
+const (
+	Nop Op = iota
+
+	// Data movement.
+	Mov  // Dst = A
+	MovI // Dst = Imm
+	Sel  // Dst = C != 0 ? A : B   (64-bit copy)
+
+	// Arithmetic and logic on T (Int32, Uint32, Int64, Uint64, Float32,
+	// Float64). With FlagImmB the second operand is Imm instead of B.
+	Add
+	Sub
+	Mul
+	Div
+	Rem
+	And
+	Or
+	Xor
+	Shl
+	Shr // arithmetic for signed T
+	Min
+	Max
+	// Comparisons on T, giving bool (0 or 1).
+	Eq
+	Ne
+	Lt
+	Le
+	Gt
+	Ge
+	// Unary on T.
+	Neg
+	Not  // bitwise complement
+	LNot // bool: Dst = A == 0
+	Abs
+	// Fma: Dst = A*B + C with one rounding (T Float32 or Float64).
+	Fma
+	// Lea: Dst = A + B*Imm, 64-bit address arithmetic (B is a signed 64-bit index).
+	Lea
+	// Cvt converts A from kind T2 to kind T (any scalar kinds, C's rules,
+	// float to integer saturating as cvt.rzi does, NaN to 0).
+	Cvt
+	// Math applies a float function (Aux is the cudac.Builtin) to A (and B
+	// for two-argument functions) in type T.
+	Math
+	// Bit operations on T Uint32 or Uint64 (Aux is the cudac.Builtin:
+	// Popc, Clz, Ffs, Brev and their ll forms); the result is int except for Brev.
+	Bits
+
+	// S2R reads a special register: Aux is the cudac.Builtin (ThreadIdxX ...),
+	// or one of the SR constants below.
+	S2R
+
+	// Memory. T is the memory kind (its size says how many bytes move);
+	// the address is A + Imm.
+	Ld // Dst = *(A+Imm), extended to a register value
+	St // *(A+Imm) = B
+	// Atom: an atomic read-modify-write; Aux is the cudac.Builtin, T the
+	// element kind; A the address, B the operand, C the compare value of
+	// atomicCAS; Dst the old value (NoReg when unused).
+	Atom
+
+	// Warp-level operations.
+	Shfl     // Aux: ShflSync..ShflXorSync; A mask, B value (kind T), C lane/delta, Args[0] width
+	Vote     // Aux: BallotSync, AnySync, AllSync, ActiveMask; A mask, B predicate
+	Match    // Aux: MatchAnySync, MatchAllSync; A mask, B value (kind T); MatchAll writes its predicate to Args[0]
+	SyncWarp // A mask
+
+	// Barriers and fences.
+	Bar   // Aux: SyncThreads, SyncThreadsCount/And/Or; A predicate; Dst result
+	Fence // Aux: ThreadFence, ThreadFenceBlock, ThreadFenceSystem
+
+	// Control flow. Target is where to go when the active mask becomes
+	// empty (or, for Jmp, always).
+	Jmp
+	If        // push{If}; else-lanes = mask &^ A; mask &= A; if empty goto Target (the Else or EndIf)
+	Else      // mask = the entry's else-lanes; if empty goto Target (the EndIf)
+	EndIf     // pop; mask = saved &^ parked; if empty goto Target
+	Loop      // push{Loop}
+	LoopTest  // lanes with A == 0 leave the loop (parked in it); if none left goto Target (the EndLoop)
+	ContJoin  // lanes parked by continue rejoin; if none active goto Target (the EndLoop)
+	EndLoop   // pop, releasing the loop's parked lanes; mask = saved &^ parked; if empty goto Target
+	Break     // park the active lanes in entry Aux; goto Target
+	Continue  // park the active lanes in entry Aux as continuing; goto Target
+	Return    // park the active lanes in function entry Aux; goto Target
+	Func      // push{Func}
+	EndFunc   // pop, releasing returned lanes; mask = saved &^ parked; if empty goto Target
+	Switch    // push{Switch}: A is the tag, Vals the case values
+	Case      // lanes whose tag A equals Imm and that have not entered a case join; if none active goto Target (the next label)
+	Default   // lanes that match no case join; if none active goto Target
+	EndSwitch // pop, releasing break lanes; mask = saved &^ parked; if empty goto Target
+	Exit      // kernel return: the active lanes finish; goto Target
+	End       // the end of the kernel: every lane still running finishes
+
+	// GAddr: Dst = the address of Kernel.Globals[Aux] + Imm.
+	GAddr
+
+	// Others.
+	Printf // Aux indexes Kernel.Formats; Args are the argument registers
+	Trap
+	Clock // Dst = the warp's clock (cycles)
+
+	numOps
+)
+
+// Special registers beyond the cudac built-ins, for S2R.
+const (
+	SRLaneID = 1000 + iota
+	SRWarpID
+)
+
+// Flags modify an instruction.
+type Flags uint16
+
+const (
+	// FlagImmB: the second operand is Imm, not B.
+	FlagImmB Flags = 1 << iota
+	// FlagUniformAddr: the address of an atomic is the same for every lane
+	// (statically), and the result is unused: the compiler aggregates an
+	// integer add per warp.
+	FlagAggregatable
+	// FlagVolatile: a volatile access, which the scheduler orders against
+	// other warps like an atomic.
+	FlagVolatile
+	// FlagBarrier marks an If, Loop or LoopTest whose body contains a
+	// __syncthreads: threads of a block that go different ways there
+	// diverge at a barrier.
+	FlagBarrier
+)
+
+// Space hints where a memory instruction's address probably points. The
+// engine checks the hinted window first and falls back to the others.
+type Space uint8
+
+const (
+	SpaceGeneric Space = iota
+	SpaceGlobal
+	SpaceShared
+	SpaceLocal
+)
+
+func (s Space) String() string {
+	return [...]string{"generic", "global", "shared", "local"}[s]
+}
+
+// Inst is one instruction.
+type Inst struct {
+	Op    Op
+	T     cudac.Kind // operand type
+	T2    cudac.Kind // source type of Cvt
+	Space Space      // memory instructions: the address's likely window
+	Flags Flags
+	Dst   Reg
+	A     Reg
+	B     Reg
+	C     Reg
+	Imm   uint64
+	// Target is a jump target (an instruction index).
+	Target int32
+	// Aux is a cudac.Builtin, a stack-entry index or a table index.
+	Aux int32
+	// Pos indexes Kernel.Pos: where in the source this came from.
+	Pos  int32
+	Args []Reg
+	Vals []int64
+}
+
+// Kernel is a lowered kernel, ready to run.
+type Kernel struct {
+	Name string
+	Func *cudac.Func
+	Code []Inst
+	// NumRegs is the number of registers per lane.
+	NumRegs int
+	// Params gives each parameter's register; its value is set at launch.
+	Params []Reg
+	// LocalBytes is the per-thread local memory size.
+	LocalBytes int64
+	// SharedBytes is the static shared memory per block; dynamic shared
+	// memory starts at DynSharedOffset.
+	SharedBytes     int64
+	DynSharedOffset int64
+	// SharedVars describes the shared memory layout, for messages.
+	SharedVars []SharedVar
+	// MaxStack is the deepest mask stack any instruction uses.
+	MaxStack int
+	// Pos maps Inst.Pos to source positions.
+	Pos []cudac.Pos
+	// Formats are printf's formats.
+	Formats []Format
+	// Globals are the module variables the code addresses, for the engine to place.
+	Globals []*cudac.Var
+}
+
+// SharedVar is one __shared__ variable's place in the block's shared memory.
+type SharedVar struct {
+	Name     string
+	Offset   int64
+	Size     int64 // 0 for dynamic shared memory, sized at launch
+	ElemSize int64 // element size of an array, else the variable's size
+	Dynamic  bool
+}
+
+// Format is one printf call's format and argument kinds.
+type Format struct {
+	Text  string
+	Kinds []cudac.Kind
+}
+
+// PosOf returns the source position of instruction i.
+func (k *Kernel) PosOf(i int) cudac.Pos {
+	if i < 0 || i >= len(k.Code) {
+		return cudac.Pos{}
+	}
+	return k.Pos[k.Code[i].Pos]
+}
+
+var opNames = [numOps]string{
+	Nop: "nop", Mov: "mov", MovI: "movi", Sel: "sel",
+	Add: "add", Sub: "sub", Mul: "mul", Div: "div", Rem: "rem", And: "and", Or: "or", Xor: "xor",
+	Shl: "shl", Shr: "shr", Min: "min", Max: "max",
+	Eq: "eq", Ne: "ne", Lt: "lt", Le: "le", Gt: "gt", Ge: "ge",
+	Neg: "neg", Not: "not", LNot: "lnot", Abs: "abs", Fma: "fma", Lea: "lea", Cvt: "cvt",
+	Math: "math", Bits: "bits", S2R: "s2r",
+	Ld: "ld", St: "st", Atom: "atom",
+	Shfl: "shfl", Vote: "vote", Match: "match", SyncWarp: "syncwarp",
+	Bar: "bar", Fence: "fence",
+	Jmp: "jmp", If: "if", Else: "else", EndIf: "endif", Loop: "loop", LoopTest: "looptest",
+	ContJoin: "contjoin", EndLoop: "endloop", Break: "break", Continue: "continue", Return: "return",
+	Func: "func", EndFunc: "endfunc", Switch: "switch", Case: "case", Default: "default",
+	EndSwitch: "endswitch", Exit: "exit", End: "end",
+	GAddr: "gaddr", Printf: "printf", Trap: "trap", Clock: "clock",
+}
+
+func (op Op) String() string {
+	if op < numOps && opNames[op] != "" {
+		return opNames[op]
+	}
+	return fmt.Sprintf("op%d", op)
+}
+
+// IsControl reports whether op changes the mask or the instruction pointer.
+func (op Op) IsControl() bool { return op >= Jmp && op <= End }
+
+func (r Reg) String() string {
+	if r == NoReg {
+		return "_"
+	}
+	return fmt.Sprintf("r%d", r)
+}
+
+// String disassembles one instruction.
+func (in *Inst) String() string {
+	var b strings.Builder
+	b.WriteString(in.Op.String())
+	switch in.Op {
+	case Cvt:
+		fmt.Fprintf(&b, ".%s.%s", kindSuffix(in.T), kindSuffix(in.T2))
+	case Math, Bits, S2R, Atom, Shfl, Vote, Match, Bar, Fence:
+		if in.Op == S2R && in.Aux >= SRLaneID {
+			b.WriteString([]string{".laneid", ".warpid"}[in.Aux-SRLaneID])
+		} else {
+			fmt.Fprintf(&b, ".%s", cudac.Builtin(in.Aux))
+		}
+		if in.T != cudac.Invalid {
+			fmt.Fprintf(&b, ".%s", kindSuffix(in.T))
+		}
+	default:
+		if in.T != cudac.Invalid {
+			fmt.Fprintf(&b, ".%s", kindSuffix(in.T))
+		}
+	}
+	if in.Op == Ld || in.Op == St || in.Op == Atom {
+		fmt.Fprintf(&b, ".%s", in.Space)
+	}
+	if in.Flags&FlagVolatile != 0 {
+		b.WriteString(".volatile")
+	}
+	if in.Flags&FlagAggregatable != 0 {
+		b.WriteString(".agg")
+	}
+	var ops []string
+	if in.Dst != NoReg {
+		ops = append(ops, in.Dst.String())
+	}
+	for _, r := range []Reg{in.A, in.B, in.C} {
+		if r != NoReg {
+			ops = append(ops, r.String())
+		}
+	}
+	if in.Flags&FlagImmB != 0 || in.Op == MovI || in.Op == Lea || in.Op == Case || ((in.Op == Ld || in.Op == St) && in.Imm != 0) {
+		ops = append(ops, fmt.Sprintf("#%#x", in.Imm))
+	}
+	for _, r := range in.Args {
+		ops = append(ops, r.String())
+	}
+	if len(in.Vals) > 0 {
+		ops = append(ops, fmt.Sprint(in.Vals))
+	}
+	switch in.Op {
+	case Break, Continue, Return:
+		ops = append(ops, fmt.Sprintf("entry%d", in.Aux))
+	case Printf:
+		ops = append(ops, fmt.Sprintf("fmt%d", in.Aux))
+	}
+	if in.Op.IsControl() && in.Op != Loop && in.Op != Func && in.Op != Switch && in.Op != End {
+		ops = append(ops, fmt.Sprintf("->%d", in.Target))
+	}
+	if len(ops) > 0 {
+		b.WriteString(" ")
+		b.WriteString(strings.Join(ops, ", "))
+	}
+	return b.String()
+}
+
+func kindSuffix(k cudac.Kind) string {
+	return [...]string{cudac.Invalid: "?", cudac.Void: "v", cudac.Bool: "pred", cudac.Int8: "s8", cudac.Uint8: "u8",
+		cudac.Int16: "s16", cudac.Uint16: "u16", cudac.Int32: "s32", cudac.Uint32: "u32", cudac.Int64: "s64",
+		cudac.Uint64: "u64", cudac.Float32: "f32", cudac.Float64: "f64", cudac.Pointer: "u64",
+		cudac.Array: "?", cudac.Struct: "?"}[k]
+}
+
+// String disassembles the kernel, one instruction a line with its index
+// and source line.
+func (k *Kernel) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "kernel %s: %d regs, %d B local, %d B shared\n", k.Name, k.NumRegs, k.LocalBytes, k.SharedBytes)
+	for i := range k.Code {
+		p := k.PosOf(i)
+		fmt.Fprintf(&b, "%4d  %-48s ; %d\n", i, k.Code[i].String(), p.Line)
+	}
+	return b.String()
+}
