@@ -1,0 +1,409 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpu"
+)
+
+func init() {
+	register(&command{name: "run", summary: "run one kernel from a .cu file", run: runCmd})
+}
+
+const runUsage = `usage: warplab run FILE.cu --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [flags]
+
+Runs one kernel once (or --runs times) and prints the buffers you ask for,
+its time and where the time came from. Buffers and scalars bind to the
+kernel's parameters by name.
+
+  --buf NAME=TYPE:COUNT:INIT   a device buffer (repeatable)
+  --scalar NAME=TYPE:VALUE     a scalar argument (repeatable)
+  --print NAME[:K]             print the first K elements (all by default) after the launch (repeatable)
+
+TYPE is f32, f64, i32, u32, i64 or u64. INIT is one of
+  zero  iota  mod:K (i % K)  const:V  uniform:LO:HI:SEED  randint:LO:HI:SEED
+(uniform draws floats in [LO, HI); randint integers in [LO, HI]).
+
+Example:
+  warplab run sum.cu --kernel sumTreeAtomic --grid 16384 --block 256 \
+      --buf in=f32:4194304:mod:4 --buf total=f32:1:zero --scalar n=u64:4194304 --print total
+
+flags:`
+
+// repeated collects a repeatable flag.
+type repeated []string
+
+func (r *repeated) String() string     { return strings.Join(*r, " ") }
+func (r *repeated) Set(s string) error { *r = append(*r, s); return nil }
+
+type runOpts struct {
+	file, kernel, device string
+	grid, block          gpu.Dim3
+	shared               int
+	bufs                 []bufSpec
+	scalars              []scalarSpec
+	prints               []printSpec
+	defines              []string
+	seed                 uint64
+	seedSet              bool
+	runs                 int
+	maxInstr             int64
+	json                 bool
+}
+
+func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, runUsage)
+		fs.PrintDefaults()
+	}
+	o := &runOpts{}
+	var grid, block string
+	var bufs, scalars, prints, defines repeated
+	fs.StringVar(&o.kernel, "kernel", "", "the kernel to launch (a template as NAME<ARGS>, e.g. sumTree<256>)")
+	fs.StringVar(&grid, "grid", "", "grid size X[,Y,Z] in blocks")
+	fs.StringVar(&block, "block", "", "block size X[,Y,Z] in threads")
+	fs.IntVar(&o.shared, "shared", 0, "dynamic shared memory per block, in bytes")
+	fs.Var(&bufs, "buf", "a buffer NAME=TYPE:COUNT:INIT (repeatable)")
+	fs.Var(&scalars, "scalar", "a scalar NAME=TYPE:VALUE (repeatable)")
+	fs.Var(&prints, "print", "print buffer NAME[:K] after each run (repeatable)")
+	fs.Var(&defines, "define", "predefine a macro NAME=VALUE, like nvcc -D (repeatable)")
+	fs.StringVar(&o.device, "device", "", "device spec: sim:t4, sim:h200, cuda, ... (default: $WARPLAB_DEVICE, else a GPU, else sim:t4)")
+	seed := fs.Uint64("seed", 1, "the simulator's seed for the first run; run i uses seed+i")
+	fs.IntVar(&o.runs, "runs", 1, "launch this many times, each on fresh buffers")
+	fs.Int64Var(&o.maxInstr, "max-instructions", 0, "warp-instruction budget per launch (0: the default)")
+	fs.BoolVar(&o.json, "json", false, "print one JSON object per run")
+
+	// Accept the file before, between or after the flags.
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, errUsage
+			}
+			return nil, errUsage
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "seed" {
+			o.seedSet = true
+		}
+	})
+	o.seed = *seed
+	if len(pos) != 1 {
+		fs.Usage()
+		return nil, fmt.Errorf("want exactly one .cu file, got %d arguments", len(pos))
+	}
+	o.file = pos[0]
+	if o.kernel == "" {
+		return nil, fmt.Errorf("missing --kernel NAME")
+	}
+	var err error
+	if o.grid, err = parseDim(grid, "--grid"); err != nil {
+		return nil, err
+	}
+	if o.block, err = parseDim(block, "--block"); err != nil {
+		return nil, err
+	}
+	if o.runs < 1 {
+		return nil, fmt.Errorf("--runs %d: want at least 1", o.runs)
+	}
+	for _, s := range bufs {
+		b, err := parseBuf(s)
+		if err != nil {
+			return nil, fmt.Errorf("--buf %s: %v", s, err)
+		}
+		o.bufs = append(o.bufs, b)
+	}
+	for _, s := range scalars {
+		v, err := parseScalar(s)
+		if err != nil {
+			return nil, fmt.Errorf("--scalar %s: %v", s, err)
+		}
+		o.scalars = append(o.scalars, v)
+	}
+	for _, s := range prints {
+		p, err := parsePrint(s)
+		if err != nil {
+			return nil, fmt.Errorf("--print %s: %v", s, err)
+		}
+		o.prints = append(o.prints, p)
+	}
+	o.defines = defines
+	return o, nil
+}
+
+func parseDim(s, flagName string) (gpu.Dim3, error) {
+	if s == "" {
+		return gpu.Dim3{}, fmt.Errorf("missing %s X[,Y,Z]", flagName)
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) > 3 {
+		return gpu.Dim3{}, fmt.Errorf("%s %s: at most three dimensions", flagName, s)
+	}
+	v := []int{1, 1, 1}
+	for i, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 {
+			return gpu.Dim3{}, fmt.Errorf("%s %s: %q is not a positive integer", flagName, s, p)
+		}
+		v[i] = n
+	}
+	return gpu.Dim3{X: v[0], Y: v[1], Z: v[2]}, nil
+}
+
+func runCmd(args []string, stdout, stderr io.Writer) error {
+	o, err := parseRunFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	src, err := os.ReadFile(o.file)
+	if err != nil {
+		return err
+	}
+	spec, err := deviceSpec(o.device, o.seed, o.seedSet)
+	if err != nil {
+		return err
+	}
+	dev, err := gpu.Open(spec)
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
+	var copts []cudac.Option
+	for _, d := range o.defines {
+		name, val, _ := strings.Cut(d, "=")
+		copts = append(copts, cudac.Define(name, val))
+	}
+	mod, err := dev.Compile(o.file, src, copts...)
+	if err != nil {
+		return err
+	}
+	k, err := mod.Kernel(o.kernel)
+	if err != nil {
+		return err
+	}
+	if err := o.checkNames(k.Func()); err != nil {
+		return err
+	}
+	enc := json.NewEncoder(stdout)
+	for run := 0; run < o.runs; run++ {
+		rec, err := o.launch(dev, k)
+		if err != nil {
+			return err
+		}
+		rec.Run = run + 1
+		if o.json {
+			if err := enc.Encode(rec); err != nil {
+				return err
+			}
+		} else {
+			printRun(stdout, o, rec)
+		}
+		for _, d := range rec.Diagnostics {
+			fmt.Fprintf(stderr, "warning: %s\n", d)
+		}
+	}
+	return nil
+}
+
+// deviceSpec applies --seed to a simulator spec.
+func deviceSpec(spec string, seed uint64, seedSet bool) (string, error) {
+	if spec == "" {
+		spec = os.Getenv(gpu.EnvDevice)
+	}
+	if !seedSet {
+		return spec, nil
+	}
+	if spec == "" {
+		spec = gpu.DefaultSim
+	}
+	if !strings.HasPrefix(spec, "sim") {
+		return spec, nil // a GPU has no seed; its order is the hardware's
+	}
+	base, query, _ := strings.Cut(spec, "?")
+	var keep []string
+	for _, kv := range strings.Split(query, "&") {
+		if kv != "" && !strings.HasPrefix(kv, "seed=") {
+			keep = append(keep, kv)
+		}
+	}
+	keep = append([]string{fmt.Sprintf("seed=%d", seed)}, keep...)
+	return base + "?" + strings.Join(keep, "&"), nil
+}
+
+// checkNames reports buffers and scalars that name no parameter, and
+// parameters nothing binds to.
+func (o *runOpts) checkNames(fn *cudac.Func) error {
+	params := map[string]*cudac.Var{}
+	var names []string
+	for _, p := range fn.Params {
+		params[p.Name] = p
+		names = append(names, p.T.String()+" "+p.Name)
+	}
+	bound := map[string]string{}
+	for _, b := range o.bufs {
+		if _, ok := params[b.name]; !ok {
+			return fmt.Errorf("--buf %s: %s has no parameter %s; its parameters are: %s", b.name, fn.Name, b.name, strings.Join(names, ", "))
+		}
+		if prev, dup := bound[b.name]; dup {
+			return fmt.Errorf("%s is given twice (%s and --buf)", b.name, prev)
+		}
+		bound[b.name] = "--buf"
+	}
+	for _, s := range o.scalars {
+		if _, ok := params[s.name]; !ok {
+			return fmt.Errorf("--scalar %s: %s has no parameter %s; its parameters are: %s", s.name, fn.Name, s.name, strings.Join(names, ", "))
+		}
+		if prev, dup := bound[s.name]; dup {
+			return fmt.Errorf("%s is given twice (%s and --scalar)", s.name, prev)
+		}
+		bound[s.name] = "--scalar"
+	}
+	for _, p := range fn.Params {
+		if _, ok := bound[p.Name]; !ok {
+			hint := "--scalar " + p.Name + "=TYPE:VALUE"
+			if p.T.Kind == cudac.Pointer {
+				hint = "--buf " + p.Name + "=TYPE:COUNT:INIT"
+			}
+			return fmt.Errorf("parameter %s %s of %s is not given: pass %s", p.T, p.Name, fn.Name, hint)
+		}
+	}
+	for _, p := range o.prints {
+		found := false
+		for _, b := range o.bufs {
+			found = found || b.name == p.name
+		}
+		if !found {
+			return fmt.Errorf("--print %s: no --buf named %s", p.name, p.name)
+		}
+	}
+	return nil
+}
+
+// runRecord is one run's output, as --json prints it.
+type runRecord struct {
+	Run         int                      `json:"run"`
+	Kernel      string                   `json:"kernel"`
+	Device      string                   `json:"device"`
+	Seed        uint64                   `json:"seed"`
+	Grid        gpu.Dim3                 `json:"grid"`
+	Block       gpu.Dim3                 `json:"block"`
+	Outputs     map[string][]json.Number `json:"outputs"`
+	Counters    *gpu.Counters            `json:"counters"`
+	Timing      gpu.Timing               `json:"timing"`
+	Diagnostics []gpu.Diagnostic         `json:"diagnostics"`
+	Printf      string                   `json:"printf"`
+	order       []string                 // the order of Outputs, for text
+	texts       map[string][]string      // the printed values, for text
+}
+
+func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel) (*runRecord, error) {
+	bufs := map[string]hostBuffer{}
+	defer func() {
+		for _, b := range bufs {
+			b.free()
+		}
+	}()
+	for _, s := range o.bufs {
+		b, err := s.make(dev)
+		if err != nil {
+			return nil, fmt.Errorf("--buf %s: %v", s.name, err)
+		}
+		bufs[s.name] = b
+	}
+	args := make([]any, len(k.Func().Params))
+	for i, p := range k.Func().Params {
+		if b, ok := bufs[p.Name]; ok {
+			args[i] = b.arg()
+			continue
+		}
+		for _, s := range o.scalars {
+			if s.name == p.Name {
+				args[i] = s.value
+			}
+		}
+	}
+	res, err := k.Launch(gpu.LaunchConfig{Grid: o.grid, Block: o.block, SharedBytes: o.shared, MaxInstructions: o.maxInstr}, args...)
+	if err != nil {
+		return nil, err
+	}
+	rec := &runRecord{Kernel: res.Kernel, Device: res.Device, Seed: res.Seed, Grid: res.Grid, Block: res.Block,
+		Outputs: map[string][]json.Number{}, Counters: res.Counters, Timing: res.Timing,
+		Diagnostics: res.Diagnostics, Printf: res.Printf, texts: map[string][]string{}}
+	for _, p := range o.prints {
+		vals, err := bufs[p.name].values(p.count)
+		if err != nil {
+			return nil, err
+		}
+		nums := make([]json.Number, len(vals))
+		for i, v := range vals {
+			nums[i] = json.Number(v)
+			if _, err := strconv.ParseFloat(v, 64); err != nil {
+				nums[i] = json.Number(strconv.Quote(v)) // NaN and infinities as strings
+			}
+		}
+		rec.Outputs[p.name] = nums
+		rec.texts[p.name] = vals
+		rec.order = append(rec.order, p.name)
+	}
+	return rec, nil
+}
+
+func printRun(w io.Writer, o *runOpts, r *runRecord) {
+	fmt.Fprintf(w, "run %d of %d: %s<<<%s, %s>>> on %s", r.Run, o.runs, r.Kernel, r.Grid, r.Block, r.Device)
+	if r.Counters != nil {
+		fmt.Fprintf(w, ", seed %d", r.Seed)
+	}
+	fmt.Fprintln(w)
+	for _, name := range r.order {
+		vals := r.texts[name]
+		fmt.Fprintf(w, "  %s[0:%d] = %s\n", name, len(vals), strings.Join(vals, " "))
+	}
+	fmt.Fprintf(w, "  time: %.4f ms (%s)\n", r.Timing.Ms, r.Timing.Source)
+	for _, c := range r.Timing.Breakdown {
+		fmt.Fprintf(w, "    %-12s %9.4f ms  %s\n", c.Resource, c.Ms, c.Detail)
+	}
+	if c := r.Counters; c != nil {
+		fmt.Fprintf(w, "  counters: %d warp instructions, %d global load sectors, %d global atomics (%d issued to the L2, longest chain %d on one address), %d shared atomics, %d barriers\n",
+			c.WarpInstructions, c.GlobalLoadSectors, c.GlobalAtomicOps, c.GlobalAtomicIssued, c.GlobalAtomicMaxChain, c.SharedAtomicOps, c.Barriers)
+	}
+	if r.Printf != "" {
+		fmt.Fprintf(w, "  printf:\n")
+		for _, line := range strings.SplitAfter(strings.TrimSuffix(r.Printf, "\n"), "\n") {
+			fmt.Fprintf(w, "    %s", line)
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// formatValue prints a number the shortest way that reads back exactly,
+// without an exponent for integral values.
+func formatValue(f float64, bits int) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "+Inf"
+	case math.IsInf(f, -1):
+		return "-Inf"
+	case f == math.Trunc(f) && math.Abs(f) < 1e15:
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, bits)
+}
