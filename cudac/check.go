@@ -192,9 +192,9 @@ func (c *checker) visibleNames(values bool) []string {
 // suggest returns " (did you mean 'x'?)" for the closest of names, or "".
 func suggest(name string, names []string) string {
 	best, bestD := "", 0
-	limit := 1 + len(name)/4
-	if limit > 3 {
-		limit = 3
+	limit := min(3, max(1, len(name)/3))
+	if len(name) <= 2 {
+		limit = 0 // only a difference of case
 	}
 	sort.Strings(names)
 	for _, n := range names {
@@ -267,13 +267,11 @@ func (c *checker) file(items []sNode) {
 			}
 		}
 	}
-	for _, f := range c.prog.Funcs {
-		c.checkRecursion(f)
-	}
+	c.checkRecursion(c.prog.Funcs...)
 }
 
-// checkRecursion reports a call cycle reachable from f.
-func (c *checker) checkRecursion(f *Func) {
+// checkRecursion reports the call cycles reachable from roots, each once.
+func (c *checker) checkRecursion(roots ...*Func) {
 	state := map[*Func]int{} // 1 on the stack, 2 done
 	var visit func(f *Func)
 	visit = func(f *Func) {
@@ -288,7 +286,11 @@ func (c *checker) checkRecursion(f *Func) {
 		}
 		state[f] = 2
 	}
-	visit(f)
+	for _, f := range roots {
+		if state[f] == 0 {
+			visit(f)
+		}
+	}
 }
 
 func (c *checker) staticAssert(s *sStaticAssert) {

@@ -123,6 +123,16 @@ func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 func isIdentChar(c byte) bool { return isIdentStart(c) || isDigit(c) }
 
 func (lx *lexer) next() token {
+	t := lx.next1()
+	if lx.line == t.line {
+		t.end = lx.col
+	} else {
+		t.end = t.col + 1
+	}
+	return t
+}
+
+func (lx *lexer) next1() token {
 	space := lx.skipSpace()
 	t := token{line: lx.line, col: lx.col, bol: lx.bol, space: space}
 	lx.bol = false

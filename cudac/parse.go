@@ -93,10 +93,22 @@ func (p *parser) expect(k tokKind, context string) bool {
 	if p.got(k) {
 		return true
 	}
+	pos := p.here()
+	if prev := p.toks[max(p.i-1, 0)]; p.i > 0 && prev.line < p.tok.line && (k == tSemi || k == tRParen || k == tRBrack) {
+		// A missing terminator belongs at the end of the line before,
+		// not at the next token.
+		pos = p.d.pos(prev.line, prev.end)
+		if context != "" {
+			p.errorf(pos, "expected '%s' %s", k, context)
+		} else {
+			p.errorf(pos, "expected '%s'", k)
+		}
+		return false
+	}
 	if context != "" {
-		p.errorf(p.here(), "expected '%s' %s, found %s", k, context, p.tok.describe())
+		p.errorf(pos, "expected '%s' %s, found %s", k, context, p.tok.describe())
 	} else {
-		p.errorf(p.here(), "expected '%s', found %s", k, p.tok.describe())
+		p.errorf(pos, "expected '%s', found %s", k, p.tok.describe())
 	}
 	return false
 }
@@ -128,6 +140,39 @@ func (p *parser) sync() {
 			}
 		}
 		p.next()
+	}
+}
+
+// endStmt ends a declaration or statement at ';'. After an error in it
+// (the count is above errs) it only resynchronises, without a second
+// diagnostic.
+func (p *parser) endStmt(errs int, context string) {
+	if p.d.count() > errs {
+		if p.got(tSemi) || p.prevKind() == tSemi || p.prevKind() == tRBrace {
+			return
+		}
+		p.sync()
+		return
+	}
+	if !p.expect(tSemi, context) {
+		p.sync()
+	}
+}
+
+// skipBalanced skips a bracketed group starting at an opening token.
+func (p *parser) skipBalanced() {
+	depth := 0
+	for !p.is(tEOF) {
+		switch p.tok.kind {
+		case tLParen, tLBrack, tLBrace:
+			depth++
+		case tRParen, tRBrack, tRBrace:
+			depth--
+		}
+		p.next()
+		if depth <= 0 {
+			return
+		}
 	}
 }
 
@@ -325,7 +370,7 @@ func (p *parser) template() sNode {
 	if p.is(tGt) {
 		p.errorf(tpos, "explicit template specializations are not supported")
 		p.next()
-		p.declaration(nil, true)
+		p.skipDecl()
 		return nil
 	}
 	p.push()
@@ -335,13 +380,13 @@ func (p *parser) template() sNode {
 		if p.isWord("typename") || p.isWord("class") {
 			p.errorf(p.here(), "template type parameters are not supported ('%s %s'); use an integer parameter", p.tok.text, p.peek(1).text)
 			p.skipTemplateParams()
-			p.declaration(nil, true)
+			p.skipDecl()
 			return nil
 		}
 		if p.isWord("template") {
 			p.errorf(p.here(), "template template parameters are not supported")
 			p.skipTemplateParams()
-			p.declaration(nil, true)
+			p.skipDecl()
 			return nil
 		}
 		p.noGT++
@@ -436,9 +481,7 @@ func (p *parser) declaration(tm *sTemplate, top bool) sNode {
 		p.initializer(d)
 		decl.Decls = append(decl.Decls, d)
 	}
-	if !p.expect(tSemi, "after declaration") || p.d.count() > errs {
-		p.sync()
-	}
+	p.endStmt(errs, "after declaration")
 	return decl
 }
 

@@ -173,7 +173,7 @@ func (p *parser) unary() sExpr {
 			return &sSizeof{P: pos, T: tn, Align: true}
 		case "new", "delete":
 			p.errorf(pos, "'%s' is not supported in device code", p.tok.text)
-			p.next()
+			p.skipExpr()
 			return &sBad{P: pos}
 		case "throw":
 			p.errorf(pos, "exceptions are not supported")
@@ -213,7 +213,13 @@ func (p *parser) postfix(x sExpr) sExpr {
 			x = &sPostfix{P: pos, Op: op, X: x}
 		case tLaunch:
 			p.errorf(pos, "kernel launches (<<<...>>>) are not supported in device code")
-			p.sync()
+			for !p.is(tEOF) && !p.is(tSemi) && !p.is(tRBrace) {
+				if p.is(tLParen) || p.is(tLBrack) || p.is(tLBrace) {
+					p.skipBalanced()
+				} else {
+					p.next()
+				}
+			}
 			return &sBad{P: pos}
 		default:
 			return x
@@ -274,7 +280,16 @@ func (p *parser) primary() sExpr {
 		return x
 	case tLBrack:
 		p.errorf(pos, "lambdas are not supported")
-		p.sync()
+		p.skipBalanced()
+		if p.is(tLParen) {
+			p.skipBalanced()
+		}
+		for p.is(tIdent) || p.is(tArrow) || p.is(tStar) {
+			p.next() // mutable, noexcept, -> type
+		}
+		if p.is(tLBrace) {
+			p.skipBalanced()
+		}
 		return &sBad{P: pos}
 	case tColonColon:
 		p.next()
@@ -429,5 +444,20 @@ func (p *parser) declSpecsWord(s *declSpec, w string) {
 		s.Float++
 	case "double":
 		s.Double++
+	}
+}
+
+// skipExpr skips the rest of an expression after an error: up to a ';',
+// ',' or closing bracket at depth 0.
+func (p *parser) skipExpr() {
+	for !p.is(tEOF) {
+		switch p.tok.kind {
+		case tSemi, tComma, tRParen, tRBrack, tRBrace:
+			return
+		case tLParen, tLBrack, tLBrace:
+			p.skipBalanced()
+			continue
+		}
+		p.next()
 	}
 }

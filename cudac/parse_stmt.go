@@ -162,10 +162,9 @@ func (p *parser) stmt1() sStmt {
 			return nil
 		}
 	}
+	errs := p.d.count()
 	x := p.expr()
-	if !p.expect(tSemi, "after expression") {
-		p.sync()
-	}
+	p.endStmt(errs, "after expression")
 	return &sExprStmt{P: pos, X: x}
 }
 
@@ -193,7 +192,16 @@ func (p *parser) cond(what string) sExpr {
 	}
 	if p.isTypeStart(p.tok) && !(p.isTypeName(p.tok.text) && p.peek(1).kind == tLParen) {
 		p.errorf(p.here(), "declarations in conditions are not supported")
-		p.sync()
+		for depth := 1; !p.is(tEOF) && !p.is(tLBrace) && !p.is(tSemi); p.next() {
+			if p.is(tLParen) {
+				depth++
+			} else if p.is(tRParen) {
+				if depth--; depth == 0 {
+					p.next()
+					break
+				}
+			}
+		}
 		return &sBad{P: pos}
 	}
 	x := p.expr()

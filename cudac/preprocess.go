@@ -162,7 +162,7 @@ func (p *preprocessor) expand(m *macro, use token, active []string) {
 				continue
 			}
 		}
-		bt.line, bt.col = use.line, use.col
+		bt.line, bt.col, bt.end = use.line, use.col, use.end
 		bt.bol = use.bol && k == 0
 		if k == 0 {
 			bt.space = use.space

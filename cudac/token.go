@@ -93,8 +93,9 @@ type token struct {
 	text  string // the spelling; for string and character literals, the decoded value
 	line  int32
 	col   int32
-	bol   bool // first token on its line
-	space bool // preceded by white space
+	end   int32 // column just after the token, on its first line
+	bol   bool  // first token on its line
+	space bool  // preceded by white space
 	// val is a character literal's value.
 	val int64
 }
