@@ -339,8 +339,10 @@ func (c *checker) globalDecl(d *sDecl) {
 	for _, dc := range d.Decls {
 		t, cst, vol := c.declType(base, bconst, bvol, dc.Ptrs, dc.Dims, dc.P)
 		if t == nil {
+			c.poison(dc.Name, dc.P)
 			continue
 		}
+		errs := c.d.count()
 		switch {
 		case spec.Shared:
 			c.errorf(dc.P, "__shared__ variables must be declared inside a function ('%s')", dc.Name)
@@ -350,6 +352,9 @@ func (c *checker) globalDecl(d *sDecl) {
 			c.namedConst(spec, dc, t)
 		default:
 			c.errorf(dc.P, "file-scope variable '%s' needs __device__ or __constant__ (host variables are not supported)", dc.Name)
+		}
+		if c.d.count() > errs {
+			c.poison(dc.Name, dc.P)
 		}
 	}
 }

@@ -285,6 +285,9 @@ func (c *checker) localDecl(d *sDecl) []Stmt {
 	}
 	base, bconst, bvol := c.specType(spec)
 	if base == nil {
+		for _, dc := range d.Decls {
+			c.poison(dc.Name, dc.P)
+		}
 		return nil
 	}
 	if spec.Typedef {
@@ -295,6 +298,7 @@ func (c *checker) localDecl(d *sDecl) []Stmt {
 	for _, dc := range d.Decls {
 		t, cst, vol := c.declType(base, bconst, bvol, dc.Ptrs, dc.Dims, dc.P)
 		if t == nil {
+			c.poison(dc.Name, dc.P)
 			continue
 		}
 		if dc.Align != nil || spec.Align != nil {
@@ -308,6 +312,7 @@ func (c *checker) localDecl(d *sDecl) []Stmt {
 			s = c.localVar(dc, t, cst)
 		}
 		if s == nil {
+			c.poison(dc.Name, dc.P)
 			continue
 		}
 		ent := &entity{kind: entVar, name: dc.Name, pos: dc.P, v: s.Var, volatile: vol}
@@ -584,5 +589,13 @@ func leafTypeAt(t *Type, i int64) *Type {
 		default:
 			return t
 		}
+	}
+}
+
+// poison declares a name whose declaration failed, so that its uses report
+// nothing more.
+func (c *checker) poison(name string, pos Pos) {
+	if name != "" && c.scope.names[name] == nil {
+		c.declare(&entity{kind: entVar, name: name, pos: pos, v: &Var{Name: name, T: invalidType, P: pos}})
 	}
 }

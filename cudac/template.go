@@ -266,7 +266,8 @@ func (impl *programImpl) instDefaults(fn *Func, params []*Type, defaults []*Cons
 func (impl *programImpl) kernel(p *Program, name string) (*Func, error) {
 	impl.mu.Lock()
 	defer impl.mu.Unlock()
-	base, args, hasArgs := strings.Cut(strings.TrimSpace(name), "<")
+	name = strings.TrimSpace(name)
+	base, args, hasArgs := strings.Cut(name, "<")
 	base = strings.TrimSpace(base)
 	var entry *kernelEntry
 	for i := range impl.kernels {
@@ -286,18 +287,15 @@ func (impl *programImpl) kernel(p *Program, name string) (*Func, error) {
 		return entry.fn, nil
 	}
 	if !hasArgs {
-		if allDefaults(entry.tm) {
-			args = ">"
-		} else {
+		if !allDefaults(entry.tm) {
 			return nil, fmt.Errorf("cudac: kernel %q is a template: instantiate it as %s", base, entry.name)
 		}
+		name, args = base+"<>", ">"
 	}
-	args = strings.TrimSpace(args)
 	if !strings.HasSuffix(args, ">") {
 		return nil, fmt.Errorf("cudac: bad kernel name %q: missing '>'", name)
 	}
-	args = strings.TrimSuffix(args, ">")
-	return impl.instantiateKernel(p, entry.tm, name, args)
+	return impl.instantiateKernel(p, entry.tm, name, len(name)-len(args), args[:len(args)-1])
 }
 
 func allDefaults(tm *tmplInfo) bool {
@@ -316,12 +314,12 @@ func (impl *programImpl) kernelList() string {
 	return strings.Join(impl.kernelNames(), ", ")
 }
 
-// instantiateKernel parses the template arguments of a kernel name and
-// instantiates the template. Errors in the arguments are reported at
-// positions in the name; errors in the body at the template's source.
-func (impl *programImpl) instantiateKernel(p *Program, tm *tmplInfo, name, args string) (f *Func, err error) {
-	argFile := fmt.Sprintf("kernel name %q", name)
-	ad := newDiags(argFile, []byte(args))
+// instantiateKernel parses the template arguments of a kernel name (args,
+// which starts at byte off of name) and instantiates the template. Errors
+// in the arguments are reported in the name ("kernel name:1:9: ...");
+// errors in the body at the template's source.
+func (impl *programImpl) instantiateKernel(p *Program, tm *tmplInfo, name string, off int, args string) (f *Func, err error) {
+	ad := newDiags("kernel name", []byte(name))
 	d := newDiags(impl.file, impl.src)
 	defer func() {
 		if r := recover(); r != nil {
@@ -330,20 +328,19 @@ func (impl *programImpl) instantiateKernel(p *Program, tm *tmplInfo, name, args 
 				return
 			}
 			f = nil
-			err = d.err()
-			if err == nil {
-				err = ad.err()
+			if err = ad.err(); err == nil {
+				err = d.err()
 			}
 		}
 	}()
 	// Parse the arguments as expressions, with the file's macros.
-	toks := lex([]byte(args), ad)
+	lx := &lexer{src: []byte(args), d: ad, line: 1, col: int32(off + 1), bol: true}
+	toks := lx.all()
 	var exprs []sExpr
 	if ad.count() == 0 {
 		pp := &preprocessor{d: ad, macros: impl.macros}
 		pp.run(toks)
-		toks = pp.out
-		ps := newParser(toks, ad)
+		ps := newParser(pp.out, ad)
 		for !ps.is(tEOF) && ad.count() == 0 {
 			exprs = append(exprs, ps.assign())
 			if !ps.got(tComma) {
@@ -355,18 +352,17 @@ func (impl *programImpl) instantiateKernel(p *Program, tm *tmplInfo, name, args 
 		}
 	}
 	if err := ad.err(); err != nil {
-		return nil, fmt.Errorf("cudac: bad template arguments in %q: %w", name, err)
+		return nil, err
 	}
 	c := newChecker(impl, p, ad)
 	c.late = true
 	targs, ok := c.args(exprs)
 	if !ok {
-		return nil, fmt.Errorf("cudac: bad template arguments in %q: %w", name, ad.err())
+		return nil, ad.err()
 	}
-	c.d = d
-	vals := c.templateArgValues(tm, targs, tm.pos)
+	vals := c.templateArgValues(tm, targs, Pos{File: "kernel name", Line: 1, Col: off + 1})
 	if vals == nil {
-		return nil, d.err()
+		return nil, ad.err()
 	}
 	key := instName(tm, vals)
 	if inst := tm.insts[key]; inst != nil && inst.done {
@@ -378,6 +374,7 @@ func (impl *programImpl) instantiateKernel(p *Program, tm *tmplInfo, name, args 
 		}
 		return inst.fn, nil
 	}
+	c.d = d
 	fn := c.instantiate(tm, vals, tm.pos)
 	if fn != nil {
 		c.checkRecursion(fn)
