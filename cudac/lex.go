@@ -1,6 +1,7 @@
 package cudac
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -15,9 +16,31 @@ type lexer struct {
 	line int32
 	col  int32 // column of src[off]
 	bol  bool
-	// errLine, when non-zero, places every diagnostic at this position
+	// errPos, when valid, places every diagnostic at this position
 	// instead (for text that is not part of the file, like a Define value).
 	errPos Pos
+	// pending is the error found in the token being scanned. It is
+	// reported only if the token is used: text in an #if 0 region or in an
+	// #error line may hold anything.
+	pending *lexError
+}
+
+// lexError is a lexical error attached to a token.
+type lexError struct {
+	pos Pos
+	msg string
+}
+
+// tokenError records an error in the current token.
+func (lx *lexer) tokenError(line, col int32, format string, args ...any) {
+	if lx.pending != nil {
+		return
+	}
+	p := lx.d.pos(line, col)
+	if lx.errPos.IsValid() || lx.errPos.File != "" {
+		p = lx.errPos
+	}
+	lx.pending = &lexError{pos: p, msg: fmt.Sprintf(format, args...)}
 }
 
 func lex(src []byte, d *diags) []token {
@@ -124,6 +147,7 @@ func isIdentChar(c byte) bool { return isIdentStart(c) || isDigit(c) }
 
 func (lx *lexer) next() token {
 	t := lx.next1()
+	t.err, lx.pending = lx.pending, nil
 	if lx.line == t.line {
 		t.end = lx.col
 	} else {
@@ -153,7 +177,7 @@ func (lx *lexer) next1() token {
 		if t.text == "u8" || t.text == "u" || t.text == "U" || t.text == "L" || t.text == "R" {
 			// An encoding prefix of a string or character literal.
 			if q := lx.peek(0); q == '"' || q == '\'' {
-				lx.errorf(t.line, t.col, "prefixed string and character literals are not supported")
+				lx.tokenError(t.line, t.col, "prefixed string and character literals are not supported")
 			}
 		}
 		return t
@@ -171,11 +195,11 @@ func (lx *lexer) next1() token {
 		s := lx.quoted('\'', t.line, t.col)
 		switch len(s) {
 		case 0:
-			lx.errorf(t.line, t.col, "empty character constant")
+			lx.tokenError(t.line, t.col, "empty character constant")
 		case 1:
 			t.val = int64(int8(s[0]))
 		default:
-			lx.errorf(t.line, t.col, "multi-character character constants are not supported")
+			lx.tokenError(t.line, t.col, "multi-character character constants are not supported")
 		}
 		t.text = s
 		return t
@@ -189,9 +213,9 @@ func (lx *lexer) next1() token {
 			t.text = strconv.Quote(string(lx.src[lx.off : lx.off+size]))
 		}
 		if r == '–' || r == '—' {
-			lx.errorf(t.line, t.col, "unexpected character '%c' (a dash that is not '-')", r)
+			lx.tokenError(t.line, t.col, "unexpected character '%c' (a dash that is not '-')", r)
 		} else {
-			lx.errorf(t.line, t.col, "unexpected character %s", strconv.QuoteRune(r))
+			lx.tokenError(t.line, t.col, "unexpected character %s", strconv.QuoteRune(r))
 		}
 		lx.adv(size)
 		return t
@@ -245,9 +269,9 @@ func (lx *lexer) quoted(q byte, line, col int32) string {
 	for {
 		if lx.off >= len(lx.src) || lx.src[lx.off] == '\n' {
 			if q == '"' {
-				lx.errorf(line, col, "missing terminating '\"' character")
+				lx.tokenError(line, col, "missing terminating '\"' character")
 			} else {
-				lx.errorf(line, col, "missing terminating ' character")
+				lx.tokenError(line, col, "missing terminating ' character")
 			}
 			return b.String()
 		}
@@ -296,9 +320,9 @@ func (lx *lexer) quoted(q byte, line, col int32) string {
 				lx.adv(1)
 			}
 			if n == 0 {
-				lx.errorf(line, ecol, "\\x used with no following hex digits")
+				lx.tokenError(line, ecol, "\\x used with no following hex digits")
 			} else if v > 255 {
-				lx.errorf(line, ecol, "hex escape sequence out of range")
+				lx.tokenError(line, ecol, "hex escape sequence out of range")
 			}
 			b.WriteByte(byte(v))
 		case '0', '1', '2', '3', '4', '5', '6', '7':
@@ -308,7 +332,7 @@ func (lx *lexer) quoted(q byte, line, col int32) string {
 				lx.adv(1)
 			}
 			if v > 255 {
-				lx.errorf(line, ecol, "octal escape sequence out of range")
+				lx.tokenError(line, ecol, "octal escape sequence out of range")
 			}
 			b.WriteByte(byte(v))
 		case '\n':
@@ -317,7 +341,7 @@ func (lx *lexer) quoted(q byte, line, col int32) string {
 			lx.newline()
 			lx.bol = false
 		default:
-			lx.errorf(line, ecol, "unknown escape sequence '\\%c'", e)
+			lx.tokenError(line, ecol, "unknown escape sequence '\\%c'", e)
 			b.WriteByte(e)
 		}
 	}

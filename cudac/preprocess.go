@@ -3,11 +3,12 @@ package cudac
 import (
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // maxExpansion bounds the tokens that macro expansion may produce, so a
 // source cannot make the preprocessor run for ever.
-const maxExpansion = 1 << 20
+const maxExpansion = 1 << 18
 
 // macro is an object-like macro.
 type macro struct {
@@ -124,6 +125,9 @@ func (p *preprocessor) run(toks []token) {
 				continue
 			}
 		}
+		if t.err != nil {
+			p.d.errorf(t.err.pos, "%s", t.err.msg)
+		}
 		p.out = append(p.out, t)
 	}
 	for i := len(p.conds) - 1; i >= 0; i-- {
@@ -137,6 +141,9 @@ func (p *preprocessor) run(toks []token) {
 }
 
 func (p *preprocessor) emit(t token) {
+	if t.err != nil {
+		p.d.errorf(t.err.pos, "%s", t.err.msg)
+	}
 	if p.expanded > maxExpansion {
 		return
 	}
@@ -257,18 +264,11 @@ func (p *preprocessor) directive(hash token, line []token) {
 		// without headers. #pragma unroll, #pragma once and the others have
 		// no effect here.
 	case "error":
-		msg := ""
-		for i, t := range args {
-			if i > 0 && t.space {
-				msg += " "
-			}
-			if t.kind == tString {
-				msg += strconv.Quote(t.text)
-			} else {
-				msg += t.text
-			}
+		msg := p.d.lineText(int(name.line))
+		if int(name.end-1) <= len(msg) {
+			msg = msg[name.end-1:]
 		}
-		p.d.errorf(p.pos(hash), "#error %s", msg)
+		p.d.errorf(p.pos(hash), "#error %s", strings.TrimSpace(msg))
 	default:
 		p.d.errorf(p.pos(name), "unknown preprocessing directive '#%s'", name.text)
 	}
@@ -389,6 +389,12 @@ func (p *preprocessor) evalIf(name token, args []token) bool {
 	}
 	expr := p.out
 	p.out = saved
+	for _, t := range expr {
+		if t.err != nil {
+			p.d.errorf(t.err.pos, "%s", t.err.msg)
+			return false
+		}
+	}
 	e := &ppEval{p: p, toks: expr, at: name}
 	v, ok := e.expr()
 	if ok && e.i < len(e.toks) {

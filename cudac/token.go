@@ -98,6 +98,8 @@ type token struct {
 	space bool  // preceded by white space
 	// val is a character literal's value.
 	val int64
+	// err is a lexical error in the token, reported if the token is used.
+	err *lexError
 }
 
 // describe names a token for diagnostics: "'foo'", "';'", "end of file".

@@ -1,0 +1,112 @@
+package cudac
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestPreprocessor(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want string // the last statement of the last function, or the error
+	}{
+		{"object macro", "#define N 256\n__global__ void k() { N / 2; }", "128:int"},
+		{"nested macros", "#define A B + 1\n#define B 2 * C\n#define C 3\n__global__ void k() { A; }", "7:int"},
+		{"self reference", "#define N N\n__global__ void k() { int N = 2; N; }", "N"},
+		{"mutual reference", "#define P Q\n#define Q P\n__global__ void k(int P) { P; }", "P"},
+		{"skipped text is free", "#if 0\n don't \"care\n#endif\n#error don't\n", "e.cu:4:1: #error don't\n    #error don't\n    ^"},
+		{"undef", "#define N 1\n#undef N\n#define N 2\n__global__ void k() { N; }", "2:int"},
+		{"identical redefinition", "#define N 1\n#define N 1\n__global__ void k() { N; }", "1:int"},
+		{"ifdef", "#define FAST\n#ifdef FAST\n__global__ void k() { 1; }\n#else\n__global__ void k() { 2; }\n#endif", "1:int"},
+		{"ifndef", "#ifndef FAST\n__global__ void k() { 1; }\n#else\n__global__ void k() { 2; }\n#endif", "1:int"},
+		{"if 0", "#if 0\n this is not C at all @ $\n#endif\n__global__ void k() { 3; }", "3:int"},
+		{"elif", "#define V 2\n#if V == 1\n__global__ void k() { 1; }\n#elif V == 2\n__global__ void k() { 2; }\n#else\n__global__ void k() { 3; }\n#endif", "2:int"},
+		{"defined()", "#define A\n#if defined(A) && !defined B\n__global__ void k() { 1; }\n#endif", "1:int"},
+		{"if arithmetic", "#define BLOCK 256\n#if (BLOCK % 32) == 0 && BLOCK / 32 <= 32\n__global__ void k() { 1; }\n#endif", "1:int"},
+		{"nested if in skipped region", "#if 0\n#if 1\n#error no\n#endif\n#endif\n__global__ void k() { 1; }", "1:int"},
+		{"cuda arch", "#if __CUDA_ARCH__ >= 700\n__global__ void k() { 1; }\n#endif", "1:int"},
+		{"include and pragmas", "#include <cstdio>\n#include \"x.h\"\n#pragma once\n__global__ void k(float* a) {\n#pragma unroll\n  for (int i = 0; i < 4; i++) a[i] = 0;\n  #pragma unroll 4\n  1;\n}", "1:int"},
+		{"comments", "/* a\n * block */ __global__ void k() { // line\n  2 /* inner */ + /**/ 3; }", "5:int"},
+		{"line splice", "#define LONG 1 + \\\n  2\n__global__ void k() { LONG; }", "3:int"},
+		{"digit separators", "__global__ void k() { 1'000'000; }", "1000000:int"},
+		{"string concatenation", "__global__ void k() { printf(\"a\" \"b\\n\"); }", "(printf \"ab\\n\"):int"},
+
+		// Positions survive expansion: an error in a macro body is reported at the use.
+		{"error at use site", "#define BAD tidd\n__global__ void k(int n) {\n  if (BAD < n) {}\n}",
+			"e.cu:3:7: undeclared identifier 'tidd'\n      if (BAD < n) {}\n          ^"},
+		{"expansion type error", "#define PTR (float*)0\n__global__ void k() {\n  int x = 1 +\n    PTR * 2;\n}",
+			"e.cu:4:9: invalid operands to binary '*' ('float*' and 'int')\n        PTR * 2;\n            ^"},
+		{"function-like", "#define F(x) x\n", "e.cu:1:9: function-like macros are not supported ('F')\n    #define F(x) x\n            ^"},
+		{"redefined", "#define N 1\n#define N 2\n", "e.cu:2:9: macro 'N' redefined with a different value\n    #define N 2\n            ^"},
+		{"unknown directive", "#frobnicate\n", "e.cu:1:2: unknown preprocessing directive '#frobnicate'\n    #frobnicate\n     ^"},
+		{"endif without if", "#endif\n", "e.cu:1:2: #endif without #if\n    #endif\n     ^"},
+		{"if division by zero", "#if 1 / 0\n#endif\n", "e.cu:1:7: division by zero in #if expression\n    #if 1 / 0\n          ^"},
+		{"stray hash", "__global__ void k() { # }", "e.cu:1:23: expected an expression, found '#'\n    __global__ void k() { # }\n                          ^"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := Compile("e.cu", []byte(tt.src))
+			var got string
+			if err != nil {
+				got = err.Error()
+			} else {
+				f := p.Funcs[len(p.Funcs)-1]
+				got = Dump(f.Body.Stmts[len(f.Body.Stmts)-1])
+			}
+			if got != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMacroBomb(t *testing.T) {
+	// Each level doubles the expansion: 2^40 tokens unless bounded.
+	var b strings.Builder
+	b.WriteString("#define M0 1\n")
+	for i := 1; i <= 40; i++ {
+		b.WriteString("#define M" + strconv.Itoa(i) + " M" + strconv.Itoa(i-1) + " + M" + strconv.Itoa(i-1) + "\n")
+	}
+	b.WriteString("__global__ void k() { M40; }\n")
+	_, err := Compile("bomb.cu", []byte(b.String()))
+	if err == nil || !strings.Contains(err.Error(), "macro expansion is too large") {
+		t.Errorf("err = %v, want a macro expansion error", err)
+	}
+}
+
+
+func TestPositions(t *testing.T) {
+	src := "__global__ void k(float* out, int n) {\n\tint i = threadIdx.x;\n\tif (i < n) out[i] = 2.0f * i;\n}\n"
+	p, err := Compile("pos.cu", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := p.Func("k")
+	if got, want := k.P, (Pos{"pos.cu", 1, 17}); got != want {
+		t.Errorf("func pos = %v, want %v", got, want)
+	}
+	if got, want := k.Params[1].P, (Pos{"pos.cu", 1, 35}); got != want {
+		t.Errorf("param n pos = %v, want %v", got, want)
+	}
+	decl := k.Body.Stmts[0].(*DeclStmt)
+	if got, want := decl.P, (Pos{"pos.cu", 2, 6}); got != want {
+		t.Errorf("decl pos = %v, want %v", got, want)
+	}
+	ifs := k.Body.Stmts[1].(*If)
+	if got, want := ifs.P, (Pos{"pos.cu", 3, 2}); got != want {
+		t.Errorf("if pos = %v, want %v", got, want)
+	}
+	asg := ifs.Then.(*ExprStmt)
+	if got, want := asg.P, (Pos{"pos.cu", 3, 13}); got != want {
+		t.Errorf("statement pos = %v, want %v", got, want)
+	}
+	if got, want := asg.X.Pos(), (Pos{"pos.cu", 3, 20}); got != want {
+		t.Errorf("assignment pos = %v, want %v", got, want)
+	}
+	mul := asg.X.(*Assign).RHS.(*Binary)
+	if got, want := mul.P, (Pos{"pos.cu", 3, 27}); got != want {
+		t.Errorf("'*' pos = %v, want %v", got, want)
+	}
+}
