@@ -76,7 +76,6 @@ func TestMacroBomb(t *testing.T) {
 	}
 }
 
-
 func TestPositions(t *testing.T) {
 	src := "__global__ void k(float* out, int n) {\n\tint i = threadIdx.x;\n\tif (i < n) out[i] = 2.0f * i;\n}\n"
 	p, err := Compile("pos.cu", []byte(src))
