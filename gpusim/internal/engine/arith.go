@@ -206,8 +206,8 @@ func fma32(a, b, c float32) float32 {
 // global float atomic add does (PTX atom.add.f32 flushes subnormal inputs
 // and results).
 func ftz32(f float32) float32 {
-	if f != 0 && math.Abs(float64(f)) < 0x1p-126 {
-		return float32(math.Copysign(0, float64(f)))
+	if b := math.Float32bits(f); b&0x7f80_0000 == 0 {
+		return math.Float32frombits(b & 0x8000_0000)
 	}
 	return f
 }

@@ -3475,6 +3475,1021 @@ func mkBinary(op ir.Op, k cudac.Kind, dst, a, bb int, imm uint64, useImm bool) s
 	return nil
 }
 
+// mkCmpBits returns a function giving the lanes of m for which the comparison holds, or nil.
+func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(w *warp, m uint32) uint32 {
+	switch {
+	case op == ir.Eq && k == cudac.Int32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int32(uint32(x[l])) == int32(uint32(y[l])) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Eq && k == cudac.Int32 && useImm == true:
+		yv := int32(uint32(imm))
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int32(uint32(x[l])) == yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Eq && k == cudac.Uint32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if uint32(x[l]) == uint32(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Eq && k == cudac.Uint32 && useImm == true:
+		yv := uint32(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if uint32(x[l]) == yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Eq && k == cudac.Int64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int64(x[l]) == int64(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Eq && k == cudac.Int64 && useImm == true:
+		yv := int64(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int64(x[l]) == yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Eq && k == cudac.Uint64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if (x[l]) == (y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Eq && k == cudac.Uint64 && useImm == true:
+		yv := (imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if (x[l]) == yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Eq && k == cudac.Float32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float32frombits(uint32(x[l])) == math.Float32frombits(uint32(y[l])) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Eq && k == cudac.Float32 && useImm == true:
+		yv := math.Float32frombits(uint32(imm))
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float32frombits(uint32(x[l])) == yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Eq && k == cudac.Float64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float64frombits(x[l]) == math.Float64frombits(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Eq && k == cudac.Float64 && useImm == true:
+		yv := math.Float64frombits(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float64frombits(x[l]) == yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ne && k == cudac.Int32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int32(uint32(x[l])) != int32(uint32(y[l])) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ne && k == cudac.Int32 && useImm == true:
+		yv := int32(uint32(imm))
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int32(uint32(x[l])) != yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ne && k == cudac.Uint32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if uint32(x[l]) != uint32(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ne && k == cudac.Uint32 && useImm == true:
+		yv := uint32(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if uint32(x[l]) != yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ne && k == cudac.Int64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int64(x[l]) != int64(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ne && k == cudac.Int64 && useImm == true:
+		yv := int64(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int64(x[l]) != yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ne && k == cudac.Uint64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if (x[l]) != (y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ne && k == cudac.Uint64 && useImm == true:
+		yv := (imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if (x[l]) != yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ne && k == cudac.Float32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float32frombits(uint32(x[l])) != math.Float32frombits(uint32(y[l])) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ne && k == cudac.Float32 && useImm == true:
+		yv := math.Float32frombits(uint32(imm))
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float32frombits(uint32(x[l])) != yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ne && k == cudac.Float64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float64frombits(x[l]) != math.Float64frombits(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ne && k == cudac.Float64 && useImm == true:
+		yv := math.Float64frombits(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float64frombits(x[l]) != yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Lt && k == cudac.Int32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int32(uint32(x[l])) < int32(uint32(y[l])) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Lt && k == cudac.Int32 && useImm == true:
+		yv := int32(uint32(imm))
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int32(uint32(x[l])) < yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Lt && k == cudac.Uint32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if uint32(x[l]) < uint32(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Lt && k == cudac.Uint32 && useImm == true:
+		yv := uint32(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if uint32(x[l]) < yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Lt && k == cudac.Int64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int64(x[l]) < int64(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Lt && k == cudac.Int64 && useImm == true:
+		yv := int64(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int64(x[l]) < yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Lt && k == cudac.Uint64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if (x[l]) < (y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Lt && k == cudac.Uint64 && useImm == true:
+		yv := (imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if (x[l]) < yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Lt && k == cudac.Float32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float32frombits(uint32(x[l])) < math.Float32frombits(uint32(y[l])) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Lt && k == cudac.Float32 && useImm == true:
+		yv := math.Float32frombits(uint32(imm))
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float32frombits(uint32(x[l])) < yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Lt && k == cudac.Float64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float64frombits(x[l]) < math.Float64frombits(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Lt && k == cudac.Float64 && useImm == true:
+		yv := math.Float64frombits(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float64frombits(x[l]) < yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Le && k == cudac.Int32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int32(uint32(x[l])) <= int32(uint32(y[l])) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Le && k == cudac.Int32 && useImm == true:
+		yv := int32(uint32(imm))
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int32(uint32(x[l])) <= yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Le && k == cudac.Uint32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if uint32(x[l]) <= uint32(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Le && k == cudac.Uint32 && useImm == true:
+		yv := uint32(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if uint32(x[l]) <= yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Le && k == cudac.Int64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int64(x[l]) <= int64(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Le && k == cudac.Int64 && useImm == true:
+		yv := int64(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int64(x[l]) <= yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Le && k == cudac.Uint64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if (x[l]) <= (y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Le && k == cudac.Uint64 && useImm == true:
+		yv := (imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if (x[l]) <= yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Le && k == cudac.Float32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float32frombits(uint32(x[l])) <= math.Float32frombits(uint32(y[l])) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Le && k == cudac.Float32 && useImm == true:
+		yv := math.Float32frombits(uint32(imm))
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float32frombits(uint32(x[l])) <= yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Le && k == cudac.Float64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float64frombits(x[l]) <= math.Float64frombits(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Le && k == cudac.Float64 && useImm == true:
+		yv := math.Float64frombits(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float64frombits(x[l]) <= yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Gt && k == cudac.Int32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int32(uint32(x[l])) > int32(uint32(y[l])) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Gt && k == cudac.Int32 && useImm == true:
+		yv := int32(uint32(imm))
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int32(uint32(x[l])) > yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Gt && k == cudac.Uint32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if uint32(x[l]) > uint32(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Gt && k == cudac.Uint32 && useImm == true:
+		yv := uint32(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if uint32(x[l]) > yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Gt && k == cudac.Int64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int64(x[l]) > int64(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Gt && k == cudac.Int64 && useImm == true:
+		yv := int64(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int64(x[l]) > yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Gt && k == cudac.Uint64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if (x[l]) > (y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Gt && k == cudac.Uint64 && useImm == true:
+		yv := (imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if (x[l]) > yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Gt && k == cudac.Float32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float32frombits(uint32(x[l])) > math.Float32frombits(uint32(y[l])) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Gt && k == cudac.Float32 && useImm == true:
+		yv := math.Float32frombits(uint32(imm))
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float32frombits(uint32(x[l])) > yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Gt && k == cudac.Float64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float64frombits(x[l]) > math.Float64frombits(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Gt && k == cudac.Float64 && useImm == true:
+		yv := math.Float64frombits(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float64frombits(x[l]) > yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ge && k == cudac.Int32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int32(uint32(x[l])) >= int32(uint32(y[l])) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ge && k == cudac.Int32 && useImm == true:
+		yv := int32(uint32(imm))
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int32(uint32(x[l])) >= yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ge && k == cudac.Uint32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if uint32(x[l]) >= uint32(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ge && k == cudac.Uint32 && useImm == true:
+		yv := uint32(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if uint32(x[l]) >= yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ge && k == cudac.Int64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int64(x[l]) >= int64(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ge && k == cudac.Int64 && useImm == true:
+		yv := int64(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if int64(x[l]) >= yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ge && k == cudac.Uint64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if (x[l]) >= (y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ge && k == cudac.Uint64 && useImm == true:
+		yv := (imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if (x[l]) >= yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ge && k == cudac.Float32 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float32frombits(uint32(x[l])) >= math.Float32frombits(uint32(y[l])) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ge && k == cudac.Float32 && useImm == true:
+		yv := math.Float32frombits(uint32(imm))
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float32frombits(uint32(x[l])) >= yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ge && k == cudac.Float64 && useImm == false:
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			y := (*[32]uint64)(r[bb:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float64frombits(x[l]) >= math.Float64frombits(y[l]) {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	case op == ir.Ge && k == cudac.Float64 && useImm == true:
+		yv := math.Float64frombits(imm)
+		return func(w *warp, m uint32) uint32 {
+			r := w.regs
+			x := (*[32]uint64)(r[a:])
+			var c uint32
+			for ; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				if math.Float64frombits(x[l]) >= yv {
+					c |= 1 << l
+				}
+			}
+			return c
+		}
+	}
+	return nil
+}
+
 // mkUnary returns the closure for a unary operation, or nil.
 func mkUnary(op ir.Op, k cudac.Kind, dst, a int) step {
 	switch {

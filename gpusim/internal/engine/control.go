@@ -27,6 +27,25 @@ func condBits(w *warp, a int) uint32 {
 	return c
 }
 
+// mkCond returns a branch's condition as a function giving the lanes of the
+// active mask for which it holds.
+func mkCond(in *ir.Inst) func(w *warp) uint32 {
+	test := mkCmpBits(in.Cmp, in.T, ri(in.A), ri(in.B), in.Imm, in.Flags&ir.FlagImmB != 0)
+	if test == nil {
+		panic(fmt.Sprintf("engine: no comparison %s for %s", in.Cmp, in.T))
+	}
+	if in.Flags&ir.FlagUniform != 0 {
+		// Every active lane agrees: ask the first.
+		return func(w *warp) uint32 {
+			if test(w, w.mask&-w.mask) != 0 {
+				return w.mask
+			}
+			return 0
+		}
+	}
+	return func(w *warp) uint32 { return test(w, w.mask) }
+}
+
 func (x *exec) mkControl(in *ir.Inst) step {
 	target := in.Target
 	a := ri(in.A)
@@ -39,8 +58,9 @@ func (x *exec) mkControl(in *ir.Inst) step {
 		if in.Flags&ir.FlagBarrier != 0 {
 			pc = x.pcOf(in)
 		}
+		cond := mkCond(in)
 		return func(w *warp) stop {
-			c := condBits(w, a)
+			c := cond(w)
 			e := &w.stack[w.sp]
 			w.sp++
 			e.saved, e.a, e.pc, e.side = w.mask, w.mask&^c, pc, sideThen
@@ -95,8 +115,9 @@ func (x *exec) mkControl(in *ir.Inst) step {
 		}
 	case ir.LoopTest:
 		flagged := in.Flags&ir.FlagBarrier != 0
+		cond := mkCond(in)
 		return func(w *warp) stop {
-			c := condBits(w, a)
+			c := cond(w)
 			if leave := w.mask &^ c; leave != 0 {
 				if flagged {
 					w.went(w.stack[aux].pc, sideLeft)
@@ -107,6 +128,29 @@ func (x *exec) mkControl(in *ir.Inst) step {
 				if c == 0 {
 					w.pc = target
 				}
+			}
+			return run
+		}
+	case ir.LoopBack:
+		flagged := in.Flags&ir.FlagBarrier != 0
+		var cond func(w *warp) uint32
+		if in.Cmp != 0 {
+			cond = mkCond(in)
+		}
+		return func(w *warp) stop {
+			if cond != nil {
+				c := cond(w)
+				if leave := w.mask &^ c; leave != 0 {
+					if flagged {
+						w.went(w.stack[aux].pc, sideLeft)
+					}
+					w.stack[aux].a |= leave
+					w.parked |= leave
+					w.mask = c
+				}
+			}
+			if w.mask != 0 {
+				w.pc = target
 			}
 			return run
 		}

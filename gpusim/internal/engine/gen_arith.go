@@ -141,6 +141,34 @@ var _ = bits.TrailingZeros32
 	}
 	b.WriteString("}\nreturn nil\n}\n\n")
 
+	// Comparisons as lane masks, for fused compare-and-branch.
+	b.WriteString("// mkCmpBits returns a function giving the lanes of m for which the comparison holds, or nil.\n")
+	b.WriteString("func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(w *warp, m uint32) uint32 {\n")
+	b.WriteString("switch {\n")
+	for _, o := range binops {
+		if !o.cmp {
+			continue
+		}
+		for _, k := range kinds {
+			for _, useImm := range []bool{false, true} {
+				fmt.Fprintf(&b, "case op == ir.%s && k == cudac.%s && useImm == %v:\n", o.op, k.name, useImm)
+				x := fmt.Sprintf(k.dec, "x[l]")
+				y := fmt.Sprintf(k.dec, "y[l]")
+				if useImm {
+					fmt.Fprintf(&b, "yv := %s\n", fmt.Sprintf(k.dec, "imm"))
+					y = "yv"
+				}
+				e := strings.ReplaceAll(strings.ReplaceAll(o.expr, "X", x), "Y", y)
+				b.WriteString("return func(w *warp, m uint32) uint32 {\nr := w.regs\nx := (*[32]uint64)(r[a:])\n")
+				if !useImm {
+					b.WriteString("y := (*[32]uint64)(r[bb:])\n")
+				}
+				fmt.Fprintf(&b, "var c uint32\nfor ; m != 0; m &= m - 1 {\nl := bits.TrailingZeros32(m)\nif %s {\nc |= 1 << l\n}\n}\nreturn c\n}\n", e)
+			}
+		}
+	}
+	b.WriteString("}\nreturn nil\n}\n\n")
+
 	// Unary operations.
 	b.WriteString("// mkUnary returns the closure for a unary operation, or nil.\n")
 	b.WriteString("func mkUnary(op ir.Op, k cudac.Kind, dst, a int) step {\n")

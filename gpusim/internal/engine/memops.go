@@ -225,7 +225,10 @@ func (x *exec) mkLoad(in *ir.Inst, pc int) step {
 			w.cleared = false
 		}
 		r := w.regs
-		d, ad := (*[32]uint64)(r[dst:]), (*[32]uint64)(r[a:])
+		d, ad := (*[32]uint64)(r[dst:]), addrRegs(r, a)
+		if x.loadFast(w, d, ad, off, size, hintShared, cache, pc, k) {
+			return run
+		}
 		var st memStats
 		for m := w.mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
@@ -269,7 +272,10 @@ func (x *exec) mkStore(in *ir.Inst, pc int) step {
 			w.cleared = false
 		}
 		r := w.regs
-		v, ad := (*[32]uint64)(r[b:]), (*[32]uint64)(r[a:])
+		v, ad := (*[32]uint64)(r[b:]), addrRegs(r, a)
+		if x.storeFast(w, v, ad, off, size, hintShared, cache, pc) {
+			return run
+		}
 		var st memStats
 		for m := w.mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
@@ -326,6 +332,17 @@ func (x *exec) countMem(st *memStats, size uint64, store bool) {
 	}
 }
 
+var zeroAddrs [32]uint64
+
+// addrRegs returns the address register at offset a, or zeros for an
+// instruction whose address is its immediate alone.
+func addrRegs(r []uint64, a int) *[32]uint64 {
+	if a < 0 {
+		return &zeroAddrs
+	}
+	return (*[32]uint64)(r[a:])
+}
+
 // windowOf says which window an address is in.
 func windowOf(addr uint64) uint8 {
 	switch {
@@ -348,7 +365,7 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 	var cache *Alloc
 	return func(w *warp) stop {
 		r := w.regs
-		ad := (*[32]uint64)(r[a:])
+		ad := addrRegs(r, a)
 		if !w.cleared {
 			// An ordering point: shared atomics are ordered among the
 			// block's warps, global ones among all blocks.
@@ -369,11 +386,16 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 			d = (*[32]uint64)(r[dst:])
 		}
 		var group atomGroup
+		var offs [32]uint64
+		fast := cache != nil && globalOffsets(cache, w.mask, ad, 0, size, &offs)
 		for m := w.mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			addr := ad[l]
-			p, sp := x.resolve(w, l, addr, size, &cache, acc)
-			if p == nil {
+			var p unsafe.Pointer
+			sp := spGlobal
+			if fast {
+				p = unsafe.Pointer(&cache.Data[offs[l]])
+			} else if p, sp = x.resolve(w, l, addr, size, &cache, acc); p == nil {
 				return stopFault
 			}
 			old := loadBits(p, k)

@@ -97,6 +97,23 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 		return mkFma(in.T, dst, a, b, c), nil
 	case ir.Lea:
 		scale := int64(in.Imm)
+		if in.A == ir.NoReg {
+			return func(w *warp) stop {
+				r := w.regs
+				d, i := (*[32]uint64)(r[dst:]), (*[32]uint64)(r[b:])
+				if w.mask == w.launched {
+					for l := range d {
+						d[l] = uint64(int64(i[l]) * scale)
+					}
+				} else {
+					for m := w.mask; m != 0; m &= m - 1 {
+						l := bits.TrailingZeros32(m)
+						d[l] = uint64(int64(i[l]) * scale)
+					}
+				}
+				return run
+			}, nil
+		}
 		return func(w *warp) stop {
 			r := w.regs
 			d, p, i := (*[32]uint64)(r[dst:]), (*[32]uint64)(r[a:]), (*[32]uint64)(r[b:])

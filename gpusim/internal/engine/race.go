@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/gpusim/internal/ir"
@@ -155,4 +156,55 @@ func (x *exec) sharedPlace(off uint64) string {
 		}
 	}
 	return fmt.Sprintf("shared byte %d", off)
+}
+
+// readWarp checks and records a warp's shared-memory read; offs holds the
+// active lanes' offsets. The common case, no access by another thread
+// since the last barrier, is handled inline.
+func (s *raceShadow) readWarp(x *exec, w *warp, offs *[32]uint64, size uint64, pc int) {
+	epoch := w.blk.epoch
+	base := w.idx * 32
+	for m := w.mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		off := offs[l]
+		g := off >> s.shift
+		if g == (off+size-1)>>s.shift {
+			tid := base + l
+			rec, rd := s.w[g], s.r[g]
+			if uint32(rec>>32) != epoch || int(rec>>1)&0x7fff == tid {
+				// No unordered write: record the read.
+				switch {
+				case uint32(rd>>32) != epoch:
+					s.r[g] = pack(epoch, w.syncEpoch, tid, false)
+					s.rpc[g] = int32(pc)
+				case int(rd>>1)&0x7fff != tid:
+					s.r[g] = rd | 1
+				}
+				continue
+			}
+		}
+		s.read(x, w, l, off, size, pc)
+	}
+}
+
+// writeWarp checks and records a warp's shared-memory store.
+func (s *raceShadow) writeWarp(x *exec, w *warp, offs *[32]uint64, size uint64, pc int) {
+	epoch := w.blk.epoch
+	base := w.idx * 32
+	for m := w.mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		off := offs[l]
+		g := off >> s.shift
+		if g == (off+size-1)>>s.shift {
+			tid := base + l
+			rec, rd := s.w[g], s.r[g]
+			if (uint32(rec>>32) != epoch || int(rec>>1)&0x7fff == tid) &&
+				(uint32(rd>>32) != epoch || int(rd>>1)&0x7fff == tid && rd&1 == 0) {
+				s.w[g] = pack(epoch, w.syncEpoch, tid, false)
+				s.wpc[g] = int32(pc)
+				continue
+			}
+		}
+		s.write(x, w, l, off, size, pc, false)
+	}
 }

@@ -52,12 +52,19 @@ func (l *lowerer) lvalue(e cudac.Expr) lval {
 		t := e.Type()
 		lv := lval{reg: NoReg, t: t, space: l.spaceOf(e.X), volatile: e.X.Type().Volatile}
 		size := t.Size()
-		if idx.isImm {
+		switch {
+		case idx.isImm:
 			lv.addr = base
 			lv.off = int64(idx.imm) * size
-		} else {
+		case base.isImm:
+			// A fixed base (a shared or local array): scale the index and
+			// keep the base as the access's offset.
 			r := l.tmp()
-			l.emit(Inst{Op: Lea, Dst: r, A: l.materialize(base), B: idx.reg, C: NoReg, Imm: uint64(size)})
+			l.emit(Inst{Op: Lea, Dst: r, A: NoReg, B: idx.reg, C: NoReg, Imm: uint64(size)})
+			lv.addr, lv.off = regOp(r), int64(base.imm)
+		default:
+			r := l.tmp()
+			l.emit(Inst{Op: Lea, Dst: r, A: base.reg, B: idx.reg, C: NoReg, Imm: uint64(size)})
 			lv.addr = regOp(r)
 		}
 		return l.normalize(lv)
@@ -121,11 +128,11 @@ func (l *lowerer) load(lv lval) operand {
 	return regOp(r)
 }
 
-// addrParts returns the base register and immediate offset of a memory lvalue.
+// addrParts returns the base register (NoReg for none) and immediate
+// offset of a memory lvalue.
 func (l *lowerer) addrParts(lv lval) (Reg, uint64) {
 	if lv.addr.isImm {
-		z := l.materialize(immOp(0))
-		return z, lv.addr.imm + uint64(lv.off)
+		return NoReg, lv.addr.imm + uint64(lv.off)
 	}
 	return lv.addr.reg, uint64(lv.off)
 }
@@ -374,7 +381,7 @@ func (l *lowerer) logical(e *cudac.Logical) operand {
 	}
 	end := l.newLabel()
 	l.push()
-	l.emitTo(Inst{Op: If, A: test, Dst: NoReg, B: NoReg, C: NoReg}, end)
+	l.emitTo(Inst{Op: If, Cmp: Ne, T: cudac.Uint32, A: test, Flags: FlagImmB, Dst: NoReg, B: NoReg, C: NoReg}, end)
 	l.move(r, l.expr(e.Y, true))
 	l.bind(end)
 	l.emitTo(Inst{Op: EndIf, Dst: NoReg, A: NoReg, B: NoReg, C: NoReg}, l.curEscape())
@@ -393,7 +400,7 @@ func (l *lowerer) condExpr(e *cudac.CondExpr) operand {
 	r := l.tmp()
 	els, end := l.newLabel(), l.newLabel()
 	l.push()
-	l.emitTo(Inst{Op: If, A: c, Dst: NoReg, B: NoReg, C: NoReg}, els)
+	l.emitTo(Inst{Op: If, Cmp: Ne, T: cudac.Uint32, A: c, Flags: FlagImmB, Dst: NoReg, B: NoReg, C: NoReg}, els)
 	l.move(r, l.expr(e.X, true))
 	l.bind(els)
 	l.emitTo(Inst{Op: Else, Dst: NoReg, A: NoReg, B: NoReg, C: NoReg}, end)

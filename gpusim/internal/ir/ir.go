@@ -92,7 +92,8 @@ const (
 	Abs
 	// Fma: Dst = A*B + C with one rounding (T Float32 or Float64).
 	Fma
-	// Lea: Dst = A + B*Imm, 64-bit address arithmetic (B is a signed 64-bit index).
+	// Lea: Dst = A + B*Imm, 64-bit address arithmetic (B is a signed 64-bit
+	// index); with A NoReg, Dst = B*Imm.
 	Lea
 	// Cvt converts A from kind T2 to kind T (any scalar kinds, C's rules,
 	// float to integer saturating as cvt.rzi does, NaN to 0).
@@ -109,7 +110,7 @@ const (
 	S2R
 
 	// Memory. T is the memory kind (its size says how many bytes move);
-	// the address is A + Imm.
+	// the address is A + Imm, or Imm alone when A is NoReg.
 	Ld // Dst = *(A+Imm), extended to a register value
 	St // *(A+Imm) = B
 	// Atom: an atomic read-modify-write; Aux is the cudac.Builtin, T the
@@ -130,11 +131,12 @@ const (
 	// Control flow. Target is where to go when the active mask becomes
 	// empty (or, for Jmp, always).
 	Jmp
-	If        // push{If}; else-lanes = mask &^ A; mask &= A; if empty goto Target (the Else or EndIf)
+	If        // push{If}; else-lanes = mask &^ cond; mask &= cond; if empty goto Target (the Else or EndIf)
 	Else      // mask = the entry's else-lanes; if empty goto Target (the EndIf)
 	EndIf     // pop; mask = saved &^ parked; if empty goto Target
 	Loop      // push{Loop}
-	LoopTest  // lanes with A == 0 leave the loop (parked in it); if none left goto Target (the EndLoop)
+	LoopTest  // lanes whose cond is false leave the loop (parked in it); if none left goto Target (the EndLoop)
+	LoopBack  // the bottom test: lanes whose cond is false (or none, without Cmp) leave; if any remain goto Target (the top)
 	ContJoin  // lanes parked by continue rejoin; if none active goto Target (the EndLoop)
 	EndLoop   // pop, releasing the loop's parked lanes; mask = saved &^ parked; if empty goto Target
 	Break     // park the active lanes in entry Aux; goto Target
@@ -179,6 +181,9 @@ const (
 	// FlagVolatile: a volatile access, which the scheduler orders against
 	// other warps like an atomic.
 	FlagVolatile
+	// FlagUniform: the operands of a branch's comparison hold the same value
+	// in every active lane (by the divergence analysis), so one lane decides.
+	FlagUniform
 	// FlagBarrier marks an If, Loop or LoopTest whose body contains a
 	// __syncthreads: threads of a block that go different ways there
 	// diverge at a barrier.
@@ -212,6 +217,9 @@ type Inst struct {
 	B     Reg
 	C     Reg
 	Imm   uint64
+	// Cmp is the comparison of an If or LoopTest: the condition is
+	// A Cmp B (or A Cmp Imm with FlagImmB) in type T.
+	Cmp Op
 	// Target is a jump target (an instruction index).
 	Target int32
 	// Aux is a cudac.Builtin, a stack-entry index or a table index.
@@ -282,7 +290,7 @@ var opNames = [numOps]string{
 	Ld: "ld", St: "st", Atom: "atom",
 	Shfl: "shfl", Vote: "vote", Match: "match", SyncWarp: "syncwarp",
 	Bar: "bar", Fence: "fence",
-	Jmp: "jmp", If: "if", Else: "else", EndIf: "endif", Loop: "loop", LoopTest: "looptest",
+	Jmp: "jmp", If: "if", Else: "else", EndIf: "endif", Loop: "loop", LoopTest: "looptest", LoopBack: "loopback",
 	ContJoin: "contjoin", EndLoop: "endloop", Break: "break", Continue: "continue", Return: "return",
 	Func: "func", EndFunc: "endfunc", Switch: "switch", Case: "case", Default: "default",
 	EndSwitch: "endswitch", Exit: "exit", End: "end",
@@ -323,12 +331,18 @@ func (in *Inst) String() string {
 			fmt.Fprintf(&b, ".%s", kindSuffix(in.T))
 		}
 	default:
-		if in.T != cudac.Invalid {
+		if in.T != cudac.Invalid && in.Cmp == 0 {
 			fmt.Fprintf(&b, ".%s", kindSuffix(in.T))
 		}
 	}
 	if in.Op == Ld || in.Op == St || in.Op == Atom {
 		fmt.Fprintf(&b, ".%s", in.Space)
+	}
+	if in.Cmp != 0 {
+		fmt.Fprintf(&b, ".%s.%s", in.Cmp, kindSuffix(in.T))
+	}
+	if in.Flags&FlagUniform != 0 {
+		b.WriteString(".uni")
 	}
 	if in.Flags&FlagVolatile != 0 {
 		b.WriteString(".volatile")

@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/warplab/warplab/cudac"
 )
@@ -223,11 +224,53 @@ func (l *lowerer) copyToTmp(o operand) Reg {
 }
 
 func (l *lowerer) move(dst Reg, o operand) {
-	if o.isImm {
+	switch {
+	case o.isImm:
 		l.emit(Inst{Op: MovI, Dst: dst, A: NoReg, B: NoReg, C: NoReg, Imm: o.imm})
-	} else if o.reg != dst {
+	case o.reg == dst:
+	case l.retarget(o.reg, dst):
+	default:
 		l.emit(Inst{Op: Mov, Dst: dst, A: o.reg, B: NoReg, C: NoReg})
 	}
+}
+
+// retarget makes the last instruction write dst instead of src when src is
+// a temporary of the current statement that the instruction just computed,
+// saving a move. The instruction writes under the same mask the move would.
+func (l *lowerer) retarget(src, dst Reg) bool {
+	n := len(l.k.Code)
+	if n == 0 || len(l.labelPC) > 0 && l.labelBound(int32(n)) {
+		return false
+	}
+	last := &l.k.Code[n-1]
+	if last.Dst != src || last.Op.IsControl() || last.Op == Atom || last.Op == Bar || last.Op == Match {
+		return false
+	}
+	if !l.isTemp(src) {
+		return false
+	}
+	last.Dst = dst
+	return true
+}
+
+// labelBound reports whether some label points at pc (a join point, where
+// the last instruction is not the only way in).
+func (l *lowerer) labelBound(pc int32) bool {
+	for _, p := range l.labelPC {
+		if p == pc {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *lowerer) isTemp(r Reg) bool {
+	for _, t := range l.stmtRegs {
+		if t == r {
+			return true
+		}
+	}
+	return false
 }
 
 func inst(op Op, t cudac.Kind, dst, a, b, c Reg) Inst {
@@ -243,6 +286,16 @@ func (l *lowerer) binop(op Op, t cudac.Kind, x, y operand) operand {
 	}
 	if x.isImm && commutative(op) {
 		x, y = y, x
+	}
+	// Strength reduction, as any compiler does: unsigned division and
+	// remainder by a power of two become a shift and a mask.
+	if y.isImm && (t == cudac.Uint32 || t == cudac.Uint64) && y.imm != 0 && y.imm&(y.imm-1) == 0 {
+		switch op {
+		case Div:
+			op, y = Shr, immOp(uint64(bits.TrailingZeros64(y.imm)))
+		case Rem:
+			op, y = And, immOp(y.imm-1)
+		}
 	}
 	in := inst(op, t, l.tmp(), l.materialize(x), NoReg, NoReg)
 	if y.isImm {
@@ -574,8 +627,35 @@ func (l *lowerer) cond(e cudac.Expr) Reg {
 	return l.materialize(l.expr(e, true))
 }
 
+// branch lowers a branch condition into in: a comparison fused into the
+// branch where the condition is one, else "cond != 0".
+func (l *lowerer) branch(in Inst, e cudac.Expr) Inst {
+	uniform := l.uni.expr(e)
+	if c, ok := e.(*cudac.Binary); ok && c.Op.IsComparison() {
+		x, y := l.expr(c.X, true), l.expr(c.Y, true)
+		op := binOps[c.Op]
+		if x.isImm && !y.isImm {
+			x, y, op = y, x, swapped[op]
+		}
+		in.Cmp, in.T, in.A = op, regKind(c.X.Type()), l.materialize(x)
+		if y.isImm {
+			in.Flags |= FlagImmB
+			in.Imm = y.imm
+		} else {
+			in.B = y.reg
+		}
+	} else {
+		in.Cmp, in.T, in.A = Ne, cudac.Uint32, l.cond(e)
+		in.Flags |= FlagImmB
+	}
+	if uniform {
+		in.Flags |= FlagUniform
+	}
+	return in
+}
+
 func (l *lowerer) ifStmt(s *cudac.If) {
-	c := l.cond(s.Cond)
+	br := l.branch(Inst{Op: If, Dst: NoReg, B: NoReg, C: NoReg}, s.Cond)
 	end := l.newLabel()
 	els := end
 	if s.Else != nil {
@@ -583,7 +663,7 @@ func (l *lowerer) ifStmt(s *cudac.If) {
 	}
 	outer := l.curEscape()
 	l.push()
-	ifPC := l.emitTo(Inst{Op: If, A: c, Dst: NoReg, B: NoReg, C: NoReg}, els)
+	ifPC := l.emitTo(br, els)
 	bars := l.bars
 	l.pushEscape(els)
 	l.stmt(s.Then)
@@ -605,48 +685,64 @@ func (l *lowerer) ifStmt(s *cudac.If) {
 	}
 }
 
+// loop lowers for, while and do-while loops, rotated so that each
+// iteration ends in one test that jumps back:
+//
+//	init; Loop; [LoopTest cond -> exit]
+//	top: body; [cont: ContJoin -> exit]; post
+//	back: LoopBack cond -> top
+//	exit: EndLoop
+//
+// The ContJoin exists only when the body has a continue; without one, a
+// body whose lanes have all left jumps straight to the LoopBack, which
+// then falls through to the exit.
 func (l *lowerer) loop(init cudac.Stmt, cond cudac.Expr, post cudac.Expr, body cudac.Stmt, doWhile bool) {
 	if init != nil {
 		l.stmt(init)
 	}
 	outer := l.curEscape()
-	top, cont, exit := l.newLabel(), l.newLabel(), l.newLabel()
+	top, cont, back, exit := l.newLabel(), l.newLabel(), l.newLabel(), l.newLabel()
 	entry := l.push()
 	loopPC := l.emit(Inst{Op: Loop, Dst: NoReg, A: NoReg, B: NoReg, C: NoReg})
 	bars := l.bars
 	var tests []int
 	l.ctls = append(l.ctls, ctl{kind: ctlLoop, entry: entry})
-	test := func() {
-		if cond == nil {
-			return
-		}
+	test := func(op Op, target label) {
 		mark := len(l.stmtRegs)
-		l.setPos(cond.Pos())
-		c := l.cond(cond)
-		tests = append(tests, l.emitTo(Inst{Op: LoopTest, A: c, Aux: entry, Dst: NoReg, B: NoReg, C: NoReg}, exit))
+		in := Inst{Op: op, Aux: entry, Dst: NoReg, A: NoReg, B: NoReg, C: NoReg}
+		if cond != nil {
+			l.setPos(cond.Pos())
+			in = l.branch(in, cond)
+		}
+		tests = append(tests, l.emitTo(in, target))
 		l.stmtEnd(mark)
 	}
-	l.bind(top)
-	if !doWhile {
-		test()
+	if !doWhile && cond != nil {
+		test(LoopTest, exit)
 	}
-	l.pushEscape(cont)
+	l.bind(top)
+	conts := hasContinue(body)
+	if conts {
+		l.pushEscape(cont)
+	} else {
+		l.pushEscape(back)
+	}
 	l.stmt(body)
 	l.popEscape()
-	l.bind(cont)
-	l.emitTo(Inst{Op: ContJoin, Aux: entry, Dst: NoReg, A: NoReg, B: NoReg, C: NoReg}, exit)
+	if conts {
+		l.bind(cont)
+		l.emitTo(Inst{Op: ContJoin, Aux: entry, Dst: NoReg, A: NoReg, B: NoReg, C: NoReg}, exit)
+	}
 	if post != nil {
 		mark := len(l.stmtRegs)
 		l.setPos(post.Pos())
-		l.pushEscape(exit)
+		l.pushEscape(back)
 		l.expr(post, false)
 		l.popEscape()
 		l.stmtEnd(mark)
 	}
-	if doWhile {
-		test()
-	}
-	l.emitTo(Inst{Op: Jmp, Dst: NoReg, A: NoReg, B: NoReg, C: NoReg}, top)
+	l.bind(back)
+	test(LoopBack, top)
 	l.bind(exit)
 	l.emitTo(Inst{Op: EndLoop, Aux: entry, Dst: NoReg, A: NoReg, B: NoReg, C: NoReg}, outer)
 	l.ctls = l.ctls[:len(l.ctls)-1]
@@ -657,6 +753,31 @@ func (l *lowerer) loop(init cudac.Stmt, cond cudac.Expr, post cudac.Expr, body c
 			l.k.Code[t].Flags |= FlagBarrier
 		}
 	}
+}
+
+// hasContinue reports whether s holds a continue of the loop whose body it is.
+func hasContinue(s cudac.Stmt) bool {
+	switch s := s.(type) {
+	case *cudac.Continue:
+		return true
+	case *cudac.Block:
+		for _, x := range s.Stmts {
+			if hasContinue(x) {
+				return true
+			}
+		}
+	case *cudac.If:
+		return hasContinue(s.Then) || s.Else != nil && hasContinue(s.Else)
+	case *cudac.Switch:
+		for _, c := range s.Cases {
+			for _, x := range c.Body {
+				if hasContinue(x) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 func (l *lowerer) switchStmt(s *cudac.Switch) {

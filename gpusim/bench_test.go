@@ -1,0 +1,42 @@
+package gpusim_test
+
+import (
+	"testing"
+
+	"github.com/warplab/warplab/gpu"
+)
+
+// benchSum launches one of seed 002's sums over n elements b.N times and
+// reports simulated threads and warp instructions per second of host time.
+func benchSum(b *testing.B, spec, name string, n int) {
+	d := open(b, spec)
+	k := seedKernel(b, d, "day26_sums.cu", name)
+	in := make([]float32, n)
+	for i := range in {
+		in[i] = float32(i % 4)
+	}
+	buf := upload(b, d, in)
+	total := zeros[float32](b, d, 1)
+	var instr int64
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(n / 256), Block: gpu.D1(256)}, buf, total, uint64(n))
+		if err != nil {
+			b.Fatal(err)
+		}
+		instr = res.Counters.WarpInstructions
+	}
+	sec := b.Elapsed().Seconds() / float64(b.N)
+	b.ReportMetric(float64(n)/sec, "threads/s")
+	b.ReportMetric(float64(instr)/sec, "warp-instr/s")
+	b.ReportMetric(float64(instr), "warp-instr/op")
+}
+
+func BenchmarkSumTreeAtomic4M(b *testing.B)   { benchSum(b, "sim:t4", "sumTreeAtomic", 1<<22) }
+func BenchmarkSumGlobalAtomic4M(b *testing.B) { benchSum(b, "sim:t4", "sumGlobalAtomic", 1<<22) }
+func BenchmarkSumSharedAtomic4M(b *testing.B) { benchSum(b, "sim:t4", "sumSharedAtomic", 1<<22) }
+
+// Without the race check, for comparison.
+func BenchmarkSumTreeAtomic4MNoRacecheck(b *testing.B) {
+	benchSum(b, "sim:t4?racecheck=false", "sumTreeAtomic", 1<<22)
+}

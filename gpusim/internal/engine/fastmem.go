@@ -1,0 +1,199 @@
+package engine
+
+import (
+	"math/bits"
+	"slices"
+	"unsafe"
+
+	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpusim/internal/ir"
+)
+
+// The fast paths of loads and stores: when every active lane's address is
+// valid in the window the instruction is expected to use, the lanes are
+// served in one tight loop. Anything else (a fault, a generic pointer into
+// another window) takes the checked per-lane path, which reports faults.
+
+// sharedOffsets computes the active lanes' offsets into the block's shared
+// memory; ok is false when a lane is outside it or misaligned. regular says
+// the lanes access consecutive elements or all the same one, the accesses
+// that have no bank conflicts.
+func sharedOffsets(w *warp, ad *[32]uint64, off, size uint64, offs *[32]uint64) (ok, regular bool) {
+	n := uint64(len(w.blk.shared))
+	if n < size {
+		return false, false
+	}
+	base := off - ir.SharedBase
+	first := bits.TrailingZeros32(w.mask)
+	o0 := ad[first] + base
+	var or, hi uint64
+	seq, same := true, true
+	for m := w.mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		o := ad[l] + base
+		offs[l] = o
+		or |= o
+		hi = max(hi, o)
+		seq = seq && o == o0+uint64(l-first)*size
+		same = same && o == o0
+	}
+	if hi > n-size || or&(size-1) != 0 {
+		return false, false
+	}
+	return true, seq || same
+}
+
+// globalOffsets computes the active lanes' offsets into allocation c.
+func globalOffsets(c *Alloc, mask uint32, ad *[32]uint64, off, size uint64, offs *[32]uint64) bool {
+	n := uint64(len(c.Data))
+	base := off - c.Base
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		o := ad[l] + base
+		if o >= n || o+size > n || o&(size-1) != 0 {
+			return false
+		}
+		offs[l] = o
+	}
+	return true
+}
+
+// sharedConflicts returns the extra wavefronts of a shared access that is
+// not regular (consecutive elements spread over the banks; one address is a
+// broadcast).
+func sharedConflicts(offs *[32]uint64, mask uint32, size uint64, regular bool) int64 {
+	if regular {
+		return 0
+	}
+	var st memStats
+	for m := mask; m != 0; m &= m - 1 {
+		st.add(spShared, offs[bits.TrailingZeros32(m)])
+	}
+	return st.bankConflicts(size)
+}
+
+// sectors counts the distinct 32-byte sectors of a global access.
+func sectors(base uint64, offs *[32]uint64, mask uint32, size uint64) int64 {
+	var n int64
+	last := ^uint64(0)
+	for m := mask; m != 0; m &= m - 1 {
+		sec := (base + offs[bits.TrailingZeros32(m)]) >> 5
+		if sec != last {
+			if last != ^uint64(0) && sec < last || size > 32 {
+				return exactSectors(base, offs, mask, size)
+			}
+			n++
+			last = sec
+		}
+	}
+	return n
+}
+
+func exactSectors(base uint64, offs *[32]uint64, mask uint32, size uint64) int64 {
+	secs := make([]uint64, 0, 64)
+	for m := mask; m != 0; m &= m - 1 {
+		a := base + offs[bits.TrailingZeros32(m)]
+		for s := a >> 5; s <= (a+size-1)>>5; s++ {
+			secs = append(secs, s)
+		}
+	}
+	slices.Sort(secs)
+	return int64(len(slices.Compact(secs)))
+}
+
+// loadFast tries the fast path of a load; it returns false to fall back.
+func (x *exec) loadFast(w *warp, d, ad *[32]uint64, off, size uint64, hintShared bool, cache *Alloc, pc int, k cudac.Kind) bool {
+	var offs [32]uint64
+	if hintShared {
+		ok, regular := sharedOffsets(w, ad, off, size, &offs)
+		if !ok {
+			return false
+		}
+		gather(d, unsafe.Pointer(&w.blk.shared[0]), &offs, w.mask, size, k)
+		x.count.SharedLoadRequests++
+		x.count.SharedBankConflicts += sharedConflicts(&offs, w.mask, size, regular)
+		if rs := w.blk.race; rs != nil {
+			rs.readWarp(x, w, &offs, size, pc)
+		}
+		return true
+	}
+	if cache == nil || !globalOffsets(cache, w.mask, ad, off, size, &offs) {
+		return false
+	}
+	n := gather(d, unsafe.Pointer(&cache.Data[0]), &offs, w.mask, size, k)
+	c := &x.count
+	c.GlobalLoadRequests++
+	c.GlobalLoadSectors += sectors(cache.Base, &offs, w.mask, size)
+	c.GlobalLoadBytes += int64(n) * int64(size)
+	return true
+}
+
+// storeFast tries the fast path of a store.
+func (x *exec) storeFast(w *warp, v, ad *[32]uint64, off, size uint64, hintShared bool, cache *Alloc, pc int) bool {
+	var offs [32]uint64
+	var p unsafe.Pointer
+	regular := false
+	if hintShared {
+		var ok bool
+		if ok, regular = sharedOffsets(w, ad, off, size, &offs); !ok {
+			return false
+		}
+		p = unsafe.Pointer(&w.blk.shared[0])
+	} else {
+		if cache == nil || !globalOffsets(cache, w.mask, ad, off, size, &offs) {
+			return false
+		}
+		p = unsafe.Pointer(&cache.Data[0])
+	}
+	n := 0
+	switch size {
+	case 4:
+		for m := w.mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			*(*uint32)(unsafe.Add(p, offs[l])) = uint32(v[l])
+			n++
+		}
+	default:
+		for m := w.mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			storeBits(unsafe.Add(p, offs[l]), size, v[l])
+			n++
+		}
+	}
+	c := &x.count
+	if hintShared {
+		c.SharedStoreRequests++
+		c.SharedBankConflicts += sharedConflicts(&offs, w.mask, size, regular)
+		if rs := w.blk.race; rs != nil {
+			rs.writeWarp(x, w, &offs, size, pc)
+		}
+		return true
+	}
+	c.GlobalStoreRequests++
+	c.GlobalStoreSectors += sectors(cache.Base, &offs, w.mask, size)
+	c.GlobalStoreBytes += int64(n) * int64(size)
+	return true
+}
+
+// gather loads each active lane's value from p+offs[l] and returns the
+// number of lanes.
+func gather(d *[32]uint64, p unsafe.Pointer, offs *[32]uint64, mask uint32, size uint64, k cudac.Kind) int {
+	switch size {
+	case 4:
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			d[l] = uint64(*(*uint32)(unsafe.Add(p, offs[l])))
+		}
+	case 8:
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			d[l] = *(*uint64)(unsafe.Add(p, offs[l]))
+		}
+	default:
+		for m := mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			d[l] = loadBits(unsafe.Add(p, offs[l]), k)
+		}
+	}
+	return bits.OnesCount32(mask)
+}
