@@ -1,0 +1,44 @@
+// Package gpu is the backend-neutral API that warplab's labs and notebooks
+// use to run CUDA C kernels: on gpusim, the simulator, or on a real NVIDIA
+// GPU through cudarun. The same source text runs on both, so a lab can put
+// "predicted" beside "measured" for the same launch.
+//
+// # Devices
+//
+// Open takes a device spec: "sim:t4", "sim:h200?seed=7&order=deterministic",
+// "cuda", "cuda:1", or "" for the automatic choice (WARPLAB_DEVICE, else
+// the first usable GPU, else DefaultSim). Backends register themselves
+// with Register from init, the way database/sql drivers do, so a program
+// picks them with blank imports:
+//
+//	import (
+//		"github.com/warplab/warplab/gpu"
+//		_ "github.com/warplab/warplab/gpusim"
+//		_ "github.com/warplab/warplab/cudarun"
+//	)
+//
+// Capabilities says what a device can do: measured or modelled timing,
+// counters, seeded replay of the order of atomics.
+//
+// # Kernels, buffers and launches
+//
+// Device.Compile checks a source (errors come back as a cudac.ErrorList,
+// "file.cu:12:9: ..." with the source line and a caret), Module.Kernel
+// finds a kernel (a template by its instantiation, "sumTree<256>"), and
+// Kernel.Launch runs it with a grid, a block, dynamic shared memory and
+// arguments: a *Buffer[T] or Ptr for a T* parameter, a Go number for a
+// scalar one. Arguments are checked against the kernel's signature before
+// anything runs (Bind). A fault is a *LaunchError matching ErrIllegalAddress,
+// ErrBarrierDivergence, ErrBudget and the other kinds with errors.Is.
+//
+// A Result carries the kernel's time and where it came from ("modelled, t4
+// profile" or "measured, NVIDIA H200"), the simulator's Counters, device
+// printf output in thread order, and Diagnostics such as shared-memory
+// races.
+//
+// # Backends
+//
+// A backend implements Backend, BackendDevice, BackendModule and
+// BackendMemory; gpu does the checking that is the same for every backend.
+// The conformance suite gpu/gputest checks a backend against this contract.
+package gpu
