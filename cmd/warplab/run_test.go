@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/warplab/warplab/internal/seeds"
+)
+
+// warplab runs the command line in-process and returns its exit status,
+// stdout and stderr.
+func warplab(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Main(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestRunText(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	sum := writeFile(t, "sum.cu", string(seeds.Source("day26_sums.cu")))
+	code, out, errs := warplab(t, "run", sum, "--kernel", "sumTreeAtomic", "--grid", "64", "--block", "256",
+		"--buf", "in=f32:16384:mod:4", "--buf", "total=f32:1:zero", "--scalar", "n=u64:16384", "--print", "total",
+		"--device", "sim:t4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"total[0:1] = 24576", "modelled, t4 profile", "sumTreeAtomic<<<64, 256>>>", "seed 1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRunJSONRuns(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	sum := writeFile(t, "sum.cu", string(seeds.Source("day26_sums.cu")))
+	code, out, errs := warplab(t, "run", sum, "--kernel", "sumGlobalAtomic", "--grid", "16", "--block", "256",
+		"--buf", "in=f32:4096:uniform:0:1:9", "--buf", "total=f32:1:zero", "--scalar", "n=u64:4096",
+		"--print", "total", "--print", "in:3", "--runs", "3", "--seed", "5", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d JSON lines, want 3:\n%s", len(lines), out)
+	}
+	for i, line := range lines {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(line), &rec); err != nil {
+			t.Fatalf("line %d: %v", i, err)
+		}
+		for _, key := range []string{"outputs", "counters", "timing", "device", "seed", "diagnostics", "printf"} {
+			if _, ok := rec[key]; !ok {
+				t.Errorf("run %d: no %q in %s", i+1, key, line)
+			}
+		}
+		if seed := rec["seed"].(float64); seed != float64(5+i) {
+			t.Errorf("run %d: seed %v, want %d", i+1, seed, 5+i)
+		}
+		outputs := rec["outputs"].(map[string]any)
+		if n := len(outputs["in"].([]any)); n != 3 {
+			t.Errorf("run %d: printed %d values of in, want 3", i+1, n)
+		}
+		timing := rec["timing"].(map[string]any)
+		if !strings.HasPrefix(timing["source"].(string), "modelled") {
+			t.Errorf("run %d: timing source %v", i+1, timing["source"])
+		}
+	}
+}
+
+func TestRunErrors(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	bad := writeFile(t, "bad.cu", "__global__ void k(int* p) {\n    p[0] = undefinedThing;\n}\n")
+	oob := writeFile(t, "oob.cu", "__global__ void k(int* p) {\n    p[threadIdx.x + 100] = 1;\n}\n")
+	spin := writeFile(t, "spin.cu", "__global__ void k(int* p) {\n    while (p[0] == 0) { }\n}\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"compile error", []string{"run", bad, "--kernel", "k", "--grid", "1", "--block", "1", "--buf", "p=i32:1:zero"},
+			[]string{"bad.cu:2:12:", "undefinedThing", "^"}},
+		{"unknown parameter", []string{"run", oob, "--kernel", "k", "--grid", "1", "--block", "1", "--buf", "q=i32:1:zero"},
+			[]string{"has no parameter q", "int* p"}},
+		{"missing parameter", []string{"run", oob, "--kernel", "k", "--grid", "1", "--block", "1"},
+			[]string{"parameter int* p of k is not given", "--buf p="}},
+		{"wrong buffer type", []string{"run", oob, "--kernel", "k", "--grid", "1", "--block", "1", "--buf", "p=f32:1:zero"},
+			[]string{"got a buffer of float, want int"}},
+		{"illegal address", []string{"run", oob, "--kernel", "k", "--grid", "1", "--block", "32", "--buf", "p=i32:4:zero"},
+			[]string{"oob.cu:2:", "illegal address", "block (0,0,0) thread (0,0,0)", "past the end of the allocation passed as p"}},
+		{"endless loop", []string{"run", spin, "--kernel", "k", "--grid", "1", "--block", "32", "--buf", "p=i32:1:zero", "--max-instructions", "5000"},
+			[]string{"instruction budget exceeded", "--max-instructions"}},
+		{"bad type", []string{"run", oob, "--kernel", "k", "--grid", "1", "--block", "1", "--buf", "p=q8:1:zero"},
+			[]string{"unknown type \"q8\""}},
+		{"bad grid", []string{"run", oob, "--kernel", "k", "--grid", "0", "--block", "1", "--buf", "p=i32:1:zero"},
+			[]string{"--grid 0"}},
+		{"no such kernel", []string{"run", oob, "--kernel", "nope", "--grid", "1", "--block", "1", "--buf", "p=i32:1:zero"},
+			[]string{"nope"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errs := warplab(t, append(tc.args, "--device", "sim:t4")...)
+			if code == 0 {
+				t.Fatalf("exit 0, want failure")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(errs, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errs)
+				}
+			}
+		})
+	}
+}
+
+func TestRunPrintf(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	src := writeFile(t, "hello.cu", `__global__ void hello(int n) { if (threadIdx.x < n) printf("thread %d of %d\n", threadIdx.x, n); }`)
+	code, out, errs := warplab(t, "run", src, "--kernel", "hello", "--grid", "1", "--block", "4", "--scalar", "n=i32:2", "--device", "sim:t4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "thread 0 of 2\n    thread 1 of 2") {
+		t.Errorf("printf output missing or out of order:\n%s", out)
+	}
+}
+
+func TestRunTemplateAndDefine(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	src := writeFile(t, "t.cu", `
+#ifndef SCALE
+#define SCALE 1
+#endif
+template <int N>
+__global__ void fill(int* out) { out[threadIdx.x] = N * SCALE + threadIdx.x; }`)
+	code, out, errs := warplab(t, "run", src, "--kernel", "fill<7>", "--grid", "1", "--block", "3",
+		"--buf", "out=i32:3:zero", "--print", "out", "--define", "SCALE=10", "--device", "sim:t4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "out[0:3] = 70 71 72") {
+		t.Errorf("output:\n%s", out)
+	}
+}
