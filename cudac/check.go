@@ -20,8 +20,6 @@ type programImpl struct {
 	// calls records each checked function's calls to other functions.
 	calls  map[*Func][]callSite
 	macros map[string]*macro
-	// enums holds each enum type's enumerators.
-	enums map[*Type]map[string]*Const
 	// fieldConst marks const-qualified struct members.
 	fieldConst map[*Field]bool
 	// volatiles marks volatile-qualified variables.
@@ -82,8 +80,8 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 	d := newDiags(filename, src)
 	impl := &programImpl{
 		file: filename, src: src, calls: map[*Func][]callSite{},
-		enums: map[*Type]map[string]*Const{}, fieldConst: map[*Field]bool{},
-		volatiles: map[*Var]bool{},
+		fieldConst: map[*Field]bool{},
+		volatiles:  map[*Var]bool{},
 	}
 	prog = &Program{File: filename, Source: src, impl: impl}
 	impl.global = newScope(nil)

@@ -148,7 +148,7 @@ var unsupportedNames = map[string]string{
 func (c *checker) scoped(e *sScoped) Expr {
 	ent := c.lookup(e.Scope)
 	if ent != nil && ent.kind == entType {
-		if items := c.impl.enums[ent.t]; items != nil {
+		if items := ent.enumItems; items != nil {
 			if k := items[e.Name]; k != nil {
 				out := *k
 				out.P = e.P
@@ -177,7 +177,7 @@ func isLvalue(x Expr) bool {
 func (c *checker) isConstLvalue(x Expr) bool {
 	switch x := x.(type) {
 	case *VarRef:
-		return x.Var.Const
+		return x.Var.Const || x.Var.Space == SpaceConstant
 	case *Deref:
 		return x.X.Type().Const
 	case *Index:
@@ -227,6 +227,10 @@ func (c *checker) modifiable(x Expr, pos Pos, verb string) bool {
 	if c.isConstLvalue(x) {
 		switch x := x.(type) {
 		case *VarRef:
+			if x.Var.Space == SpaceConstant && !x.Var.Const {
+				c.errorf(pos, "cannot %s __constant__ variable '%s' in device code", verb, x.Var.Name)
+				break
+			}
 			c.errorf(pos, "cannot %s '%s': it is const", verb, x.Var.Name)
 		case *Deref, *Index:
 			var pt *Type

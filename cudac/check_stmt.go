@@ -507,6 +507,9 @@ func (in *aggInit) fill(t *Type, cur *initCursor, base int64) {
 	switch t.Kind {
 	case Array:
 		n := leafCount(t.Elem)
+		if n == 0 {
+			return // elements without scalars (empty structs) take no initializer
+		}
 		for i := int64(0); i < t.Len && cur.i < len(cur.elems) && !in.failed; i++ {
 			in.sub(t.Elem, cur, base+i*n)
 		}

@@ -312,8 +312,8 @@ func (c *checker) alignValue(e sExpr) int64 {
 	return k.Int
 }
 
-// enumType resolves an enum specifier. Enums have the type of int (or
-// their fixed underlying type) with the enum's name as spelling.
+// enumType resolves an enum specifier. An enum has the type of int (or of
+// its fixed underlying type); its enumerators are constants of that type.
 func (c *checker) enumType(s *sEnum) *Type {
 	if t := c.enumDefs[s]; t != nil {
 		return t
@@ -337,16 +337,13 @@ func (c *checker) enumType(s *sEnum) *Type {
 		}
 		base = bt
 	}
-	t := &Type{Kind: base.Kind, Name: s.Name}
-	if s.Name == "" {
-		t = base
-	}
+	// An enum is its underlying type: enumerators are constants of it.
+	t := base
 	c.enumDefs[s] = t
-	if s.Name != "" && !c.declare(&entity{kind: entType, name: s.Name, pos: s.P, t: t}) {
+	items := map[string]*Const{}
+	if s.Name != "" && !c.declare(&entity{kind: entType, name: s.Name, pos: s.P, t: t, enumItems: items}) {
 		return nil
 	}
-	items := map[string]*Const{}
-	c.impl.enums[t] = items
 	next := &Const{T: t}
 	for _, it := range s.Items {
 		val := next

@@ -241,7 +241,7 @@ func (c *checker) decay(x Expr) Expr {
 	}
 	t := x.Type()
 	if t.Kind == Array {
-		pt := &Type{Kind: Pointer, Elem: t.Elem, Const: t.Const, Volatile: t.Volatile}
+		pt := &Type{Kind: Pointer, Elem: t.Elem, Const: t.Const || c.isConstLvalue(x), Volatile: t.Volatile}
 		return &Conv{P: x.Pos(), X: x, T: pt}
 	}
 	return x

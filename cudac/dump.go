@@ -106,7 +106,7 @@ func (d *dumper) stmt(s Stmt, depth int) {
 		if s.Init != nil {
 			var e dumper
 			e.stmt(s.Init, 0)
-			init = strings.ReplaceAll(strings.TrimSpace(e.b.String()), "\n", " ")
+			init = strings.Join(strings.Fields(e.b.String()), " ")
 		}
 		if s.Cond != nil {
 			cond = d.str(s.Cond)

@@ -164,7 +164,7 @@ __global__ void k(float* out) {
 		t.Errorf("globals:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	k := p.Func("k")
-	if got, want := Dump(k.Body.Stmts[0]), "(= (index out 0:long long):float (+ (* (index (conv coeffs):float* 3:long long):float 0.5:float):float 5:float):float):float"; got != want {
+	if got, want := Dump(k.Body.Stmts[0]), "(= (index out 0:long long):float (+ (* (index (conv coeffs):const float* 3:long long):float 0.5:float):float 5:float):float):float"; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }

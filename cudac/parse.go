@@ -212,6 +212,21 @@ func (p *parser) isTypeStart(t token) bool {
 	return t.kind == tIdent && (specWords[t.text] || p.isTypeName(t.text))
 }
 
+// declStartAt reports whether the token n ahead begins a declaration
+// rather than an expression: a type start that is not a functional cast
+// T(x) or a qualified name T::x.
+func (p *parser) declStartAt(n int) bool {
+	t := p.peek(n)
+	if !p.isTypeStart(t) {
+		return false
+	}
+	next := p.peek(n + 1).kind
+	if (simpleTypeWords[t.text] || p.isTypeName(t.text)) && (next == tLParen || next == tColonColon) {
+		return false
+	}
+	return true
+}
+
 // enter guards the recursion depth; it returns false (after reporting)
 // when the nesting is too deep.
 func (p *parser) enter() bool {

@@ -135,7 +135,7 @@ func (p *parser) unary() sExpr {
 		p.next()
 		return &sBad{P: pos}
 	case tLParen:
-		if t := p.peek(1); p.isTypeStart(t) && !(p.isTypeName(t.text) && p.peek(2).kind == tLParen) {
+		if p.declStartAt(1) {
 			p.next()
 			tn := p.typeName("in cast")
 			if !p.expect(tRParen, "after cast type") {

@@ -148,7 +148,7 @@ func (p *parser) stmt1() sStmt {
 			p.next()
 			return nil
 		}
-		if p.isTypeStart(t) && !(p.isTypeName(t.text) && p.peek(1).kind == tLParen) {
+		if p.declStartAt(0) {
 			return p.localDecl()
 		}
 		if unsupportedTypes[t.text] && (p.peek(1).kind == tIdent || p.peek(1).kind == tStar) {
@@ -190,7 +190,7 @@ func (p *parser) cond(what string) sExpr {
 	if !p.expect(tLParen, "after '"+what+"'") {
 		return &sBad{P: pos}
 	}
-	if p.isTypeStart(p.tok) && !(p.isTypeName(p.tok.text) && p.peek(1).kind == tLParen) {
+	if p.declStartAt(0) {
 		p.errorf(p.here(), "declarations in conditions are not supported")
 		for depth := 1; !p.is(tEOF) && !p.is(tLBrace) && !p.is(tSemi); p.next() {
 			if p.is(tLParen) {
@@ -215,7 +215,7 @@ func (p *parser) body() sStmt {
 	top := p.switchTop
 	p.switchTop = false
 	defer func() { p.switchTop = top }()
-	if p.isTypeStart(p.tok) && !p.is(tLBrace) && !(p.isTypeName(p.tok.text) && p.peek(1).kind == tLParen) {
+	if p.declStartAt(0) {
 		// A declaration as the whole body gets its own scope.
 		p.push()
 		defer p.pop()
@@ -253,7 +253,7 @@ func (p *parser) forStmt() sStmt {
 	defer p.pop()
 	switch {
 	case p.got(tSemi):
-	case p.isTypeStart(p.tok) && !(p.isTypeName(p.tok.text) && p.peek(1).kind == tLParen):
+	case p.declStartAt(0):
 		n := p.rangeForCheck()
 		if n == nil {
 			return nil

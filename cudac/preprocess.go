@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // maxExpansion bounds the tokens that macro expansion may produce, so a
@@ -42,6 +43,13 @@ var builtinMacros = [][2]string{
 	{"M_LN2", "0.69314718055994530942"}, {"M_SQRT2", "1.41421356237309504880"},
 }
 
+// builtinTable holds the lexed builtinMacros, shared (read-only) by every
+// compilation.
+var (
+	builtinOnce  sync.Once
+	builtinTable []*macro
+)
+
 // condState is one open #if.
 type condState struct {
 	pos      Pos
@@ -64,8 +72,14 @@ type preprocessor struct {
 // ends with a tEOF token. It also returns the final macro table.
 func preprocess(toks []token, d *diags, defines map[string]string) ([]token, map[string]*macro) {
 	p := &preprocessor{d: d, macros: map[string]*macro{}}
-	for _, bm := range builtinMacros {
-		p.macros[bm[0]] = &macro{name: bm[0], body: p.lexText(bm[1], Pos{}), builtin: true}
+	builtinOnce.Do(func() {
+		bp := &preprocessor{d: newDiags("<built-in>", nil)}
+		for _, bm := range builtinMacros {
+			builtinTable = append(builtinTable, &macro{name: bm[0], body: bp.lexText(bm[1], Pos{}), builtin: true})
+		}
+	})
+	for _, m := range builtinTable {
+		p.macros[m.name] = m
 	}
 	names := make([]string, 0, len(defines))
 	for name := range defines {

@@ -1,0 +1,90 @@
+package cudac_test
+
+import (
+	"fmt"
+
+	"github.com/warplab/warplab/cudac"
+)
+
+func ExampleCompile() {
+	src := `
+constexpr unsigned int kThreadsPerBlock = 256;
+
+__global__ void sumGlobalAtomic(const float* __restrict__ in,
+                                float* __restrict__ total, size_t n) {
+    const size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x;
+    if (i < n) {
+        atomicAdd(total, in[i]);
+    }
+}
+`
+	prog, err := cudac.Compile("sum.cu", []byte(src))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	k, err := prog.Kernel("sumGlobalAtomic")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(k.Signature())
+	// Output: sumGlobalAtomic(const float* in, float* total, size_t n)
+}
+
+func ExampleCompile_error() {
+	src := `__global__ void k(const float* in, float* out, int n) {
+    int tid = blockIdx.x * blockDim.x + threadIdx.x;
+    if (tidd < n) out[tid] = in[tid];
+}
+`
+	_, err := cudac.Compile("copy.cu", []byte(src))
+	fmt.Println(err)
+	// Output:
+	// copy.cu:3:9: undeclared identifier 'tidd' (did you mean 'tid'?)
+	//         if (tidd < n) out[tid] = in[tid];
+	//             ^
+}
+
+func ExampleProgram_Kernel() {
+	src := `
+template <unsigned int N>
+__global__ void sumTree(const float* in, float* total, size_t n) {
+    __shared__ float tile[N];
+    unsigned tid = threadIdx.x;
+    tile[tid] = tid < n ? in[tid] : 0.0f;
+}
+`
+	prog, err := cudac.Compile("tree.cu", []byte(src))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(prog.KernelNames())
+	k, err := prog.Kernel("sumTree<256>")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(k.Signature(), k.Shared[0].T)
+	// Output:
+	// [sumTree<N>]
+	// sumTree<256>(const float* in, float* total, size_t n) float[256]
+}
+
+func ExampleDump() {
+	src := `__global__ void k(int i, size_t n, float* p) {
+    p[i] += i < n;
+}`
+	prog, err := cudac.Compile("d.cu", []byte(src))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(cudac.Dump(prog.Func("k")))
+	// Output:
+	// __global__ void k(int i, size_t n, float* p)
+	// {
+	//   (+= (index p (conv i):long long):float (conv (< (conv i):size_t n):bool):float)<float>:float
+	// }
+}
