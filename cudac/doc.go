@@ -6,21 +6,105 @@
 //
 // # The subset
 //
-// Top level: __global__ and __device__ functions (extern "C" optional),
-// template kernels and device functions over integer parameters
-// (template <int N>), instantiated by name ("sumTree<256>"); constexpr, const
-// and static constexpr scalar globals; __device__ and __constant__ variables;
-// struct declarations with alignas; static_assert; typedef and using aliases.
+// Preprocessor: // and /* */ comments, line splices, object-like #define
+// (expanded recursively, a macro never inside its own expansion), #undef,
+// #if/#ifdef/#ifndef/#elif/#else/#endif with integer expressions and
+// defined(X), #error. #include, #pragma (unroll, once, ...) and #line are
+// accepted and ignored. Function-like macros are an error. Predefined:
+// __CUDACC__, __NVCC__, __CUDA_ARCH__ (750), __LINE__, the <climits> and
+// <cfloat> limits (INT_MAX, UINT_MAX, FLT_MAX, ...), INFINITY, NAN, M_PI,
+// M_E; a Define option or the source may replace any of them.
 //
-// Types: bool, char, the signed and unsigned short, int, long and long long,
-// size_t and the <cstdint> names, float, double, pointers (const, volatile,
-// __restrict__), local arrays, __shared__ scalars and arrays, and
-// extern __shared__ T name[] sized at launch.
+// Top level: __global__ and __device__ functions (__host__ __device__,
+// __forceinline__, inline, static, __launch_bounds__ accepted; extern "C"
+// on one declaration or a block); forward declarations; default arguments
+// that are constants; function templates over integer parameters
+// (template <int N>, template <unsigned int N, int M = 4>), instantiated
+// by name ("sumTree<256>") or at a call (f<4>(x)), and explicit
+// instantiations; constexpr, const, static const and static constexpr
+// scalar constants; __device__ and __constant__ variables with constant
+// initializers; struct declarations with C layout, alignas and __align__ on
+// the struct or a member; enum and enum class; typedef and using aliases;
+// static_assert with or without a message.
 //
-// Statements and expressions: everything C has apart from goto, labels and
-// function pointers, with C's precedence, integer promotions and usual
-// arithmetic conversions.
+// Types: void, bool, char (signed), signed and unsigned char, short, int,
+// long (64 bits, as on Linux) and long long, unsigned alone, size_t,
+// ptrdiff_t, the <cstdint> names, float, double, pointers with const,
+// volatile and __restrict__ anywhere C++ allows them, local arrays (also
+// multi-dimensional), __shared__ scalars, arrays and structs (in kernels and
+// __device__ functions), extern __shared__ T name[] sized at launch, and
+// auto with an initializer.
 //
-// Built-ins: see Builtin. Anything outside the subset is an error naming the
-// construct and its position, never a crash or a silent misparse.
+// Statements: declarations (several declarators, brace, parenthesised and
+// = initializers), if/else, for, while, do/while, switch with case labels
+// directly in its braces, break, continue, return, blocks, ';'.
+//
+// Expressions: every C operator with C's precedence, the integer
+// promotions and usual arithmetic conversions of C++ on LP64, pointer
+// arithmetic, C casts, functional casts (float(x)), static_cast,
+// reinterpret_cast and const_cast, sizeof and alignof, nullptr and NULL.
+//
+// Built-ins: see Builtin, with the overloads nvcc has. Also umin, umax,
+// llmin, llmax, ullmin, ullmax, llabs and labs (as Min, Max and Abs).
+//
+// Not supported, each reported as an error that names it: goto and labels,
+// function pointers, references, classes, unions, member functions,
+// operator overloading, lambdas, new/delete, exceptions, namespaces,
+// type template parameters, template specialisations, recursion,
+// variable-length arrays, half and vector types (float4, dim3), long
+// double, bit-fields, inline assembly, host code, kernel launches in device
+// code and calling a kernel from device code.
+//
+// # The checked tree
+//
+// The rules of ast.go hold. Beyond them, a backend can rely on this:
+//
+//   - Template instances are named with their argument values in decimal,
+//     separated by ", ": "sumTree<256>", "reduce<256, 4>" (an unsigned
+//     parameter prints unsigned, a bool one true or false). Kernel
+//     accepts any spelling whose arguments are integer constant
+//     expressions ("sumTree<2*128u>", "sumTree<kBlock>") and returns the
+//     same *Func. Instances of __device__ templates are not in
+//     Program.Funcs; they are reached through Call.Func.
+//   - Brace initializers are flattened: DeclStmt.InitList and Var.Init hold
+//     one value per scalar leaf of the object, in memory order (a struct's
+//     fields in order, an array's elements in order, recursively), up to the
+//     last leaf given; for a one-dimensional array of scalars or a struct of
+//     scalars a leaf is an element or a field. Leaves between given ones are
+//     zero constants. "= {}" gives one zero for the first leaf, so InitList
+//     is non-nil exactly when there is an initializer.
+//   - DeclStmt.Init of a struct variable may be a struct-typed expression
+//     (S t = s;), and Assign may assign a whole struct.
+//   - Uses of const and constexpr variables whose initializers are constant
+//     are folded to *Const; their DeclStmt remains.
+//   - "(void)x;" is ExprStmt{X: x}; a (void) cast inside an expression is
+//     an explicit Conv to void. "return f();" in a void function is an
+//     ExprStmt followed by a Return.
+//   - Enums are their underlying type (int unless fixed), and enumerators
+//     constants of it. nullptr is a Const of the target pointer type, 0.
+//   - Spellings: long is Int64 with Name "long", size_t Uint64 with Name
+//     "size_t", clock() returns clock_t (Int64); compare types by Kind or
+//     with Identical. Type.Volatile marks a pointer to volatile, and on an
+//     array its volatile elements.
+//   - A __constant__ variable is read-only in device code: writing it is an
+//     error and its decayed pointer is a pointer to const.
+//   - Atomics resolve by the pointee's type as nvcc does: a pointer to a
+//     long (size_t, uint64_t, ...) has no overload and is an error that
+//     suggests a cast. Math functions with plain names take float when all
+//     floating arguments are float (exp(float) is the float overload) and
+//     double otherwise; abs of a float is MathFabs; min and max take the
+//     usual arithmetic conversion of their arguments.
+//   - Shuffles always have four Args (width defaults to the int 32) and
+//     __syncwarp one (0xffffffff by default). printf's Args[0] is the
+//     *StringLit; the format's conversions have been checked against the
+//     promoted arguments.
+//   - Positions: an operator's node is at its operator token (Index at
+//     '[', Member at '.' or '->'), a call at the function's name, a
+//     statement at its first token, a DeclStmt at the declared name, an
+//     implicit Conv at its operand. A token from a macro is at the macro's
+//     use.
+//   - __shared__ variables of a __device__ function are listed in that
+//     function's Shared, not its callers'.
+//
+// Dump prints a checked tree compactly, for tests and debugging.
 package cudac

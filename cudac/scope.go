@@ -75,8 +75,9 @@ type tmplParam struct {
 
 // instance is one instantiation of a template.
 type instance struct {
-	fn   *Func
-	err  error
-	diag error // the diagnostics of a failed instantiation
-	done bool
+	fn    *Func
+	err   error
+	first string // a failed instantiation's first diagnostic
+	diag  error  // the diagnostics of a failed kernel instantiation
+	done  bool
 }

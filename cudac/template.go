@@ -139,9 +139,10 @@ func (c *checker) instantiate(tm *tmplInfo, vals []*Const, pos Pos) *Func {
 	name := instName(tm, vals)
 	if inst := tm.insts[name]; inst != nil {
 		if inst.err != nil {
+			c.errorf(pos, "'%s' cannot be instantiated: %s", name, inst.first)
 			return nil
 		}
-		return inst.fn
+		return inst.fn // done, or in progress (a recursive call)
 	}
 	if tm.decl.Body == nil {
 		c.errorf(pos, "template '%s' is used before its definition", tm.name)
@@ -156,45 +157,55 @@ func (c *checker) instantiate(tm *tmplInfo, vals []*Const, pos Pos) *Func {
 		return nil
 	}
 	c.impl.instances++
+	inst := &instance{}
+	tm.insts[name] = inst
+	savedNote := c.d.note
+	c.d.note = "in instantiation of '" + name + "'"
+	errs := c.d.count()
+	defer func() {
+		c.d.note = savedNote
+		inst.done = true
+		if inst.fn == nil || c.d.count() > errs {
+			// Failed, perhaps by a bailout panic passing through.
+			inst.fn = nil
+			inst.err = errInstantiation
+			inst.first = "instantiation failed"
+			if c.d.count() > errs {
+				inst.first = c.d.list[errs].Pos.String() + ": " + c.d.list[errs].Msg
+			}
+		}
+	}()
 	f := tm.decl
 	sub := c.templateScope(tm, vals)
 	sub.depth = c.depth + 1
-	savedNote := c.d.note
-	c.d.note = "in instantiation of '" + name + "'"
-	defer func() { c.d.note = savedNote }()
-	errs := c.d.count()
 	result, params, defaults, ok := sub.signature(f)
 	if !ok {
-		tm.insts[name] = &instance{err: errors.New("bad signature"), done: true}
 		return nil
 	}
 	if tm.kernel && result.Kind != Void {
 		c.errorf(f.Result.P, "a __global__ function must return void ('%s' returns '%s')", tm.name, result)
-		tm.insts[name] = &instance{err: errors.New("bad result"), done: true}
 		return nil
 	}
 	fn := &Func{Name: name, P: f.P, Kernel: tm.kernel, Result: result}
 	for i, t := range params {
 		fn.Params = append(fn.Params, &Var{Name: paramName(f, i), T: t, P: f.Params[i].P, Space: SpaceParam})
 	}
-	inst := &instance{fn: fn}
-	tm.insts[name] = inst
+	inst.fn = fn
 	binds := make([]*entity, len(vals))
 	for i, v := range vals {
 		p := tm.params[i]
 		binds[i] = &entity{kind: entConst, name: p.name, pos: p.pos, val: v}
 	}
-	// Record the defaults for calls: instances are called through a
-	// funcInfo-less path, so keep them on a shadow funcInfo.
+	// Calls of the instance need its parameter types and defaults.
 	c.impl.instDefaults(fn, params, defaults)
 	sub.funcBody(fn, f, binds)
-	inst.done = true
 	if c.d.count() > errs {
-		inst.err = errors.New("instantiation failed")
 		return nil
 	}
 	return fn
 }
+
+var errInstantiation = errors.New("instantiation failed")
 
 // templateCall checks a call of a function template: f<4>(x).
 func (c *checker) templateCall(e *sCall, tm *tmplInfo) Expr {
@@ -320,17 +331,13 @@ func (impl *programImpl) kernelList() string {
 // errors in the body at the template's source.
 func (impl *programImpl) instantiateKernel(p *Program, tm *tmplInfo, name string, off int, args string) (f *Func, err error) {
 	ad := newDiags("kernel name", []byte(name))
-	d := newDiags(impl.file, impl.src)
 	defer func() {
 		if r := recover(); r != nil {
 			if _, ok := r.(bailout); !ok {
 				f, err = nil, fmt.Errorf("cudac: internal compiler error instantiating %s: %v", name, r)
 				return
 			}
-			f = nil
-			if err = ad.err(); err == nil {
-				err = d.err()
-			}
+			f, err = nil, ad.err()
 		}
 	}()
 	// Parse the arguments as expressions, with the file's macros.
@@ -366,23 +373,36 @@ func (impl *programImpl) instantiateKernel(p *Program, tm *tmplInfo, name string
 	}
 	key := instName(tm, vals)
 	if inst := tm.insts[key]; inst != nil && inst.done {
-		if inst.err != nil {
-			if inst.diag != nil {
-				return nil, inst.diag
-			}
-			return nil, fmt.Errorf("cudac: instantiation of %s failed", key)
+		if inst.err == nil {
+			return inst.fn, nil
 		}
-		return inst.fn, nil
+		if inst.diag != nil {
+			return nil, inst.diag
+		}
+		return nil, fmt.Errorf("cudac: %s cannot be instantiated: %s", key, inst.first)
 	}
-	c.d = d
-	fn := c.instantiate(tm, vals, tm.pos)
-	if fn != nil {
-		c.checkRecursion(fn)
-	}
-	if err := d.err(); err != nil {
+	fn, err := c.instantiateChecked(tm, vals, newDiags(impl.file, impl.src))
+	if err != nil {
 		if inst := tm.insts[key]; inst != nil {
-			inst.err, inst.diag = err, err
+			inst.diag = err
 		}
+		return nil, err
+	}
+	return fn, nil
+}
+
+// instantiateChecked instantiates tm for vals with diagnostics going to d,
+// and checks the instance's calls for recursion.
+func (c *checker) instantiateChecked(tm *tmplInfo, vals []*Const, d *diags) (fn *Func, err error) {
+	c.d = d
+	func() {
+		defer catchBailout()
+		fn = c.instantiate(tm, vals, tm.pos)
+		if fn != nil {
+			c.checkRecursion(fn)
+		}
+	}()
+	if err := d.err(); err != nil {
 		return nil, err
 	}
 	return fn, nil

@@ -189,3 +189,23 @@ template __global__ void k<0>(float* out);
 		t.Errorf("explicit instantiation error = %v", err)
 	}
 }
+
+// A device template instance that failed once fails every later caller.
+func TestFailedInstanceStaysFailed(t *testing.T) {
+	src := `template <int N> __device__ int f() { int a[N]; return a[0]; }
+template <int N> __global__ void k(int* o) { o[0] = f<N - N>(); }
+`
+	p, err := Compile("f.cu", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = p.Kernel("k<1>")
+	if err == nil || !strings.Contains(err.Error(), "f.cu:1:45: array size must be positive (it is 0) (in instantiation of 'f<0>')") {
+		t.Errorf("Kernel(k<1>) error = %v", err)
+	}
+	_, err = p.Kernel("k<2>")
+	want := "f.cu:2:53: 'f<0>' cannot be instantiated: f.cu:1:45: array size must be positive (it is 0) (in instantiation of 'f<0>') (in instantiation of 'k<2>')"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Kernel(k<2>) error = %v, want %q", err, want)
+	}
+}
