@@ -940,6 +940,10 @@ func (p *parser) enumSpec() *sEnum {
 func (p *parser) declarator(abstract, allowFunc bool) *declarator {
 	d := &declarator{P: p.here()}
 	for p.is(tStar) {
+		if len(d.Ptrs) > 16 {
+			p.errorf(p.here(), "too many levels of pointers")
+			return nil
+		}
 		q := ptrQual{P: p.here()}
 		p.next()
 		for p.is(tIdent) {
@@ -1009,6 +1013,10 @@ func (p *parser) declarator(abstract, allowFunc bool) *declarator {
 		return d
 	}
 	for p.is(tLBrack) {
+		if len(d.Dims) > 16 {
+			p.errorf(p.here(), "too many array dimensions")
+			return nil
+		}
 		dim := sDim{P: p.here()}
 		p.next()
 		if !p.is(tRBrack) {
@@ -1079,6 +1087,11 @@ func (p *parser) typeName(context string) *sTypeName {
 		return tn
 	}
 	for p.is(tStar) {
+		if len(tn.Ptrs) > 16 {
+			p.errorf(p.here(), "too many levels of pointers")
+			tn.Spec = nil
+			return tn
+		}
 		q := ptrQual{P: p.here()}
 		p.next()
 		for p.is(tIdent) {
@@ -1105,6 +1118,11 @@ func (p *parser) typeName(context string) *sTypeName {
 		p.errorf(p.here(), "function pointers and pointers to arrays are not supported")
 	}
 	for p.is(tLBrack) {
+		if len(tn.Dims) > 16 {
+			p.errorf(p.here(), "too many array dimensions")
+			tn.Spec = nil
+			return tn
+		}
 		dim := sDim{P: p.here()}
 		p.next()
 		if !p.is(tRBrack) {

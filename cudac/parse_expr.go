@@ -3,8 +3,9 @@ package cudac
 // expr parses an expression, including the comma operator.
 func (p *parser) expr() sExpr {
 	x := p.assign()
-	for p.is(tComma) {
+	for n := 0; p.is(tComma); n++ {
 		pos := p.here()
+		p.chain(n)
 		p.next()
 		y := p.assign()
 		x = &sBinary{P: pos, Op: tComma, X: x, Y: y}
@@ -109,12 +110,13 @@ func (p *parser) binPrec(k tokKind) int {
 
 func (p *parser) binary(min int) sExpr {
 	x := p.unary()
-	for {
+	for n := 0; ; n++ {
 		prec := p.binPrec(p.tok.kind)
 		if prec == 0 || prec < min {
 			return x
 		}
 		op, pos := p.tok.kind, p.here()
+		p.chain(n)
 		p.next()
 		y := p.binary(prec + 1)
 		x = &sBinary{P: pos, Op: op, X: x, Y: y}
@@ -185,8 +187,9 @@ func (p *parser) unary() sExpr {
 }
 
 func (p *parser) postfix(x sExpr) sExpr {
-	for {
+	for n := 0; ; n++ {
 		pos := p.here()
+		p.chain(n)
 		switch p.tok.kind {
 		case tLParen:
 			x = p.call(x, nil, false)
@@ -459,5 +462,16 @@ func (p *parser) skipExpr() {
 			continue
 		}
 		p.next()
+	}
+}
+
+// maxChain bounds the operators in one chain (a + b + c ..., a[i][j] ...):
+// the tree of a chain is as deep as it is long.
+const maxChain = 4096
+
+func (p *parser) chain(n int) {
+	if n > maxChain {
+		p.errorf(p.here(), "expression is too long")
+		panic(bailout{})
 	}
 }

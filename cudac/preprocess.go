@@ -11,6 +11,9 @@ import (
 // source cannot make the preprocessor run for ever.
 const maxExpansion = 1 << 18
 
+// maxMacroDepth bounds the nesting of macro expansions.
+const maxMacroDepth = 512
+
 // macro is an object-like macro.
 type macro struct {
 	name string
@@ -173,6 +176,11 @@ func (p *preprocessor) emit(t token) {
 // at the use site. active lists the macros being expanded.
 func (p *preprocessor) expand(m *macro, use token, active []string) {
 	if p.expanded > maxExpansion {
+		return
+	}
+	if len(active) >= maxMacroDepth {
+		p.d.errorf(p.d.pos(use.line, use.col), "macro expansion is nested too deeply")
+		p.expanded = maxExpansion + 1
 		return
 	}
 	active = append(active, m.name)

@@ -109,3 +109,37 @@ func TestPositions(t *testing.T) {
 		t.Errorf("'*' pos = %v, want %v", got, want)
 	}
 }
+
+func TestPathologicalInputs(t *testing.T) {
+	long := func(n int, s string) string { return strings.Repeat(s, n) }
+	var chain strings.Builder
+	for i := 0; i < 2000; i++ {
+		chain.WriteString("#define C" + strconv.Itoa(i) + " C" + strconv.Itoa(i+1) + "\n")
+	}
+	chain.WriteString("__global__ void k() { int C2000 = 0; C0; }\n")
+	tests := []struct{ name, src, want string }{
+		{"long sum", "__global__ void k(int a) { a" + long(5000, " + a") + "; }", "expression is too long"},
+		{"long index chain", "__global__ void k(int* a) { a" + long(5000, "[0]") + "; }", "expression is too long"},
+		{"deep parens", "__global__ void k(int a) { " + long(1000, "(") + "a" + long(1000, ")") + "; }", "nesting is too deep"},
+		{"deep unary", "__global__ void k(int a) { " + long(1000, "-") + "a; }", "nesting is too deep"},
+		{"deep blocks", "__global__ void k() { " + long(1000, "{") + long(1000, "}") + " }", "nesting is too deep"},
+		{"many stars", "__global__ void k(int" + long(1000, "*") + " p) {}", "too many levels of pointers"},
+		{"macro chain", chain.String(), "macro expansion is nested too deeply"},
+		{"deep #if", long(300, "#if 1 + "+long(20, "(")+"1"+long(20, ")")+"\n") + long(300, "#endif\n"), ""},
+		{"too deep #if expression", "#if " + long(500, "(") + "1" + long(500, ")") + "\n#endif\n", "#if expression nested too deeply"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Compile("p.cu", []byte(tt.src))
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
