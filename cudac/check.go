@@ -628,13 +628,20 @@ func paramNameOf(prm *sParam) string {
 
 // paramType resolves a parameter's type, adjusting arrays to pointers.
 func (c *checker) paramType(prm *sParam) *Type {
+	t, _, _ := c.paramDecl(prm)
+	return t
+}
+
+// paramDecl resolves a parameter's type and whether the parameter itself
+// is const or volatile.
+func (c *checker) paramDecl(prm *sParam) (*Type, bool, bool) {
 	if prm.Spec.Shared || prm.Spec.Constant || prm.Spec.Global || prm.Spec.Device || prm.Spec.Static || prm.Spec.Extern {
 		c.errorf(prm.P, "storage qualifiers are not allowed on parameters")
-		return nil
+		return nil, false, false
 	}
 	base, bconst, bvol := c.specType(prm.Spec)
 	if base == nil {
-		return nil
+		return nil, false, false
 	}
 	d := prm.D
 	dims := d.Dims
@@ -645,22 +652,22 @@ func (c *checker) paramType(prm *sParam) *Type {
 		dims = dims[1:]
 		if len(dims) > 0 {
 			c.errorf(dims[0].P, "multi-dimensional array parameters are not supported; pass a pointer")
-			return nil
+			return nil, false, false
 		}
 	}
-	t, _, _ := c.declType(base, bconst, bvol, ptrs, dims, d.P)
+	t, cst, vol := c.declType(base, bconst, bvol, ptrs, dims, d.P)
 	if t == nil {
-		return nil
+		return nil, false, false
 	}
 	switch t.Kind {
 	case Void:
 		c.errorf(prm.P, "parameter '%s' cannot have type void", d.Name)
-		return nil
+		return nil, false, false
 	case Invalid:
 		c.errorf(prm.P, "'auto' parameters are not supported")
-		return nil
+		return nil, false, false
 	}
-	return t
+	return t, cst, vol
 }
 
 // funcBody checks a function body. binds are template parameter values.
@@ -675,12 +682,9 @@ func (c *checker) funcBody(fn *Func, f *sFunc, binds []*entity) {
 	params := make([]*Var, len(f.Params))
 	for i, prm := range f.Params {
 		old := fn.Params[i]
-		v := &Var{Name: paramName(f, i), T: old.T, P: prm.P, Space: SpaceParam}
-		if prm.Spec.Const && len(prm.D.Ptrs) == 0 || len(prm.D.Ptrs) > 0 && prm.D.Ptrs[len(prm.D.Ptrs)-1].Const {
-			v.Const = true
-		}
+		_, cst, vol := sub.paramDecl(prm)
+		v := &Var{Name: paramName(f, i), T: old.T, P: prm.P, Space: SpaceParam, Const: cst}
 		params[i] = v
-		vol := prm.Spec.Volatile && len(prm.D.Ptrs) == 0 || len(prm.D.Ptrs) > 0 && prm.D.Ptrs[len(prm.D.Ptrs)-1].Volatile
 		if vol {
 			c.impl.volatiles[v] = true
 		}

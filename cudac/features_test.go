@@ -146,3 +146,29 @@ func TestFeatureErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestParamQualifiers(t *testing.T) {
+	src := `typedef const int cint;
+template <int N> __device__ int f() { return N; }
+__global__ void k(cint a, const float b[], float* const c, volatile int v, int f) {
+    f < 3;
+}`
+	p, err := Compile("q.cu", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := p.Func("k")
+	want := []bool{true, false, true, false, false}
+	for i, w := range want {
+		if got := k.Params[i].Const; got != w {
+			t.Errorf("param %s: Const = %v, want %v", k.Params[i].Name, got, w)
+		}
+	}
+	if got, want := Dump(k.Body.Stmts[0]), "(< f 3:int):bool"; got != want {
+		t.Errorf("shadowed template name: got %s, want %s", got, want)
+	}
+	_, err = Compile("q.cu", []byte("typedef const int cint;\n__global__ void k(cint a) { a = 1; }"))
+	if err == nil || !strings.Contains(err.Error(), "cannot assign to 'a': it is const") {
+		t.Errorf("assigning a const typedef parameter: %v", err)
+	}
+}

@@ -186,6 +186,17 @@ func (p *parser) declare(name string, isType bool) {
 	}
 }
 
+// isTemplate reports whether name denotes a function template (and is not
+// hidden by a local name).
+func (p *parser) isTemplate(name string) bool {
+	for i := len(p.scopes) - 1; i > 0; i-- {
+		if _, ok := p.scopes[i][name]; ok {
+			return false
+		}
+	}
+	return p.tmpls[name]
+}
+
 func (p *parser) isTypeName(name string) bool {
 	for i := len(p.scopes) - 1; i >= 0; i-- {
 		if t, ok := p.scopes[i][name]; ok {
@@ -997,7 +1008,7 @@ func (p *parser) declarator(abstract, allowFunc bool) *declarator {
 		p.errorf(p.here(), "expected an identifier, found %s", p.tok.describe())
 		return nil
 	}
-	if allowFunc && d.Name != "" && p.tmpls[d.Name] && p.is(tLt) {
+	if allowFunc && d.Name != "" && p.isTemplate(d.Name) && p.is(tLt) {
 		// The name of an explicit instantiation: k<256>(...).
 		d.TArgs, d.HasT = p.templateArgs(), true
 	}

@@ -415,7 +415,7 @@ func (p *parser) primary() sExpr {
 		return s
 	}
 	id := &sIdent{P: pos, Name: t.text}
-	if p.tmpls[t.text] && p.is(tLt) {
+	if p.isTemplate(t.text) && p.is(tLt) {
 		args := p.templateArgs()
 		if !p.is(tLParen) {
 			p.errorf(p.here(), "expected '(' after template arguments of '%s'", t.text)

@@ -22,6 +22,11 @@ func (c *checker) printf(e *sCall) Expr {
 	args := []Expr{&StringLit{P: str.P, Value: str.Val}}
 	ok = true
 	for _, a := range e.Args[1:] {
+		if s, isStr := a.(*sStr); isStr {
+			c.errorf(s.P, "string literal arguments to printf are not supported; write the text into the format")
+			ok = false
+			continue
+		}
 		x := c.expr(a)
 		if isBad(x) {
 			ok = false
