@@ -415,7 +415,7 @@ var assignOps = map[tokKind]BinaryOp{
 func (c *checker) binary(e *sBinary) Expr {
 	switch e.Op {
 	case tComma:
-		x := c.expr(e.X)
+		x := stripVoid(c.expr(e.X))
 		y := c.expr(e.Y)
 		if isBad(x) || isBad(y) {
 			return badExpr(e.P)
@@ -994,4 +994,13 @@ func (c *checker) userCall(e *sCall, fn *Func, fi *funcInfo) Expr {
 	}
 	c.calls = append(c.calls, callSite{callee: fn, pos: e.P})
 	return &Call{P: e.P, Func: fn, Args: args}
+}
+
+// stripVoid removes a (void) cast from an expression evaluated only for
+// its effects.
+func stripVoid(x Expr) Expr {
+	if cv, ok := x.(*Conv); ok && cv.Explicit && cv.T.Kind == Void {
+		return cv.X
+	}
+	return x
 }

@@ -33,10 +33,7 @@ func (c *checker) stmt(s sStmt) []Stmt {
 	case *sEmpty:
 		return []Stmt{&Empty{P: s.P}}
 	case *sExprStmt:
-		x := c.expr(s.X)
-		if cv, ok := x.(*Conv); ok && cv.Explicit && cv.T.Kind == Void {
-			x = cv.X // (void)x;
-		}
+		x := stripVoid(c.expr(s.X))
 		if isBad(x) {
 			return nil
 		}
@@ -119,10 +116,7 @@ func (c *checker) forStmt(s *sFor) Stmt {
 		f.Cond = c.toBool(c.expr(s.C), "the condition")
 	}
 	if s.Post != nil {
-		f.Post = c.expr(s.Post)
-		if cv, ok := f.Post.(*Conv); ok && cv.Explicit && cv.T.Kind == Void {
-			f.Post = cv.X
-		}
+		f.Post = stripVoid(c.expr(s.Post))
 	}
 	f.Body = c.body(s.Body, true)
 	return f

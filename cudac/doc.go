@@ -77,8 +77,9 @@
 //     (S t = s;), and Assign may assign a whole struct.
 //   - Uses of const and constexpr variables whose initializers are constant
 //     are folded to *Const; their DeclStmt remains.
-//   - "(void)x;" is ExprStmt{X: x}; a (void) cast inside an expression is
-//     an explicit Conv to void. "return f();" in a void function is an
+//   - A (void) cast is dropped where the value is discarded: "(void)x;" is
+//     ExprStmt{X: x}, and likewise in a for's third clause and a comma's
+//     left side. Elsewhere (an arm of ?:) it is an explicit Conv to void. "return f();" in a void function is an
 //     ExprStmt followed by a Return.
 //   - Enums are their underlying type (int unless fixed), and enumerators
 //     constants of it. nullptr is a Const of the target pointer type, 0.

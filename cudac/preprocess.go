@@ -138,7 +138,7 @@ func (p *preprocessor) run(toks []token) {
 				continue
 			}
 			if t.text == "__LINE__" {
-				p.emit(token{kind: tInt, text: strconv.Itoa(int(t.line)), line: t.line, col: t.col, bol: t.bol, space: t.space})
+				p.emit(lineToken(t))
 				continue
 			}
 		}
@@ -196,11 +196,19 @@ func (p *preprocessor) expand(m *macro, use token, active []string) {
 		if k == 0 {
 			bt.space = use.space
 		}
+		if bt.kind == tIdent && bt.text == "__LINE__" {
+			bt = lineToken(bt)
+		}
 		p.emit(bt)
 		if p.expanded > maxExpansion {
 			return
 		}
 	}
+}
+
+// lineToken replaces __LINE__ by its line number.
+func lineToken(t token) token {
+	return token{kind: tInt, text: strconv.Itoa(int(t.line)), line: t.line, col: t.col, end: t.end, bol: t.bol, space: t.space}
 }
 
 func contains(list []string, s string) bool {

@@ -30,6 +30,7 @@ func TestPreprocessor(t *testing.T) {
 		{"include and pragmas", "#include <cstdio>\n#include \"x.h\"\n#pragma once\n__global__ void k(float* a) {\n#pragma unroll\n  for (int i = 0; i < 4; i++) a[i] = 0;\n  #pragma unroll 4\n  1;\n}", "1:int"},
 		{"comments", "/* a\n * block */ __global__ void k() { // line\n  2 /* inner */ + /**/ 3; }", "5:int"},
 		{"line splice", "#define LONG 1 + \\\n  2\n__global__ void k() { LONG; }", "3:int"},
+		{"__LINE__ in a macro", "#define HERE __LINE__\n__global__ void k() {\n  HERE;\n}", "3:int"},
 		{"digit separators", "__global__ void k() { 1'000'000; }", "1000000:int"},
 		{"string concatenation", "__global__ void k() { printf(\"a\" \"b\\n\"); }", "(printf \"ab\\n\"):int"},
 
