@@ -426,7 +426,7 @@ func (c *checker) globalVar(spec *declSpec, dc *declarator, t *Type, cst, vol bo
 	} else if cst {
 		c.errorf(dc.P, "const variable '%s' needs an initializer", dc.Name)
 	}
-	if !c.declare(&entity{kind: entVar, name: dc.Name, pos: dc.P, v: v, volatile: vol}) {
+	if !c.declare(&entity{kind: entVar, name: dc.Name, pos: dc.P, v: v}) {
 		return
 	}
 	if vol {
@@ -689,7 +689,7 @@ func (c *checker) funcBody(fn *Func, f *sFunc, binds []*entity) {
 			c.impl.volatiles[v] = true
 		}
 		if v.Name != "" {
-			sub.declare(&entity{kind: entVar, name: v.Name, pos: v.P, v: v, volatile: vol})
+			sub.declare(&entity{kind: entVar, name: v.Name, pos: v.P, v: v})
 		}
 	}
 	fn.Params = params

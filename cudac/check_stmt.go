@@ -309,7 +309,7 @@ func (c *checker) localDecl(d *sDecl) []Stmt {
 			c.poison(dc.Name, dc.P)
 			continue
 		}
-		ent := &entity{kind: entVar, name: dc.Name, pos: dc.P, v: s.Var, volatile: vol}
+		ent := &entity{kind: entVar, name: dc.Name, pos: dc.P, v: s.Var}
 		if vol {
 			c.impl.volatiles[s.Var] = true
 		}

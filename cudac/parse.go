@@ -25,10 +25,8 @@ type parser struct {
 	tmpls  map[string]bool   // names of function templates
 	depth  int
 	noGT   int // > 0 while parsing template arguments: '>' ends them
-	// switchTop is true while parsing the statements directly in a
-	// switch body; inSwitch counts enclosing switches.
-	switchTop bool
-	inSwitch  int
+	// inSwitch counts the enclosing switch statements.
+	inSwitch int
 }
 
 func newParser(toks []token, d *diags) *parser {

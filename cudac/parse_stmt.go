@@ -4,8 +4,6 @@ func (p *parser) block() *sBlock {
 	b := &sBlock{P: p.here()}
 	p.next() // {
 	p.push()
-	top := p.switchTop
-	p.switchTop = false
 	for !p.is(tRBrace) && !p.is(tEOF) {
 		start := p.i
 		if s := p.stmt(); s != nil {
@@ -15,7 +13,6 @@ func (p *parser) block() *sBlock {
 			p.next()
 		}
 	}
-	p.switchTop = top
 	p.pop()
 	b.End = p.here()
 	if !p.got(tRBrace) {
@@ -212,9 +209,6 @@ func (p *parser) cond(what string) sExpr {
 // body parses the body of a loop or if: a statement that is not a
 // declaration.
 func (p *parser) body() sStmt {
-	top := p.switchTop
-	p.switchTop = false
-	defer func() { p.switchTop = top }()
 	if p.declStartAt(0) {
 		// A declaration as the whole body gets its own scope.
 		p.push()
@@ -337,7 +331,6 @@ func (p *parser) switchStmt() sStmt {
 	p.next()
 	p.push()
 	p.inSwitch++
-	top := p.switchTop
 	for !p.is(tRBrace) && !p.is(tEOF) {
 		start := p.i
 		if p.isWord("case") || p.isWord("default") {
@@ -357,11 +350,9 @@ func (p *parser) switchStmt() sStmt {
 			s.Stmts = append(s.Stmts, c)
 			continue
 		}
-		p.switchTop = true
 		if st := p.stmt(); st != nil {
 			s.Stmts = append(s.Stmts, st)
 		}
-		p.switchTop = top
 		if p.i == start {
 			p.next()
 		}

@@ -20,8 +20,6 @@ type entity struct {
 	// val is the value of an entConst, or of a const local or parameter
 	// whose initialiser is a constant (uses fold to it).
 	val *Const
-	// volatile marks a volatile-qualified variable.
-	volatile bool
 	t        *Type
 	// tconst and tvol are the qualifiers of a typedef'd type.
 	tconst, tvol bool
