@@ -20,7 +20,7 @@ type entity struct {
 	// val is the value of an entConst, or of a const local or parameter
 	// whose initialiser is a constant (uses fold to it).
 	val *Const
-	t        *Type
+	t   *Type
 	// tconst and tvol are the qualifiers of a typedef'd type.
 	tconst, tvol bool
 	// enumItems are an enum type's enumerators, for E::A.
