@@ -257,6 +257,15 @@ func (c *checker) file(items []sNode) {
 			c.usingDecl(x)
 		}
 	}
+	// Kernels must have bodies: they are what the backends launch.
+	for _, k := range c.impl.kernels {
+		switch {
+		case k.fn != nil && k.fn.Body == nil:
+			c.errorf(k.fn.P, "kernel '%s' is declared but never defined", k.fn.Name)
+		case k.tm != nil && k.tm.decl.Body == nil:
+			c.errorf(k.tm.pos, "kernel template '%s' is declared but never defined", k.tm.name)
+		}
+	}
 	// Functions called but never defined.
 	for _, e := range c.impl.global.names {
 		if e.kind == entFunc && e.fn.def == nil {

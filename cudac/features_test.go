@@ -129,6 +129,8 @@ func TestFeatureErrors(t *testing.T) {
 		{"alignas bad", "struct alignas(3) S { int a; };", "requested alignment 3 is not a positive power of 2"},
 		{"kernel name clash", "__device__ int counter;\n__global__ void counter() {}", "redefinition of 'counter' as a function"},
 		{"empty struct array", "struct E {};\n__global__ void k() { E a[1000000000] = {1}; }", "excess elements in initializer"},
+		{"kernel never defined", "__global__ void k(int* p);", "kernel 'k' is declared but never defined"},
+		{"kernel template never defined", "template <int N> __global__ void k(int* p);", "kernel template 'k' is declared but never defined"},
 		{"too many errors stop", strings.Repeat("__global__ void k() { x; }\n", 20), "undeclared identifier 'x'"},
 	}
 	for _, tt := range tests {
