@@ -2,8 +2,14 @@ package cudac
 
 import "fmt"
 
-// maxInitLeaves bounds the scalar leaves a brace initializer may produce.
-const maxInitLeaves = 1 << 20
+const (
+	// maxInitLeaves bounds the scalar leaves a brace initializer may produce.
+	maxInitLeaves = 1 << 20
+	// maxStaticShared is the static shared memory of a kernel (ptxas's limit).
+	maxStaticShared = 48 << 10
+	// maxLocalSize is the local memory of a thread.
+	maxLocalSize = 512 << 10
+)
 
 // stmts checks statements in the current scope.
 func (c *checker) stmts(list []sStmt) []Stmt {
@@ -352,6 +358,14 @@ func (c *checker) sharedDecl(spec *declSpec, dc *declarator, t *Type, cst bool) 
 			c.errorf(dc.P, "variable '%s' has incomplete type '%s'", dc.Name, t)
 			return nil
 		}
+		total := t.Size()
+		for _, o := range c.fn.Shared {
+			total += o.T.Size()
+		}
+		if total > maxStaticShared {
+			c.errorf(dc.P, "__shared__ variables of '%s' take %d bytes; static shared memory is limited to 48 KiB (use extern __shared__ for more)", c.fname, total)
+			return nil
+		}
 		c.fn.Shared = append(c.fn.Shared, v)
 	}
 	return &DeclStmt{P: dc.P, Var: v}
@@ -394,6 +408,10 @@ func (c *checker) localVar(dc *declarator, t *Type, cst bool) *DeclStmt {
 			return nil
 		}
 		t = c.arrayFromInit(t, cst, l)
+	}
+	if t.Size() > maxLocalSize {
+		c.errorf(dc.P, "local variable '%s' takes %d bytes; a thread has at most 512 KiB of local memory", dc.Name, t.Size())
+		return nil
 	}
 	v := &Var{Name: dc.Name, T: t, P: dc.P, Const: cst}
 	s := &DeclStmt{P: dc.P, Var: v}

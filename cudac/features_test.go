@@ -131,6 +131,8 @@ func TestFeatureErrors(t *testing.T) {
 		{"empty struct array", "struct E {};\n__global__ void k() { E a[1000000000] = {1}; }", "excess elements in initializer"},
 		{"kernel never defined", "__global__ void k(int* p);", "kernel 'k' is declared but never defined"},
 		{"kernel template never defined", "template <int N> __global__ void k(int* p);", "kernel template 'k' is declared but never defined"},
+		{"static shared too big", "__global__ void k() { __shared__ float a[8192]; __shared__ float b[8192]; }", "__shared__ variables of 'k' take 65536 bytes; static shared memory is limited to 48 KiB (use extern __shared__ for more)"},
+		{"local too big", "__global__ void k() { float a[1 << 30]; }", "local variable 'a' takes 4294967296 bytes; a thread has at most 512 KiB of local memory"},
 		{"too many errors stop", strings.Repeat("__global__ void k() { x; }\n", 20), "undeclared identifier 'x'"},
 	}
 	for _, tt := range tests {
