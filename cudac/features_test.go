@@ -128,7 +128,7 @@ func TestFeatureErrors(t *testing.T) {
 		{"sizeof void", "__global__ void k() { sizeof(void); }", "invalid application of 'sizeof' to an incomplete type 'void'"},
 		{"alignas bad", "struct alignas(3) S { int a; };", "requested alignment 3 is not a positive power of 2"},
 		{"kernel name clash", "__device__ int counter;\n__global__ void counter() {}", "redefinition of 'counter' as a function"},
-		{"empty struct array", "struct E {};\n__global__ void k() { E a[1000000000] = {1}; }", "excess elements in initializer"},
+		{"empty struct array", "struct E {};\n__device__ E a[1000000000] = {1};", "excess elements in initializer"},
 		{"kernel never defined", "__global__ void k(int* p);", "kernel 'k' is declared but never defined"},
 		{"kernel template never defined", "template <int N> __global__ void k(int* p);", "kernel template 'k' is declared but never defined"},
 		{"static shared too big", "__global__ void k() { __shared__ float a[8192]; __shared__ float b[8192]; }", "__shared__ variables of 'k' take 65536 bytes; static shared memory is limited to 48 KiB (use extern __shared__ for more)"},
