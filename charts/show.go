@@ -29,6 +29,7 @@ var libraryShown struct {
 //   - a Tabler (such as a *Table) as an HTML table;
 //   - a Figure (a *Chart or *BarChart) as an interactive echarts chart;
 //   - an error as a red message;
+//   - an HTMLer (a lab's exercise feedback, a code listing) as its HTML;
 //   - a string or a fmt.Stringer as preformatted text;
 //   - anything else as fmt's %v, preformatted; nil is skipped.
 //
@@ -51,15 +52,22 @@ func Show(items ...any) {
 	gonbui.Sync()
 }
 
+// HTMLer is implemented by anything that renders itself as an HTML
+// fragment, such as a lab's exercise feedback or a code listing. Show
+// displays it as HTML, with its String method, when it has one, as the
+// plain-text rendering.
+type HTMLer interface {
+	HTML() string
+}
+
 func showOne(item any) {
-	switch v := item.(type) {
-	case nil:
-	case Tabler:
-		t := v.Table()
-		if t == nil {
-			return
+	if h, plain, ok := staticOutput(item); ok {
+		if h != "" || plain != "" {
+			display(h, plain)
 		}
-		display(t.HTML(), t.String())
+		return
+	}
+	switch v := item.(type) {
 	case Figure:
 		libraryShown.Lock()
 		s, err := interactiveHTML(v, !libraryShown.done)
@@ -72,17 +80,41 @@ func showOne(item any) {
 			return
 		}
 		display(s, "chart: "+v.title())
+	}
+}
+
+// staticOutput returns the HTML and plain text that Show displays for
+// item, for everything but a Figure (ok is false for a Figure). Both are
+// empty for nil.
+func staticOutput(item any) (htmlText, plain string, ok bool) {
+	switch v := item.(type) {
+	case nil:
+		return "", "", true
+	case Tabler:
+		t := v.Table()
+		if t == nil {
+			return "", "", true
+		}
+		return t.HTML(), t.String(), true
+	case Figure:
+		return "", "", false
 	case error:
-		showError(v)
+		return errorHTML(v), v.Error(), true
+	case HTMLer:
+		h := v.HTML()
+		plain := h
+		if s, ok := v.(fmt.Stringer); ok {
+			plain = s.String()
+		}
+		return h, plain, true
 	case string:
-		display(preHTML(v), v)
+		return preHTML(v), v, true
 	case fmt.Stringer:
 		s := v.String()
-		display(preHTML(s), s)
-	default:
-		s := fmt.Sprintf("%v", v)
-		display(preHTML(s), s)
+		return preHTML(s), s, true
 	}
+	s := fmt.Sprintf("%v", item)
+	return preHTML(s), s, true
 }
 
 // ShowPNG displays each figure in the GoNB notebook as a PNG image drawn by
@@ -123,8 +155,12 @@ func display(htmlText, plain string) {
 }
 
 func showError(err error) {
-	display(`<div style="font-family:sans-serif;color:#a00;background:#fff0f0;border:1px solid #e99;padding:6px 10px;margin:6px 0;">`+
-		html.EscapeString(err.Error())+`</div>`, err.Error())
+	display(errorHTML(err), err.Error())
+}
+
+func errorHTML(err error) string {
+	return `<div style="font-family:sans-serif;color:#a00;background:#fff0f0;border:1px solid #e99;padding:6px 10px;margin:6px 0;">` +
+		html.EscapeString(err.Error()) + `</div>`
 }
 
 func preHTML(s string) string {

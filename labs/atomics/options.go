@@ -1,0 +1,108 @@
+package atomics
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs/internal/labkit"
+)
+
+// DefaultSizes are the Day 26 page's five sizes, 4,096 to 4,194,304
+// elements.
+var DefaultSizes = []int{4096, 65536, 262144, 1048576, 4194304}
+
+// DefaultBlockSize is the page's block size, 256 threads.
+const DefaultBlockSize = 256
+
+// ExerciseBlockSizes are the block sizes of the Day 26 exercise.
+var ExerciseBlockSizes = []int{64, 256, 1024}
+
+// Progress receives the progress of a long run; *charts.Progress
+// implements it. A nil Progress in an options struct means the default:
+// a line updated in place in a notebook, or on a terminal's stderr, and
+// nothing elsewhere.
+type Progress = labkit.Progress
+
+// NoProgress reports nothing.
+var NoProgress = labkit.NoProgress
+
+// Launch counts on a GPU, as the Day 26 page times its kernels.
+const (
+	gpuWarmUps = 3
+	gpuRuns    = 10
+)
+
+// launchCounts resolves WarmUps and Runs options for a device: 0 means
+// the default (3 warm-ups and 10 timed runs on a GPU; no warm-up and one
+// run where the time is modelled, since the model is deterministic), and
+// a negative WarmUps means none.
+func launchCounts(caps gpu.Capabilities, warm, runs int) (int, int, error) {
+	if runs < 0 {
+		return 0, 0, fmt.Errorf("atomics: Runs %d: want at least 1 (0 for the default)", runs)
+	}
+	if warm < 0 {
+		warm = 0
+	} else if warm == 0 && caps.MeasuredTiming {
+		warm = gpuWarmUps
+	}
+	if runs == 0 {
+		runs = 1
+		if caps.MeasuredTiming {
+			runs = gpuRuns
+		}
+	}
+	return warm, runs, nil
+}
+
+// checkSizes validates sizes, returning the default for none.
+func checkSizes(sizes []int) ([]int, error) {
+	if len(sizes) == 0 {
+		return slices.Clone(DefaultSizes), nil
+	}
+	for _, n := range sizes {
+		if n < 1 {
+			return nil, fmt.Errorf("atomics: size %d: want at least 1 element", n)
+		}
+	}
+	return slices.Clone(sizes), nil
+}
+
+// checkBlockSize validates a block size for dev: the tree halves the
+// block, so it must be a power of two, and the device must allow it.
+func checkBlockSize(dev *gpu.Device, b int) error {
+	if b < 1 || b&(b-1) != 0 {
+		return fmt.Errorf("atomics: block size %d: want a power of two (the tree sum halves the block at each step)", b)
+	}
+	if max := dev.Info().MaxThreadsPerBlock; max > 0 && b > max {
+		return fmt.Errorf("atomics: block size %d: %s allows at most %d threads per block", b, dev.Info().Name, max)
+	}
+	return nil
+}
+
+// timingNote says where a table's times come from and how many launches
+// each is.
+func timingNote(source string, measured bool, warm, runs int) string {
+	switch {
+	case measured:
+		return fmt.Sprintf("times %s: the mean of %d timed launches after %d warm-ups, each launch into a fresh accumulator", source, runs, warm)
+	case runs == 1:
+		return fmt.Sprintf("times %s; the model is deterministic, so one launch per cell", source)
+	}
+	return fmt.Sprintf("times %s: the mean of %d launches per cell", source, runs)
+}
+
+// sourceOf returns the timing source of the first measurement, or what
+// the device's capabilities say.
+func sourceOf(dev *gpu.Device, ms []measured) (string, bool) {
+	for _, m := range ms {
+		if m.timing.Source != "" {
+			return m.timing.Source, m.timing.Measured
+		}
+	}
+	caps := dev.Capabilities()
+	if caps.MeasuredTiming {
+		return "measured, " + dev.Info().Name, true
+	}
+	return "modelled, " + dev.Info().Profile + " profile", false
+}

@@ -1,0 +1,27 @@
+// Package labkit is what warplab's lab packages share: a Runner that runs
+// a lab's independent launches on a device (concurrently on simulated
+// devices, sequentially on a GPU), progress reports, the simulator profile
+// that predicts a given GPU, and the float helpers the labs' checks use.
+//
+// # Running launches
+//
+// A lab describes its experiment as Jobs: each makes a known number of
+// launches and stores what it measures in a slot of its own. A Runner
+// decides where they run:
+//
+//   - On the simulator (a device whose timing is modelled and whose
+//     atomics are seeded), every job runs on a fresh simulated device
+//     opened from the lab's device spec, with the seed that launch would
+//     have had had the jobs run one after another on one device: the seed
+//     of the device's spec, plus the launches of the jobs before it. Jobs
+//     then run on runtime.GOMAXPROCS(0) goroutines. Since a simulated
+//     launch is a pure function of its inputs and seed, the results are
+//     the same as a sequential run, and the same every time the experiment
+//     runs with the same spec: only the wall time changes.
+//   - On a GPU, jobs run one after another on the device itself, sharing
+//     compiled modules and input buffers through the Session cache.
+//
+// The device passed to NewRunner is used as is on a GPU; on the simulator
+// it only supplies the spec, and its own launch count is not used, so
+// that an experiment replays exactly whatever ran on the device before.
+package labkit

@@ -1,0 +1,139 @@
+package labkit
+
+import (
+	"errors"
+	"math"
+	"sync/atomic"
+	"testing"
+
+	"github.com/warplab/warplab/gpu"
+	_ "github.com/warplab/warplab/gpusim"
+)
+
+func TestSplitSeed(t *testing.T) {
+	for _, tc := range []struct {
+		spec, base string
+		seed       uint64
+	}{
+		{"sim:t4", "sim:t4", 1},
+		{"sim:t4?seed=7", "sim:t4", 7},
+		{"sim:t4?seed=7&order=deterministic", "sim:t4?order=deterministic", 7},
+		{"sim:h200?racecheck=false&seed=3&fmad=false", "sim:h200?racecheck=false&fmad=false", 3},
+	} {
+		base, seed, err := splitSeed(tc.spec)
+		if err != nil || base != tc.base || seed != tc.seed {
+			t.Errorf("splitSeed(%q) = %q, %d, %v; want %q, %d", tc.spec, base, seed, err, tc.base, tc.seed)
+		}
+	}
+	if _, _, err := splitSeed("sim:t4?seed=x"); err == nil {
+		t.Error("a bad seed parses")
+	}
+}
+
+func TestRunnerSeeds(t *testing.T) {
+	dev, err := gpu.Open("sim:t4?seed=10&order=deterministic")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRunner(dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Simulated() {
+		t.Fatal("a simulator does not simulate")
+	}
+	if got, want := r.SimSpec(12), "sim:t4?order=deterministic&seed=12"; got != want {
+		t.Errorf("SimSpec(12) = %q, want %q", got, want)
+	}
+	// Jobs of 1, 3 and 2 launches start at seeds 10, 11 and 14.
+	seeds := make([]uint64, 3)
+	var jobs []Job
+	for i, n := range []int{1, 3, 2} {
+		jobs = append(jobs, Job{Launches: n, Do: func(s *Session) error {
+			spec := s.Device.Info().Spec
+			_, seed, err := splitSeed(spec)
+			seeds[i] = seed
+			for range n {
+				s.Launched()
+			}
+			return err
+		}})
+	}
+	var last atomic.Int64
+	p := &countProgress{last: &last}
+	if err := r.Run(jobs, p); err != nil {
+		t.Fatal(err)
+	}
+	if seeds[0] != 10 || seeds[1] != 11 || seeds[2] != 14 {
+		t.Errorf("seeds %v, want [10 11 14]", seeds)
+	}
+	if last.Load() != 6 || !p.done {
+		t.Errorf("progress ended at %d (done %v), want 6 of 6", last.Load(), p.done)
+	}
+}
+
+type countProgress struct {
+	last *atomic.Int64
+	done bool
+}
+
+func (p *countProgress) Update(done, total int, _ string) {
+	if total == 6 {
+		p.last.Store(int64(done))
+	}
+}
+func (p *countProgress) Done() { p.done = true }
+
+func TestRunnerStopsOnError(t *testing.T) {
+	dev, _ := gpu.Open("sim:t4")
+	r, _ := NewRunner(dev)
+	r.Workers = 1
+	boom := errors.New("boom")
+	ran := 0
+	jobs := []Job{
+		{Launches: 1, Do: func(*Session) error { ran++; return boom }},
+		{Launches: 1, Do: func(*Session) error { ran++; return nil }},
+		{Launches: 1, Do: func(*Session) error { ran++; return nil }},
+	}
+	if err := r.Run(jobs, nil); !errors.Is(err, boom) {
+		t.Errorf("err = %v, want boom", err)
+	}
+	if ran > 2 {
+		t.Errorf("%d jobs ran after the first failed", ran-1)
+	}
+}
+
+func TestPredictionSpec(t *testing.T) {
+	for _, tc := range []struct {
+		info gpu.Info
+		want string
+	}{
+		{gpu.Info{Name: "NVIDIA H200", Arch: "sm_90"}, "sim:h200"},
+		{gpu.Info{Name: "Tesla T4", Arch: "sm_75"}, "sim:t4"},
+		{gpu.Info{Name: "NVIDIA H100 80GB HBM3", Arch: "sm_90"}, "sim:h200"},
+		{gpu.Info{Name: "Some GPU", Arch: "sm_120"}, gpu.DefaultSim},
+	} {
+		if got := PredictionSpec(tc.info); got != tc.want {
+			t.Errorf("PredictionSpec(%s) = %q, want %q", tc.info.Name, got, tc.want)
+		}
+	}
+}
+
+func TestFloats(t *testing.T) {
+	xs := []float32{1e8, 1, -1e8, 1}
+	if got := KahanSum(xs); got != 2 {
+		t.Errorf("KahanSum = %v, want 2", got)
+	}
+	if !ExactInFloat32([]float32{0, 1, 2, 3}) || ExactInFloat32([]float32{0.5}) || ExactInFloat32([]float32{1 << 24, 1}) {
+		t.Error("ExactInFloat32 is wrong")
+	}
+	if m, s := Mean([]float64{1, 2, 3}); m != 2 || math.Abs(s-1) > 1e-15 {
+		t.Errorf("Mean = %v, %v", m, s)
+	}
+	if m, s := Mean([]float64{4}); m != 4 || s != 0 {
+		t.Errorf("Mean of one = %v, %v", m, s)
+	}
+	if got := FormatFloat32(6289136.5); got != "6289136.5" {
+		t.Errorf("FormatFloat32 = %q", got)
+	}
+}

@@ -1,0 +1,237 @@
+package labkit
+
+import (
+	"fmt"
+	"net/url"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/warplab/warplab/gpu"
+)
+
+// Job is one independent part of an experiment: it makes Launches
+// launches on the Session's device and stores its results itself (in a
+// slot of its own: jobs may run concurrently).
+type Job struct {
+	// Launches is the number of launches Do makes, for the seeds and the
+	// progress count. Do must make exactly this many.
+	Launches int
+	// Detail says what the job does, for progress lines ("tree n=4096").
+	Detail string
+	Do     func(s *Session) error
+}
+
+// Runner runs jobs on a device; see the package documentation.
+type Runner struct {
+	dev *gpu.Device
+	// simBase is the simulated device's spec without its seed, and seed
+	// the seed; simBase is empty for a device whose jobs run on it
+	// directly.
+	simBase string
+	seed    uint64
+	// Workers is the number of jobs run at once on the simulator;
+	// NewRunner sets it to runtime.GOMAXPROCS(0).
+	Workers int
+}
+
+// NewRunner returns a runner for dev.
+func NewRunner(dev *gpu.Device) (*Runner, error) {
+	r := &Runner{dev: dev, Workers: runtime.GOMAXPROCS(0)}
+	info, caps := dev.Info(), dev.Capabilities()
+	if info.Backend == "sim" && caps.ModelledTiming && caps.Seeded {
+		base, seed, err := splitSeed(info.Spec)
+		if err != nil {
+			return nil, fmt.Errorf("labkit: device %s: %v", info.Spec, err)
+		}
+		r.simBase, r.seed = base, seed
+	}
+	return r, nil
+}
+
+// Device returns the runner's device.
+func (r *Runner) Device() *gpu.Device { return r.dev }
+
+// Simulated reports whether jobs run on fresh simulated devices.
+func (r *Runner) Simulated() bool { return r.simBase != "" }
+
+// Run runs the jobs and waits for them; progress counts launches. The
+// first error stops jobs not yet started and is returned. Run calls
+// progress.Done before it returns.
+func (r *Runner) Run(jobs []Job, progress Progress) error {
+	if progress == nil {
+		progress = NoProgress
+	}
+	defer progress.Done()
+	total := 0
+	for _, j := range jobs {
+		total += j.Launches
+	}
+	var mu sync.Mutex
+	done := 0
+	step := func(detail string) {
+		mu.Lock()
+		done++
+		d := done
+		mu.Unlock()
+		progress.Update(d, total, detail)
+	}
+	if !r.Simulated() {
+		s := &Session{Device: r.dev, cache: map[string]any{}, step: step}
+		defer s.free()
+		for _, j := range jobs {
+			s.detail = j.Detail
+			if err := j.Do(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	seeds := make([]uint64, len(jobs))
+	next := r.seed
+	for i, j := range jobs {
+		seeds[i] = next
+		next += uint64(j.Launches)
+	}
+	workers := max(1, min(r.Workers, len(jobs)))
+	idx := make(chan int)
+	errs := make([]error, len(jobs))
+	var failed sync.Once
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range idx {
+				if err := r.runSim(jobs[i], seeds[i], step); err != nil {
+					errs[i] = err
+					failed.Do(func() { close(stop) })
+				}
+			}
+		}()
+	}
+feed:
+	for i := range jobs {
+		select {
+		case idx <- i:
+		case <-stop:
+			break feed
+		}
+	}
+	close(idx)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runSim runs one job on a fresh simulated device whose first launch
+// uses seed.
+func (r *Runner) runSim(j Job, seed uint64, step func(string)) error {
+	spec := r.SimSpec(seed)
+	dev, err := gpu.Open(spec)
+	if err != nil {
+		return err
+	}
+	defer dev.Close()
+	s := &Session{Device: dev, cache: map[string]any{}, step: step, detail: j.Detail}
+	defer s.free()
+	return j.Do(s)
+}
+
+// SimSpec returns the spec of the runner's simulated device with the
+// given seed; it is empty when the runner does not simulate.
+func (r *Runner) SimSpec(seed uint64) string {
+	if r.simBase == "" {
+		return ""
+	}
+	sep := "?"
+	if strings.Contains(r.simBase, "?") {
+		sep = "&"
+	}
+	return r.simBase + sep + "seed=" + strconv.FormatUint(seed, 10)
+}
+
+// splitSeed splits a simulated device's spec into the spec without its
+// seed option and the seed (1 when the spec has none, gpusim's default).
+func splitSeed(spec string) (string, uint64, error) {
+	head, query, _ := strings.Cut(spec, "?")
+	vals, err := url.ParseQuery(query)
+	if err != nil {
+		return "", 0, err
+	}
+	seed := uint64(1)
+	if s := vals.Get("seed"); s != "" {
+		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
+			return "", 0, fmt.Errorf("seed %q: %v", s, err)
+		}
+	}
+	// Keep the other options in their order.
+	var keep []string
+	for _, kv := range strings.Split(query, "&") {
+		if kv != "" && !strings.HasPrefix(kv, "seed=") {
+			keep = append(keep, kv)
+		}
+	}
+	if len(keep) > 0 {
+		head += "?" + strings.Join(keep, "&")
+	}
+	return head, seed, nil
+}
+
+// Session is the device a job runs on, with a cache of what earlier jobs
+// on the same device built (modules, input buffers).
+type Session struct {
+	Device *gpu.Device
+	cache  map[string]any
+	frees  []func() error
+	step   func(string)
+	detail string
+}
+
+// Launched counts one launch for the progress report.
+func (s *Session) Launched() { s.step(s.detail) }
+
+// Kernel compiles src (once per device) and returns the named kernel.
+func (s *Session) Kernel(file string, src []byte, name string) (*gpu.Kernel, error) {
+	key := "module\x00" + file
+	m, ok := s.cache[key].(*gpu.Module)
+	if !ok {
+		var err error
+		if m, err = s.Device.Compile(file, src); err != nil {
+			return nil, err
+		}
+		s.cache[key] = m
+	}
+	return m.Kernel(name)
+}
+
+// Cached returns the value stored under key on this device, making it
+// with make the first time; free, when not nil, releases it when the run
+// ends.
+func Cached[T any](s *Session, key string, make func() (T, error), free func(T) error) (T, error) {
+	if v, ok := s.cache[key].(T); ok {
+		return v, nil
+	}
+	v, err := make()
+	if err != nil {
+		return v, err
+	}
+	s.cache[key] = v
+	if free != nil {
+		s.frees = append(s.frees, func() error { return free(v) })
+	}
+	return v, nil
+}
+
+func (s *Session) free() {
+	for _, f := range s.frees {
+		f()
+	}
+	s.frees = nil
+}
