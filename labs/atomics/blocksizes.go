@@ -37,8 +37,8 @@ type BlockSizeTable struct {
 	Measured bool   `json:"measured"`
 	Baseline int    `json:"baseline"`
 	// N is the size the ratios are taken at: the largest swept.
-	N       int      `json:"n"`
-	Kernels []Kernel `json:"kernels"`
+	N       int            `json:"n"`
+	Kernels []Kernel       `json:"kernels"`
 	Rows    []BlockSizeRow `json:"rows"`
 	// Sweeps are the full sweeps, one per row.
 	Sweeps []*SweepTable `json:"sweeps"`

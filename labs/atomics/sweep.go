@@ -43,13 +43,13 @@ type SweepTable struct {
 	Spec   string `json:"spec"`
 	// Timing says where the times come from: "modelled, t4 profile" or
 	// "measured, NVIDIA H200"; Measured is true for the latter.
-	Timing    string   `json:"timing"`
-	Measured  bool     `json:"measured"`
-	BlockSize int      `json:"block_size"`
-	WarmUps   int      `json:"warm_ups"`
-	Runs      int      `json:"runs"`
-	Kernels   []Kernel `json:"kernels"`
-	Input     string   `json:"input"`
+	Timing    string     `json:"timing"`
+	Measured  bool       `json:"measured"`
+	BlockSize int        `json:"block_size"`
+	WarmUps   int        `json:"warm_ups"`
+	Runs      int        `json:"runs"`
+	Kernels   []Kernel   `json:"kernels"`
+	Input     string     `json:"input"`
 	Rows      []SweepRow `json:"rows"`
 	// Predicted is the same sweep on the simulator, when the sweep ran on
 	// a GPU and a prediction was asked for.
