@@ -2,7 +2,8 @@
 // and the Register Cache: A Deep Dive with Online Softmax", section "Where
 // Atomic Operation Logic Lives Today": atomicAggInc, the warp-aggregated
 // increment built on __match_any_sync (after NVIDIA's "Using CUDA
-// Warp-Level Primitives"). The two '–' of the article are written '-'.
+// Warp-Level Primitives"). The article's two en-dashes are written as
+// minus signs.
 
 // Added: the article assumes lane_id(), the thread's lane in its warp.
 __device__ int lane_id() { return threadIdx.x & 31; }

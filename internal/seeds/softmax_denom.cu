@@ -13,7 +13,7 @@ __global__ void onlineSoftmaxDenom_Atomic(
     int tid = blockIdx.x * blockDim.x + threadIdx.x;
     if (tid < n) {
         float val = expf(input[tid]);
-        atomicAdd(denom, val);  // N = 16M threads, one address — maximum contention
+        atomicAdd(denom, val);  // N = 16M threads, one address - maximum contention
     }
 }
 
