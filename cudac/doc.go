@@ -21,7 +21,8 @@
 // that are constants; function templates over integer parameters
 // (template <int N>, template <unsigned int N, int M = 4>), instantiated
 // by name ("sumTree<256>") or at a call (f<4>(x)), and explicit
-// instantiations; constexpr, const, static const and static constexpr
+// instantiations (a template body's names are looked up at its definition,
+// as C++ does; the rest is checked per instantiation); constexpr, const, static const and static constexpr
 // scalar constants; __device__ and __constant__ variables with constant
 // initializers; struct declarations with C layout, alignas and __align__ on
 // the struct or a member; enum and enum class; typedef and using aliases;

@@ -43,6 +43,7 @@ func (c *checker) templateDecl(f *sFunc) {
 			c.impl.seq++
 			old.tm.seq = c.impl.seq
 			old.tm.pos = f.P
+			c.templateNames(f)
 		}
 		return
 	}
@@ -52,6 +53,9 @@ func (c *checker) templateDecl(f *sFunc) {
 		return
 	}
 	tm.seq = c.impl.seq
+	if f.Body != nil {
+		c.templateNames(f)
+	}
 	if tm.kernel {
 		names := make([]string, len(params))
 		for i, p := range params {

@@ -209,3 +209,25 @@ template <int N> __global__ void k(int* o) { o[0] = f<N - N>(); }
 		t.Errorf("Kernel(k<2>) error = %v, want %q", err, want)
 	}
 }
+
+func TestTemplateNamesAtDefinition(t *testing.T) {
+	src := `template <int N>
+__global__ void k(float* out) {
+    int tid = threadIdx.x;
+    enum { A = 1 };
+    for (int i = 0; i < N; i++) out[tidd] = i + A + warpSize;
+}
+`
+	_, err := Compile("n.cu", []byte(src))
+	want := "n.cu:5:37: undeclared identifier 'tidd' (did you mean 'tid'?)\n        for (int i = 0; i < N; i++) out[tidd] = i + A + warpSize;\n                                        ^"
+	if err == nil || err.Error() != want {
+		t.Errorf("error:\n%v\nwant:\n%s", err, want)
+	}
+	// Names declared after the template are not visible in it (C++ binds
+	// them at the definition).
+	src = "template <int N> __device__ int f() { return g(); }\n__device__ int g() { return 1; }\n"
+	_, err = Compile("n.cu", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), "n.cu:1:46: undeclared identifier 'g'") {
+		t.Errorf("error = %v", err)
+	}
+}
