@@ -256,7 +256,7 @@ func TestLaunchLimits(t *testing.T) {
 	d := open(t, "sim:t4")
 	src := `
 __global__ void big(float* out) {
-    __shared__ float s[16384];
+    __shared__ float s[12000];
     s[threadIdx.x] = 1.0f;
     __syncthreads();
     out[threadIdx.x] = s[threadIdx.x];
@@ -269,8 +269,10 @@ __global__ void dyn(float* out) {
 	out := zeros[float32](t, d, 2048)
 	launchErr(t, kernel(t, d, src, "dyn"), gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(2048), SharedBytes: 8192},
 		gpu.ErrInvalidConfig, out)
-	launchErr(t, kernel(t, d, src, "big"), gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(256)},
+	// 48,000 bytes of static shared memory and 4,096 of dynamic: over the 48 KiB a block gets.
+	launchErr(t, kernel(t, d, src, "big"), gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(256), SharedBytes: 4096},
 		gpu.ErrOutOfResources, out)
+	launch(t, kernel(t, d, src, "big"), 1, 256, out)
 	launchErr(t, kernel(t, d, src, "dyn"), gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(256), SharedBytes: 64 << 10},
 		gpu.ErrOutOfResources, out)
 	launchErr(t, kernel(t, d, src, "dyn"), gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(256)},

@@ -9,23 +9,92 @@ import (
 	"github.com/warplab/warplab/gpusim/profiles"
 )
 
-// Model turns a launch's counters into a modelled kernel time on profile
-// p, with a breakdown by resource.
-func Model(p *profiles.Profile, out *engine.Outcome) gpu.Timing {
+// The cost model turns a launch's counters and its virtual-time schedule
+// into the time CUDA events around the launch would measure:
+//
+//	launch + max(blocks, L2 atomic chain, L2 throughput, DRAM, issue)
+//
+//   - launch: the profile's event-measured cost of launching a kernel;
+//   - blocks and L2 atomic chain: the engine's virtual-time schedule, in SM
+//     cycles at the profile's clock: when the last block finished, and when
+//     the L2 served the last atomic. The scheduler places blocks on SMs by
+//     occupancy, runs them in waves, charges each instruction its latency
+//     (ALU issue shared by the resident warps, global memory, barriers),
+//     serialises shared-memory atomics per address, and queues global
+//     atomics at their 128-byte line in the L2, one transaction at a time:
+//     occupancy, waves, tails, block-size effects and atomic chains are in
+//     these two terms;
+//   - L2 throughput: the L2's atomic work as a throughput bound: the
+//     busiest line, and all lines together over the units that serve hot
+//     lines side by side;
+//   - DRAM: the bytes of the global sectors moved, at the profile's
+//     achievable bandwidth;
+//   - issue: warp instructions over the SMs' issue rate.
+//
+// The terms are resources that work in parallel, so the slowest binds; the
+// breakdown lists them all, largest first.
+
+// Model returns the modelled time of a launch on profile p at an SM clock
+// of clockMHz.
+func Model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) gpu.Timing {
 	c := &out.Counters
-	cycleNs := 1e3 / p.ClockMHz
+	cost := &p.Cost
+	ghz := clockMHz / 1000
+	ms := func(ns float64) float64 { return ns / 1e6 }
 	var parts []gpu.TimeComponent
-	add := func(res string, ms float64, detail string) {
-		parts = append(parts, gpu.TimeComponent{Resource: res, Ms: ms, Detail: detail})
+	add := func(res string, ns float64, detail string) {
+		parts = append(parts, gpu.TimeComponent{Resource: res, Ms: ms(ns), Detail: detail})
 	}
+
+	add("blocks", float64(out.BlocksEnd)/ghz, fmt.Sprintf("%d blocks in %d waves of %d, %d SM cycles at %.0f MHz",
+		c.Blocks, c.Waves, int64(out.ResidentBlocks)*int64(p.SMs), out.BlocksEnd, clockMHz))
+	if out.L2Drain > 0 {
+		add("l2 atomic chain", float64(out.L2Drain)/ghz, fmt.Sprintf("the L2 served the last atomic at cycle %d; the longest chain on one address is %d operations",
+			out.L2Drain, c.GlobalAtomicMaxChain))
+	}
+
+	l2 := out.L2.MaxLineNs
+	detail := "no global atomics"
+	if out.L2.HotLines > 0 {
+		par := max(1, cost.L2LineParallelism*float64(out.L2.HotLines))
+		l2 = max(l2, out.L2.SumNs/par)
+		detail = fmt.Sprintf("%d hot lines; the busiest line serves %d operations on one address (longest chain)",
+			out.L2.HotLines, c.GlobalAtomicMaxChain)
+	}
+	add("l2 throughput", l2, detail)
+
 	bytes := float64(c.GlobalLoadSectors+c.GlobalStoreSectors) * 32
-	add("dram", bytes/(p.DRAMGBps*1e9)*1e3, fmt.Sprintf("%.0f bytes at %.0f GB/s", bytes, p.DRAMGBps))
-	// Same-address atomics serialise at the L2: about one per 2 ns.
-	chain := float64(c.GlobalAtomicMaxChain)
-	add("l2 atomics", chain*2e-6, fmt.Sprintf("longest chain %d operations on one address", c.GlobalAtomicMaxChain))
-	issue := float64(c.WarpInstructions) / float64(p.SMs*4) * cycleNs * 1e-6
-	add("issue", issue, fmt.Sprintf("%d warp instructions on %d SMs", c.WarpInstructions, p.SMs))
-	sort.Slice(parts, func(i, j int) bool { return parts[i].Ms > parts[j].Ms })
-	total := 0.003 + parts[0].Ms
-	return gpu.Timing{Ms: total, Source: "modelled, " + p.Name + " profile", Breakdown: parts}
+	bw := p.DRAMGBps * cost.DRAMEfficiency
+	add("dram", bytes/bw, fmt.Sprintf("%.0f bytes at %.0f GB/s", bytes, bw))
+
+	issue := float64(c.WarpInstructions) / (float64(p.SMs) * cost.IssueIPC) / ghz
+	add("issue", issue, fmt.Sprintf("%d warp instructions at %.1f per cycle on %d SMs", c.WarpInstructions, cost.IssueIPC, p.SMs))
+
+	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Ms > parts[j].Ms })
+	launch := gpu.TimeComponent{Resource: "launch", Ms: cost.LaunchUs / 1e3, Detail: "launch overhead as CUDA events see it"}
+	total := launch.Ms + parts[0].Ms
+	parts = append(parts, launch)
+	src := fmt.Sprintf("modelled, %s profile", p.Name)
+	if clockMHz != p.ClockMHz {
+		src += fmt.Sprintf(" at %.0f MHz", clockMHz)
+	}
+	return gpu.Timing{Ms: total, Source: src, Breakdown: parts}
+}
+
+// machine describes a profile to the engine.
+func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
+	c := &p.Cost
+	return &engine.Machine{
+		Name: p.Device, SMs: p.SMs, MaxThreadsPerBlock: p.MaxThreadsPerBlock, MaxThreadsPerSM: p.MaxThreadsPerSM,
+		MaxBlocksPerSM: p.MaxBlocksPerSM, MaxWarpsPerSM: p.MaxWarpsPerSM, SharedPerSM: p.SharedPerSM,
+		SharedPerBlock: p.SharedPerBlock, RegsPerSM: p.RegsPerSM,
+		Costs: engine.Costs{
+			ALU: c.ALUCycles, SFU: c.SFUCycles, Shared: c.SharedCycles, Global: c.GlobalCycles,
+			Atomic: c.AtomicCycles, Barrier: c.BarrierCycles, Launch: c.BlockStartCycles,
+			SharedFloatA: c.SharedFloatA, SharedFloatB: c.SharedFloatB, SharedInt: c.SharedInt,
+			L2Addr: c.L2AddrNs, L2OpF32: c.L2OpF32Ns, L2OpF64: c.L2OpF64Ns, L2OpInt: c.L2OpIntNs,
+		},
+		ClockGHz: clockMHz / 1000,
+		Jitter:   c.JitterCycles,
+	}
 }

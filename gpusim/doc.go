@@ -21,6 +21,7 @@
 //	fmad=false            do not contract a*b+c into fused multiply-adds
 //	racecheck=false       skip the shared-memory race check (faster)
 //	budget=N              the default warp-instruction budget per launch
+//	clock=MHZ|base|boost  run the profile's SMs at another clock (default boost)
 //
 // A launch's results and counters are a pure function of the source, the
 // inputs, the launch, the profile and the seed.

@@ -19,7 +19,9 @@ type backend struct{}
 
 // Options are a simulated device's settings, parsed from its spec.
 type Options struct {
-	Profile   string
+	Profile string
+	// ClockMHz runs the profile at another SM clock (0: its boost clock).
+	ClockMHz  float64
 	Seed      uint64
 	Order     engine.Order
 	NoFMA     bool
@@ -63,8 +65,23 @@ func ParseSpec(config string) (Options, error) {
 			o.RaceCheck, err = strconv.ParseBool(v)
 		case "budget":
 			o.Budget, err = strconv.ParseInt(v, 10, 64)
+		case "clock":
+			p, _ := profiles.Get(o.Profile)
+			switch v {
+			case "boost":
+				o.ClockMHz = 0
+			case "base":
+				if o.ClockMHz = p.Cost.BaseClockMHz; o.ClockMHz == 0 {
+					err = fmt.Errorf("profile %s has no base clock", p.Name)
+				}
+			default:
+				o.ClockMHz, err = strconv.ParseFloat(v, 64)
+				if err == nil && (o.ClockMHz < 100 || o.ClockMHz > 5000) {
+					err = fmt.Errorf("want MHz between 100 and 5000, base or boost")
+				}
+			}
 		default:
-			err = fmt.Errorf("unknown option (options: seed, order, fmad, racecheck, budget)")
+			err = fmt.Errorf("unknown option (options: seed, order, fmad, racecheck, budget, clock)")
 		}
 		if err != nil {
 			return o, fmt.Errorf("option %s=%s: %v", key, v, err)
@@ -87,6 +104,9 @@ func (o Options) Spec() string {
 	}
 	if o.Budget > 0 {
 		s += fmt.Sprintf("&budget=%d", o.Budget)
+	}
+	if o.ClockMHz > 0 {
+		s += fmt.Sprintf("&clock=%g", o.ClockMHz)
 	}
 	return s
 }
@@ -117,13 +137,21 @@ type device struct {
 	closed   bool
 }
 
+// clock is the SM clock the device runs at, in MHz.
+func (d *device) clock() float64 {
+	if d.opts.ClockMHz > 0 {
+		return d.opts.ClockMHz
+	}
+	return d.prof.ClockMHz
+}
+
 func (d *device) Info() gpu.Info {
 	p := d.prof
 	return gpu.Info{
 		Backend: "sim", Spec: d.opts.Spec(), Name: p.Device + " (gpusim profile " + p.Name + ")",
 		Arch: p.Arch, Profile: p.Name, SMs: p.SMs, WarpSize: 32,
 		MaxThreadsPerBlock: p.MaxThreadsPerBlock, MaxSharedPerBlock: int(p.SharedPerBlock),
-		ClockMHz: int(p.ClockMHz), MemoryBytes: p.MemoryBytes,
+		ClockMHz: int(d.clock()), MemoryBytes: p.MemoryBytes,
 	}
 }
 
@@ -280,7 +308,7 @@ func (m *module) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValu
 	if budget == 0 {
 		budget = d.opts.Budget
 	}
-	mach := machine(d.prof)
+	mach := machine(d.prof, d.clock())
 	out, err := engine.Run(mach, &engine.Config{
 		Kernel: k, Grid: cfg.Grid, Block: cfg.Block, SharedBytes: int64(cfg.SharedBytes),
 		Params: params, Memory: d.mem, Globals: globals, Seed: seed, Order: d.opts.Order,
@@ -299,17 +327,6 @@ func (m *module) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValu
 	if res.Diagnostics == nil {
 		res.Diagnostics = []gpu.Diagnostic{}
 	}
-	res.Timing = Model(d.prof, out)
+	res.Timing = Model(d.prof, d.clock(), out)
 	return res, nil
-}
-
-// machine describes a profile to the engine.
-func machine(p *profiles.Profile) *engine.Machine {
-	return &engine.Machine{
-		Name: p.Device, SMs: p.SMs, MaxThreadsPerBlock: p.MaxThreadsPerBlock, MaxThreadsPerSM: p.MaxThreadsPerSM,
-		MaxBlocksPerSM: p.MaxBlocksPerSM, MaxWarpsPerSM: p.MaxWarpsPerSM, SharedPerSM: p.SharedPerSM,
-		SharedPerBlock: p.SharedPerBlock, RegsPerSM: p.RegsPerSM,
-		Costs:  engine.Costs{ALU: 4, SFU: 16, Shared: 30, Global: 500, Atomic: 600, Barrier: 20, Launch: 2000},
-		Jitter: 400,
-	}
 }

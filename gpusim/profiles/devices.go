@@ -1,11 +1,25 @@
 package profiles
 
-// Compute-capability limits are from the CUDA C++ Programming Guide's table
-// "Technical Specifications per Compute Capability"; sizes and bandwidths
-// from NVIDIA's datasheets; measured figures from
-// shared/reference/measurements.md and testdata/.
+// Limits are from the CUDA C++ Programming Guide's table "Technical
+// Specifications per Compute Capability"; sizes, clocks and bandwidths from
+// NVIDIA's datasheets; measured figures from testdata/ (the microbenchmarks
+// run on the project's H200) and shared/reference/measurements.md;
+// calibrated figures were fitted by `warplab fidelity` against the Day 26
+// tables, as its report shows.
 
-const ccTable = Guide + "Technical Specifications per Compute Capability"
+const (
+	ccTable = Guide + "Technical Specifications per Compute Capability"
+	h200Run = "testdata/h200/2026-11-29"
+)
+
+// costSources describes where the cost-model parameters of a profile come
+// from, for profiles calibrated the same way.
+func costSources(base map[string]string, extra map[string]string) map[string]string {
+	for k, v := range extra {
+		base[k] = v
+	}
+	return base
+}
 
 func init() {
 	register(&Profile{
@@ -13,19 +27,47 @@ func init() {
 		SMs: 40, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 1024, MaxBlocksPerSM: 16, MaxWarpsPerSM: 32,
 		SharedPerSM: 64 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
 		ClockMHz: 1590, MemoryBytes: 16 << 30, DRAMGBps: 320, L2Bytes: 4 << 20,
+		Cost: Cost{
+			BaseClockMHz: 585, LaunchUs: 2.0, DRAMEfficiency: 0.75, IssueIPC: 2,
+			ALUCycles: 4, SFUCycles: 16, SharedCycles: 30, GlobalCycles: 500, AtomicCycles: 600,
+			BarrierCycles: 30, BlockStartCycles: 600,
+			SharedFloatA: 60, SharedFloatB: 116, SharedInt: 8,
+			L2AddrNs: 0.137, L2OpF32Ns: 3.3, L2OpF64Ns: 3.3, L2OpIntNs: 1.4, L2LineParallelism: 0.25,
+			JitterCycles: 400,
+		},
 		Sources: map[string]string{
-			"SMs":                Datasheet + "NVIDIA T4 (TU104, 40 SMs, 2560 CUDA cores); seed 002 prints SMs: 40",
-			"MaxThreadsPerBlock": ccTable + ", 7.5",
-			"MaxThreadsPerSM":    ccTable + ", 7.5",
-			"MaxBlocksPerSM":     ccTable + ", 7.5",
-			"MaxWarpsPerSM":      ccTable + ", 7.5",
-			"SharedPerSM":        ccTable + ", 7.5 (64 KB)",
-			"SharedPerBlock":     ccTable + ", 48 KB without opt-in",
-			"RegsPerSM":          ccTable + ", 7.5",
-			"ClockMHz":           Datasheet + "NVIDIA T4 boost clock 1590 MHz",
-			"MemoryBytes":        Datasheet + "NVIDIA T4, 16 GB GDDR6",
-			"DRAMGBps":           Datasheet + "NVIDIA T4, 320 GB/s",
-			"L2Bytes":            Datasheet + "Turing TU104, 4 MB L2",
+			"SMs":                    Datasheet + "NVIDIA T4 (TU104, 40 SMs, 2560 CUDA cores); seed 002 prints SMs: 40",
+			"MaxThreadsPerBlock":     ccTable + ", 7.5",
+			"MaxThreadsPerSM":        ccTable + ", 7.5",
+			"MaxBlocksPerSM":         ccTable + ", 7.5",
+			"MaxWarpsPerSM":          ccTable + ", 7.5",
+			"SharedPerSM":            ccTable + ", 7.5 (64 KB)",
+			"SharedPerBlock":         ccTable + ", 48 KB without opt-in",
+			"RegsPerSM":              ccTable + ", 7.5",
+			"ClockMHz":               Datasheet + "NVIDIA T4 boost clock 1590 MHz",
+			"MemoryBytes":            Datasheet + "NVIDIA T4, 16 GB GDDR6",
+			"DRAMGBps":               Datasheet + "NVIDIA T4, 320 GB/s",
+			"L2Bytes":                Datasheet + "Turing TU104, 4 MB L2",
+			"Cost.BaseClockMHz":      Datasheet + "NVIDIA T4 base clock 585 MHz",
+			"Cost.LaunchUs":          Calibrated + "the Day 26 tree sum at n = 4096 (seed 002)",
+			"Cost.DRAMEfficiency":    Calibrated + "the Day 26 tree sum at n = 4194304 (seed 002)",
+			"Cost.IssueIPC":          Calibrated + "assumed as for the H200 (4 schedulers, dependent instructions)",
+			"Cost.ALUCycles":         Calibrated + "dependent-issue latency of Turing's ALU pipes (4 cycles), as for the H200",
+			"Cost.SFUCycles":         Calibrated + "as for the H200",
+			"Cost.SharedCycles":      Calibrated + "as for the H200",
+			"Cost.GlobalCycles":      Calibrated + "the Day 26 tree sum (seed 002), latency-bound at every size",
+			"Cost.AtomicCycles":      Calibrated + "as for the H200",
+			"Cost.BarrierCycles":     Calibrated + "as for the H200",
+			"Cost.BlockStartCycles":  Calibrated + "as for the H200",
+			"Cost.SharedFloatA":      Calibrated + "H200 value in cycles; the Day 26 shared-atomic sum (seed 002) checks it",
+			"Cost.SharedFloatB":      Calibrated + "H200 value in cycles; the Day 26 shared-atomic sum (seed 002) checks it",
+			"Cost.SharedInt":         Calibrated + "H200 value in cycles",
+			"Cost.L2AddrNs":          Calibrated + "the H200's ratio of per-address to float-operation time",
+			"Cost.L2OpF32Ns":         Measured + "the Day 26 global-atomic sum (seed 002): 3.1 to 3.5 ns per atomic at every size",
+			"Cost.L2OpF64Ns":         Calibrated + "assumed equal to float",
+			"Cost.L2OpIntNs":         Calibrated + "the H200's ratio of integer to float same-address throughput",
+			"Cost.L2LineParallelism": Calibrated + "as for the H200",
+			"Cost.JitterCycles":      Calibrated + "the Day 26 determinism table (seed 002)",
 		},
 	})
 	register(&Profile{
@@ -33,59 +75,143 @@ func init() {
 		SMs: 132, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 2048, MaxBlocksPerSM: 32, MaxWarpsPerSM: 64,
 		SharedPerSM: 228 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
 		ClockMHz: 1980, MemoryBytes: 141 << 30, DRAMGBps: 4800, L2Bytes: 60 << 20,
+		Cost: Cost{
+			LaunchUs: 4.8, DRAMEfficiency: 0.89, IssueIPC: 2,
+			ALUCycles: 4, SFUCycles: 16, SharedCycles: 30, GlobalCycles: 700, AtomicCycles: 700,
+			BarrierCycles: 30, BlockStartCycles: 600,
+			SharedFloatA: 60, SharedFloatB: 116, SharedInt: 8,
+			L2AddrNs: 0.073, L2OpF32Ns: 1.755, L2OpF64Ns: 1.755, L2OpIntNs: 0.731, L2LineParallelism: 0.25,
+			JitterCycles: 400,
+		},
 		Sources: map[string]string{
-			"SMs":                Measured + "132 multiprocessors reported on the project's H200 (measurements.md)",
-			"MaxThreadsPerBlock": ccTable + ", 9.0",
-			"MaxThreadsPerSM":    ccTable + ", 9.0",
-			"MaxBlocksPerSM":     ccTable + ", 9.0",
-			"MaxWarpsPerSM":      ccTable + ", 9.0",
-			"SharedPerSM":        ccTable + ", 9.0 (228 KB)",
-			"SharedPerBlock":     ccTable + ", 48 KB without opt-in",
-			"RegsPerSM":          ccTable + ", 9.0",
-			"ClockMHz":           Measured + "1980 MHz under load (measurements.md)",
-			"MemoryBytes":        Datasheet + "NVIDIA H200, 141 GB HBM3e",
-			"DRAMGBps":           Datasheet + "NVIDIA H200, 4.8 TB/s",
-			"L2Bytes":            Measured + "60 MiB L2 reported (measurements.md)",
+			"SMs":                    Measured + "132 multiprocessors reported on the project's H200 (measurements.md)",
+			"MaxThreadsPerBlock":     ccTable + ", 9.0",
+			"MaxThreadsPerSM":        ccTable + ", 9.0",
+			"MaxBlocksPerSM":         ccTable + ", 9.0",
+			"MaxWarpsPerSM":          ccTable + ", 9.0",
+			"SharedPerSM":            ccTable + ", 9.0 (228 KB)",
+			"SharedPerBlock":         ccTable + ", 48 KB without opt-in",
+			"RegsPerSM":              ccTable + ", 9.0",
+			"ClockMHz":               Measured + "1980 MHz under load (measurements.md)",
+			"MemoryBytes":            Datasheet + "NVIDIA H200, 141 GB HBM3e",
+			"DRAMGBps":               Datasheet + "NVIDIA H200, 4.8 TB/s",
+			"L2Bytes":                Measured + "60 MiB L2 reported (measurements.md)",
+			"Cost.LaunchUs":          Measured + h200Run + "/csv/launch.csv and bandwidth.csv (empty and tiny kernels, 3.5 to 6 us)",
+			"Cost.DRAMEfficiency":    Measured + h200Run + "/csv/bandwidth.csv: device-to-device copy of 1 GiB, 4.27 TB/s",
+			"Cost.IssueIPC":          Calibrated + "the Day 26 sums at n = 16777216",
+			"Cost.ALUCycles":         Calibrated + "dependent-issue latency of the ALU pipes",
+			"Cost.SFUCycles":         Calibrated + "the softmax denominators (seed 001)",
+			"Cost.SharedCycles":      Calibrated + "the Day 26 tree sum at small n",
+			"Cost.GlobalCycles":      Calibrated + "the Day 26 tree and shuffle sums at small n",
+			"Cost.AtomicCycles":      Calibrated + "assumed equal to a global load",
+			"Cost.BarrierCycles":     Calibrated + "the Day 26 tree sum at block sizes 256 to 1024 (" + h200Run + "/csv/day26_blocksize.csv)",
+			"Cost.BlockStartCycles":  Measured + h200Run + "/csv/waves.csv: each extra wave of blocks adds about 0.7 us",
+			"Cost.SharedFloatA":      Calibrated + h200Run + "/csv/day26_blocksize.csv, shared-atomic sum at 256, 512 and 1024 threads",
+			"Cost.SharedFloatB":      Calibrated + h200Run + "/csv/day26_blocksize.csv and atomics_shared.csv",
+			"Cost.SharedInt":         Measured + h200Run + "/csv/atomics_shared.csv: u32 per-lane atomics to one address, 0.52 ns per op per SM",
+			"Cost.L2AddrNs":          Measured + h200Run + "/csv/atomics_global.csv: 32 addresses in one line, 2.34 ns per warp transaction, 0.073 ns an address",
+			"Cost.L2OpF32Ns":         Measured + h200Run + "/csv/atomics_global.csv: float atomicAdd to one address, 1.755 ns each (measurements.md: 0.570 G/s)",
+			"Cost.L2OpF64Ns":         Calibrated + "assumed equal to float",
+			"Cost.L2OpIntNs":         Measured + h200Run + "/csv/atomics_global.csv: u32 atomicAdd to one address without warp aggregation (one_rt), 0.731 ns each",
+			"Cost.L2LineParallelism": Calibrated + h200Run + "/csv/sliced.csv: padded per-slice counters, 4 to 128 slices",
+			"Cost.JitterCycles":      Calibrated + h200Run + "/csv/determinism.csv",
 		},
 	})
 	register(&Profile{
-		Name: "a100", Device: "NVIDIA A100-SXM4-80GB", Arch: "sm_80",
-		SMs: 108, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 2048, MaxBlocksPerSM: 32, MaxWarpsPerSM: 64,
-		SharedPerSM: 164 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
-		ClockMHz: 1410, MemoryBytes: 80 << 30, DRAMGBps: 2039, L2Bytes: 40 << 20,
-		Sources: map[string]string{
-			"SMs":                Datasheet + "NVIDIA A100 Tensor Core GPU architecture whitepaper: 108 SMs",
-			"MaxThreadsPerBlock": ccTable + ", 8.0",
-			"MaxThreadsPerSM":    ccTable + ", 8.0",
-			"MaxBlocksPerSM":     ccTable + ", 8.0",
-			"MaxWarpsPerSM":      ccTable + ", 8.0",
-			"SharedPerSM":        ccTable + ", 8.0 (164 KB)",
-			"SharedPerBlock":     ccTable + ", 48 KB without opt-in",
-			"RegsPerSM":          ccTable + ", 8.0",
-			"ClockMHz":           Datasheet + "A100 boost clock 1410 MHz",
-			"MemoryBytes":        Datasheet + "A100 80GB SXM",
-			"DRAMGBps":           Datasheet + "A100 80GB SXM, 2039 GB/s",
-			"L2Bytes":            Datasheet + "A100 whitepaper, 40 MB L2",
+		Name: "gtx1650", Device: "GeForce GTX 1650", Arch: "sm_75",
+		SMs: 14, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 1024, MaxBlocksPerSM: 16, MaxWarpsPerSM: 32,
+		SharedPerSM: 64 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
+		ClockMHz: 1665, MemoryBytes: 4 << 30, DRAMGBps: 128, L2Bytes: 1 << 20,
+		Cost: Cost{
+			BaseClockMHz: 1485, LaunchUs: 2.0, DRAMEfficiency: 0.75, IssueIPC: 2,
+			ALUCycles: 4, SFUCycles: 16, SharedCycles: 30, GlobalCycles: 500, AtomicCycles: 600,
+			BarrierCycles: 30, BlockStartCycles: 600,
+			SharedFloatA: 60, SharedFloatB: 116, SharedInt: 8,
+			L2AddrNs: 0.087, L2OpF32Ns: 2.08, L2OpF64Ns: 2.08, L2OpIntNs: 0.9, L2LineParallelism: 0.25,
+			JitterCycles: 400,
 		},
-	})
-	register(&Profile{
-		Name: "l4", Device: "NVIDIA L4", Arch: "sm_89",
-		SMs: 58, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 1536, MaxBlocksPerSM: 24, MaxWarpsPerSM: 48,
-		SharedPerSM: 100 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
-		ClockMHz: 2040, MemoryBytes: 24 << 30, DRAMGBps: 300, L2Bytes: 48 << 20,
-		Sources: map[string]string{
-			"SMs":                Datasheet + "NVIDIA L4 (AD104, 58 SMs, 7424 CUDA cores)",
-			"MaxThreadsPerBlock": ccTable + ", 8.9",
-			"MaxThreadsPerSM":    ccTable + ", 8.9",
-			"MaxBlocksPerSM":     ccTable + ", 8.9",
-			"MaxWarpsPerSM":      ccTable + ", 8.9",
-			"SharedPerSM":        ccTable + ", 8.9 (100 KB)",
+		Sources: costSources(map[string]string{
+			"SMs":                Datasheet + "GeForce GTX 1650 (TU117, 14 SMs, 896 CUDA cores): the 14-SM Turing part of seed 001",
+			"MaxThreadsPerBlock": ccTable + ", 7.5",
+			"MaxThreadsPerSM":    ccTable + ", 7.5",
+			"MaxBlocksPerSM":     ccTable + ", 7.5",
+			"MaxWarpsPerSM":      ccTable + ", 7.5",
+			"SharedPerSM":        ccTable + ", 7.5 (64 KB)",
 			"SharedPerBlock":     ccTable + ", 48 KB without opt-in",
-			"RegsPerSM":          ccTable + ", 8.9",
-			"ClockMHz":           Datasheet + "NVIDIA L4 boost clock 2040 MHz",
-			"MemoryBytes":        Datasheet + "NVIDIA L4, 24 GB GDDR6",
-			"DRAMGBps":           Datasheet + "NVIDIA L4, 300 GB/s",
-			"L2Bytes":            Datasheet + "NVIDIA Ada whitepaper, AD104 48 MB L2",
-		},
+			"RegsPerSM":          ccTable + ", 7.5",
+			"ClockMHz":           Datasheet + "GeForce GTX 1650 boost clock 1665 MHz",
+			"MemoryBytes":        Datasheet + "GeForce GTX 1650, 4 GB",
+			"DRAMGBps":           Datasheet + "GeForce GTX 1650, 128 GB/s GDDR5",
+			"L2Bytes":            Datasheet + "TU117, 1 MB L2",
+			"Cost.BaseClockMHz":  Datasheet + "GeForce GTX 1650 base clock 1485 MHz",
+			"Cost.L2OpF32Ns":     Measured + "seed 001: 16,777,216 float atomicAdds to one address in 34.95 ms, 2.08 ns each",
+		}, turingAssumed),
 	})
+	for _, p := range []*Profile{
+		{
+			Name: "a100", Device: "NVIDIA A100-SXM4-80GB", Arch: "sm_80",
+			SMs: 108, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 2048, MaxBlocksPerSM: 32, MaxWarpsPerSM: 64,
+			SharedPerSM: 164 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
+			ClockMHz: 1410, MemoryBytes: 80 << 30, DRAMGBps: 2039, L2Bytes: 40 << 20,
+			Sources: map[string]string{
+				"SMs":                Datasheet + "NVIDIA A100 Tensor Core GPU architecture whitepaper: 108 SMs",
+				"MaxThreadsPerBlock": ccTable + ", 8.0", "MaxThreadsPerSM": ccTable + ", 8.0",
+				"MaxBlocksPerSM": ccTable + ", 8.0", "MaxWarpsPerSM": ccTable + ", 8.0",
+				"SharedPerSM": ccTable + ", 8.0 (164 KB)", "SharedPerBlock": ccTable + ", 48 KB without opt-in",
+				"RegsPerSM": ccTable + ", 8.0", "ClockMHz": Datasheet + "A100 boost clock 1410 MHz",
+				"MemoryBytes": Datasheet + "A100 80GB SXM", "DRAMGBps": Datasheet + "A100 80GB SXM, 2039 GB/s",
+				"L2Bytes": Datasheet + "A100 whitepaper, 40 MB L2",
+			},
+		},
+		{
+			Name: "l4", Device: "NVIDIA L4", Arch: "sm_89",
+			SMs: 58, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 1536, MaxBlocksPerSM: 24, MaxWarpsPerSM: 48,
+			SharedPerSM: 100 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
+			ClockMHz: 2040, MemoryBytes: 24 << 30, DRAMGBps: 300, L2Bytes: 48 << 20,
+			Sources: map[string]string{
+				"SMs":                Datasheet + "NVIDIA L4 (AD104, 58 SMs, 7424 CUDA cores)",
+				"MaxThreadsPerBlock": ccTable + ", 8.9", "MaxThreadsPerSM": ccTable + ", 8.9",
+				"MaxBlocksPerSM": ccTable + ", 8.9", "MaxWarpsPerSM": ccTable + ", 8.9",
+				"SharedPerSM": ccTable + ", 8.9 (100 KB)", "SharedPerBlock": ccTable + ", 48 KB without opt-in",
+				"RegsPerSM": ccTable + ", 8.9", "ClockMHz": Datasheet + "NVIDIA L4 boost clock 2040 MHz",
+				"MemoryBytes": Datasheet + "NVIDIA L4, 24 GB GDDR6", "DRAMGBps": Datasheet + "NVIDIA L4, 300 GB/s",
+				"L2Bytes": Datasheet + "NVIDIA Ada whitepaper, AD104 48 MB L2",
+			},
+		},
+	} {
+		// No measurements of these GPUs: their cost parameters are the
+		// H200's (the same L2 atomic design since sm_80), said so per field.
+		h := all["h200"]
+		p.Cost = h.Cost
+		p.Cost.BaseClockMHz = 0
+		for k := range h.Sources {
+			if len(k) > 5 && k[:5] == "Cost." {
+				p.Sources[k] = Calibrated + "assumed: the H200's value (" + h.Sources[k] + "); no measurement of this GPU"
+			}
+		}
+		register(p)
+	}
+}
+
+// turingAssumed are the sources of the Turing parameters the GTX 1650
+// profile takes from the T4's.
+var turingAssumed = map[string]string{
+	"Cost.LaunchUs":          Calibrated + "assumed: the T4's value",
+	"Cost.DRAMEfficiency":    Calibrated + "assumed: the T4's value",
+	"Cost.IssueIPC":          Calibrated + "assumed: the T4's value",
+	"Cost.ALUCycles":         Calibrated + "assumed: the T4's value",
+	"Cost.SFUCycles":         Calibrated + "assumed: the T4's value",
+	"Cost.SharedCycles":      Calibrated + "assumed: the T4's value",
+	"Cost.GlobalCycles":      Calibrated + "assumed: the T4's value",
+	"Cost.AtomicCycles":      Calibrated + "assumed: the T4's value",
+	"Cost.BarrierCycles":     Calibrated + "assumed: the T4's value",
+	"Cost.BlockStartCycles":  Calibrated + "assumed: the T4's value",
+	"Cost.SharedFloatA":      Calibrated + "assumed: the T4's value",
+	"Cost.SharedFloatB":      Calibrated + "assumed: the T4's value",
+	"Cost.SharedInt":         Calibrated + "assumed: the T4's value",
+	"Cost.L2AddrNs":          Calibrated + "assumed: the T4's ratio to the float operation time",
+	"Cost.L2OpF64Ns":         Calibrated + "assumed equal to float",
+	"Cost.L2OpIntNs":         Calibrated + "assumed: the T4's ratio to the float operation time",
+	"Cost.L2LineParallelism": Calibrated + "assumed: the T4's value",
+	"Cost.JitterCycles":      Calibrated + "assumed: the T4's value",
 }

@@ -30,8 +30,53 @@ type Profile struct {
 	DRAMGBps float64
 	L2Bytes  int64
 
-	// Sources names where each parameter comes from, by field name.
+	// The cost model's parameters (gpusim's costmodel.go says how they
+	// combine). Times in SM cycles scale with the clock; L2 times are in
+	// nanoseconds because the L2's atomic rate does not follow the SM clock.
+	Cost Cost
+
+	// Sources names where each parameter comes from, by field name
+	// ("SMs", "Cost.L2OpF32Ns", ...).
 	Sources map[string]string
+}
+
+// Cost holds a profile's cost-model parameters.
+type Cost struct {
+	// BaseClockMHz is the SM clock before GPU Boost raises it; a spec can
+	// run the profile at it (sim:t4?clock=base).
+	BaseClockMHz float64
+	// LaunchUs is the time CUDA events measure around the launch of an
+	// empty kernel, back to back with others.
+	LaunchUs float64
+	// DRAMEfficiency is the fraction of DRAMGBps a streaming copy reaches.
+	DRAMEfficiency float64
+	// IssueIPC is the warp instructions an SM issues per cycle.
+	IssueIPC float64
+
+	// Latencies in SM cycles, for the virtual clock: an ALU instruction
+	// (with the SM's issue slots shared by its resident warps), a
+	// special-function instruction, a shared-memory access, a global load,
+	// a global atomic whose result is used, a barrier, and the delay before
+	// a block starts in a slot another block freed.
+	ALUCycles, SFUCycles, SharedCycles, GlobalCycles, AtomicCycles, BarrierCycles, BlockStartCycles int64
+
+	// Shared atomics: a lane's float atomicAdd (a compare-and-swap loop)
+	// holds its address SharedFloatA + SharedFloatB/W cycles when W warps of
+	// the block use it; a native integer atomic holds it SharedInt cycles.
+	SharedFloatA, SharedFloatB, SharedInt float64
+
+	// L2 atomics, in ns: a transaction (a warp's lanes on one 128-byte
+	// line) holds the line max(n*op, a*L2AddrNs), n the most lanes on one of
+	// its addresses, op the per-operation time of the type and a the
+	// distinct addresses it updates.
+	L2AddrNs, L2OpF32Ns, L2OpF64Ns, L2OpIntNs float64
+	// L2LineParallelism is the fraction of the hot lines whose transactions
+	// the L2 serves concurrently, when many lines are hot.
+	L2LineParallelism float64
+	// JitterCycles is the largest random delay added where a warp reaches
+	// an instruction other blocks observe: it orders atomics differently
+	// from seed to seed, as runs differ on hardware.
+	JitterCycles int64
 }
 
 // Source kinds, prefixes of the Sources entries.

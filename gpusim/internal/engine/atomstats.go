@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"math"
+
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
 )
@@ -34,25 +36,34 @@ func (g *atomGroup) add(sp uint8, addr uint64) {
 type atomStats struct {
 	perAddr     map[uint64]int64
 	perLine     map[uint64]int64
+	lineBusy    map[uint64]float64 // ns
+	lineFree    map[uint64]int64   // the SM cycle each line's queue empties
+	drained     int64              // the last cycle any line is busy
 	sharedPerSM []int64
-	lastAddr    uint64
-	lastCount   *int64
 }
 
 func (s *atomStats) init(sms int) {
 	s.perAddr = map[uint64]int64{}
 	s.perLine = map[uint64]int64{}
+	s.lineBusy = map[uint64]float64{}
+	s.lineFree = map[uint64]int64{}
 	s.sharedPerSM = make([]int64, sms)
 }
 
 // record counts one atomic instruction. agg says the compiler aggregates
 // it per warp when its address is uniform (an integer add whose result is
 // unused); floatAdd that it is a float or double add.
-func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, floatAdd bool, k cudac.Kind) {
-	c := &x.count
+// record counts one atomic instruction and returns the SM cycle at which
+// its global transactions complete (0 for shared atomics).
+func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, floatAdd bool, k cudac.Kind) int64 {
 	if g.n == 0 {
-		return
+		return 0
 	}
+	var done int64
+	if g.space == spGlobal {
+		done = s.l2(x, w.clock, g, agg && g.k == 1, k, floatAdd)
+	}
+	c := &x.count
 	switch g.space {
 	case spGlobal:
 		c.GlobalAtomicRequests++
@@ -85,6 +96,61 @@ func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, floatAdd bool, k
 		}
 		s.sharedPerSM[w.blk.sm] += int64(g.n)
 	}
+	return done
+}
+
+// l2 queues one atomic instruction's transactions at the L2 and returns the
+// SM cycle the last completes. The lanes that hit one line form a
+// transaction, which holds the line for the most operations on one of its
+// addresses (distinct addresses of a line are served side by side), or
+// for its number of addresses times the line's per-address time, whichever
+// is longer. Global atomics run in virtual-time order (they wait for the
+// global scheduler), so each line's queue sees its transactions in order.
+func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cudac.Kind, floatAdd bool) int64 {
+	c := &x.m.Costs
+	op := c.L2OpInt
+	if floatAdd {
+		op = c.L2OpF32
+		if k == cudac.Float64 {
+			op = c.L2OpF64
+		}
+	}
+	var done [32]bool
+	var last int64
+	for i := 0; i < g.k; i++ {
+		if done[i] {
+			continue
+		}
+		line := g.addrs[i] >> 7
+		most, addrs := g.count[i], 1
+		for j := i + 1; j < g.k; j++ {
+			if !done[j] && g.addrs[j]>>7 == line {
+				done[j] = true
+				most = max(most, g.count[j])
+				addrs++
+			}
+		}
+		if aggregated {
+			most = 1
+		}
+		busy := max(float64(addrs)*c.L2Addr, float64(most)*op)
+		s.lineBusy[line] += busy
+		free := max(now, s.lineFree[line]) + int64(math.Ceil(busy*x.m.ClockGHz))
+		s.lineFree[line] = free
+		last = max(last, free)
+	}
+	s.drained = max(s.drained, last)
+	return last
+}
+
+func (s *atomStats) l2Profile() L2Profile {
+	var p L2Profile
+	for _, b := range s.lineBusy {
+		p.MaxLineNs = max(p.MaxLineNs, b)
+		p.SumNs += b
+	}
+	p.HotLines = int64(len(s.lineBusy))
+	return p
 }
 
 func (s *atomStats) fill(c *gpu.Counters) {

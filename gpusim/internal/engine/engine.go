@@ -34,16 +34,33 @@ type Machine struct {
 	RegsPerSM          int   // 32-bit registers
 	// Costs in cycles that advance a warp's clock (see Costs).
 	Costs Costs
+	// ClockGHz converts the L2's times (in ns) to SM cycles.
+	ClockGHz float64
 	// Jitter is the largest random delay, in cycles, added where a warp
 	// reaches an instruction another block can observe.
 	Jitter int64
 }
 
-// Costs are the per-instruction latencies, in cycles, that drive the virtual
-// clock. They shape the order of events, not the modelled kernel time,
-// which the cost model computes from the counters.
+// Costs are the per-instruction latencies, in cycles, that drive the
+// virtual clock, and the service times of the contended resources the
+// engine models as queues or accumulates for the cost model.
 type Costs struct {
-	ALU, SFU, Shared, Global, Atomic, Barrier, Launch int64
+	// Latencies in SM cycles.
+	ALU, SFU, Shared, Global, Atomic, Barrier int64
+	// Launch is the delay, in cycles, before a block starts in a freed slot.
+	Launch int64
+	// SharedFloatA and SharedFloatB give the cycles one lane's shared float
+	// atomicAdd (a compare-and-swap loop) holds its address, when W warps of
+	// the block contend for it: A + B/W. The more warps contend, the better
+	// the loop's round trips overlap.
+	SharedFloatA, SharedFloatB float64
+	// SharedInt is the cycles one lane's native shared atomic holds its address.
+	SharedInt float64
+	// L2 service times in nanoseconds (the L2 has its own clock): an
+	// atomic transaction (one warp instruction's lanes that hit one 128-byte
+	// line) holds its line for max(L2Addr, n*op) where n is the most lanes on
+	// one address of the line and op the per-operation time of its type.
+	L2Addr, L2OpF32, L2OpF64, L2OpInt float64
 }
 
 // Order says how the order of atomics is chosen.
@@ -81,11 +98,15 @@ type Outcome struct {
 	Counters    gpu.Counters
 	Printf      string
 	Diagnostics []gpu.Diagnostic
-	// Cycles is the virtual time at which the last block finished.
-	Cycles int64
+	// Cycles is the virtual time at which the kernel finished: the later of
+	// BlocksEnd, when its last block finished, and L2Drain, when the L2
+	// served its last atomic.
+	Cycles, BlocksEnd, L2Drain int64
 	// Atomics describes the global atomics in more detail than Counters,
 	// for the cost model.
 	Atomics AtomicProfile
+	// L2 is the time the L2 spent on atomics, by line.
+	L2 L2Profile
 	// ResidentBlocks is the number of blocks that fit on one SM.
 	ResidentBlocks int
 }
@@ -96,9 +117,16 @@ type AtomicProfile struct {
 	PerAddress map[uint64]int64
 	// PerLine maps a 128-byte line to the issued operations on it.
 	PerLine map[uint64]int64
-	// SharedPerSM is the number of shared atomic operations (after
-	// same-address serialisation) per SM.
+	// SharedPerSM is the number of shared atomic operations per SM.
 	SharedPerSM []int64
+}
+
+// L2Profile is the L2's atomic work: each line's busy time in nanoseconds,
+// summed over the transactions that hit it.
+type L2Profile struct {
+	MaxLineNs float64 // the busiest line
+	SumNs     float64 // all lines together
+	HotLines  int64   // lines that received atomics
 }
 
 // DefaultBudget returns the warp-instruction budget of a launch that sets
@@ -240,6 +268,15 @@ type block struct {
 	barLane int32 // lanes that arrived
 	epoch   uint32
 	race    *raceShadow
+	// queues are the shared-memory addresses atomics have held, with the
+	// time each is free again.
+	queues map[uint64]*addrQueue
+}
+
+// addrQueue is one shared address's atomic service.
+type addrQueue struct {
+	free  int64
+	warps uint32 // the block's warps that have used it
 }
 
 // lanePos describes where lane l of warp w is, for error messages.

@@ -417,7 +417,14 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 				}
 			}
 		}
-		x.atom.record(x, w, &group, agg, floatAdd, k)
+		done := x.atom.record(x, w, &group, agg, floatAdd, k)
+		switch {
+		case group.space == spShared:
+			x.queueShared(w, &group, floatAdd)
+		case hasDst:
+			// The warp needs the old values: it waits for the L2.
+			w.clock = max(w.clock, done)
+		}
 		return run
 	}
 }
@@ -501,4 +508,29 @@ func Canon(k cudac.Kind, v uint64) uint64 {
 		return uint64(uint32(v))
 	}
 	return v
+}
+
+// queueShared advances a warp's clock past its shared atomics: each
+// address serves its lanes one after another, at a cost per lane that
+// falls as more of the block's warps contend for it (see Costs).
+func (x *exec) queueShared(w *warp, g *atomGroup, floatAdd bool) {
+	c := &x.m.Costs
+	b := w.blk
+	done := w.clock
+	for i := 0; i < g.k; i++ {
+		q := b.queues[g.addrs[i]]
+		if q == nil {
+			q = &addrQueue{}
+			b.queues[g.addrs[i]] = q
+		}
+		q.warps |= 1 << uint(w.idx)
+		per := c.SharedInt
+		if floatAdd {
+			per = c.SharedFloatA + c.SharedFloatB/float64(bits.OnesCount32(q.warps))
+		}
+		start := max(w.clock, q.free)
+		q.free = start + int64(float64(g.count[i])*per)
+		done = max(done, q.free)
+	}
+	w.clock = done
 }

@@ -257,8 +257,11 @@ func (x *exec) costOf(in *ir.Inst) int64 {
 		}
 		return c.Global
 	case ir.Atom:
-		if in.Space == ir.SpaceShared {
-			return c.Shared * 2
+		switch {
+		case in.Space == ir.SpaceShared:
+			return c.Shared // the queue adds the service time
+		case in.Dst == ir.NoReg:
+			return c.ALU * 2 // a reduction: the warp does not wait for it
 		}
 		return c.Atomic
 	case ir.Math:

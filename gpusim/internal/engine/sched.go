@@ -177,6 +177,7 @@ func (x *exec) startBlock(slot, sm int, t int64) {
 	b.start, b.end = t, t
 	b.arrived, b.barCnt, b.barLane = 0, 0, 0
 	b.live = len(b.warps)
+	clear(b.queues)
 	x.epochs++
 	b.epoch = x.epochs
 	for _, w := range b.warps {
@@ -187,7 +188,7 @@ func (x *exec) startBlock(slot, sm int, t int64) {
 }
 
 func (x *exec) newBlock() *block {
-	b := &block{x: x, shared: make([]byte, x.sharedSize)}
+	b := &block{x: x, shared: make([]byte, x.sharedSize), queues: map[uint64]*addrQueue{}}
 	if x.cfg.RaceCheck && x.sharedSize > 0 {
 		b.race = newRaceShadow(x.sharedSize, x.raceShift)
 	}
@@ -264,6 +265,11 @@ func (x *exec) resume(b *block, granted bool) {
 		switch x.runWarp(w) {
 		case stopLocal:
 			w.pend = pendLocal
+			// The warps of a block reach a shared atomic in an order that
+			// varies a little from run to run too.
+			if x.cfg.Order == Seeded && x.m.Jitter > 0 {
+				w.clock += int64(x.jitter(w)) / 8
+			}
 		case stopGlobal:
 			w.pend = pendGlobal
 			if x.cfg.Order == Seeded && x.m.Jitter > 0 {
@@ -451,8 +457,12 @@ func (x *exec) outcome() *Outcome {
 		*classOf(&c.ByClass, &x.k.Code[pc]) += p.execs
 	}
 	x.atom.fill(c)
-	o := &Outcome{Counters: *c, Cycles: x.cycles, ResidentBlocks: x.resident}
+	// The kernel ends when its last block has finished and the L2 has
+	// served the last atomic.
+	o := &Outcome{Counters: *c, Cycles: max(x.cycles, x.atom.drained), BlocksEnd: x.cycles,
+		L2Drain: x.atom.drained, ResidentBlocks: x.resident}
 	o.Atomics = x.atom.profile()
+	o.L2 = x.atom.l2Profile()
 	o.Diagnostics = x.diags.list
 	o.Printf = x.printfText()
 	return o

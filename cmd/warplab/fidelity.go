@@ -1,0 +1,95 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/warplab/warplab/charts"
+	"github.com/warplab/warplab/gpusim/fidelity"
+)
+
+func init() {
+	register(&command{name: "fidelity", summary: "compare the simulator's modelled times with measured GPUs", run: fidelityCmd})
+}
+
+const fidelityUsage = `usage: warplab fidelity [--profile t4|h200] [--json|--markdown]
+
+Runs the reference kernels on the simulator and prints, per table cell,
+the predicted and the measured time and their ratio, the fastest kernel
+per size and the ratios the labs quote. Exits with status 1 when a target
+is missed (more than 30% off, or the wrong fastest kernel).
+
+flags:`
+
+func fidelityCmd(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("fidelity", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, fidelityUsage)
+		fs.PrintDefaults()
+	}
+	profile := fs.String("profile", "", "the profile to check (default: all with reference tables: t4, h200)")
+	asJSON := fs.Bool("json", false, "print the reports as JSON")
+	asMarkdown := fs.Bool("markdown", false, "print Markdown tables (the README's section)")
+	if err := fs.Parse(args); err != nil {
+		return errUsage
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	profiles := fidelity.Profiles
+	if *profile != "" {
+		profiles = []string{*profile}
+	}
+	var reports []*fidelity.Report
+	misses := 0
+	for _, p := range profiles {
+		var prog *charts.Progress
+		if f, ok := stderr.(*os.File); ok && f == os.Stderr {
+			prog = charts.NewProgress("fidelity " + p)
+		}
+		opts := fidelity.DefaultOptions(p)
+		opts.Progress = func(done, total int, what string) {
+			if prog != nil {
+				prog.Update(done, total, what)
+			}
+		}
+		r, err := fidelity.Run(p, opts)
+		if prog != nil {
+			prog.Done()
+		}
+		if err != nil {
+			return err
+		}
+		reports = append(reports, r)
+		misses += len(r.Misses())
+	}
+	switch {
+	case *asJSON:
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(reports); err != nil {
+			return err
+		}
+	case *asMarkdown:
+		for _, r := range reports {
+			r.WriteMarkdown(stdout)
+		}
+	default:
+		for i, r := range reports {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			r.WriteText(stdout)
+		}
+	}
+	if misses > 0 {
+		return errors.New(fmt.Sprint(misses, " fidelity targets missed"))
+	}
+	return nil
+}

@@ -1,0 +1,427 @@
+package fidelity
+
+import (
+	"embed"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/warplab/warplab/gpu"
+	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/internal/seeds"
+)
+
+//go:embed kernels/*.cu
+var kernelFS embed.FS
+
+// Tolerance is how far a modelled time may be from the measured one: the
+// hardware's own run-to-run and toolkit-to-toolkit spread (seed 002's T4
+// moved by up to 27% between CUDA 12.6 and 13.0).
+const Tolerance = 0.30
+
+// TieTolerance makes kernels whose measured times are this close to the
+// fastest count as tied for fastest: closer than that, the measurement's
+// own noise decides.
+const TieTolerance = 0.05
+
+// kernelNames maps a table's column to its kernel.
+var kernelNames = map[string]string{
+	"global": "sumGlobalAtomic", "shared": "sumSharedAtomic", "tree": "sumTreeAtomic", "shuffle": "sumShuffleAtomic",
+}
+
+// CellResult is one table cell, predicted and measured.
+type CellResult struct {
+	Kernel    string  `json:"kernel"`
+	N         int     `json:"n"`
+	Clock     string  `json:"clock"`
+	Predicted float64 `json:"predicted_ms"`
+	Measured  float64 `json:"measured_ms"`
+	Alt       float64 `json:"alt_measured_ms,omitempty"`
+	Ratio     float64 `json:"ratio"`
+	OK        bool    `json:"ok"`
+	Binding   string  `json:"binding"` // the resource that bound the modelled time
+}
+
+// Ranking is the fastest kernel at one size.
+type Ranking struct {
+	N         int      `json:"n"`
+	Predicted string   `json:"predicted"`
+	Measured  []string `json:"measured"` // the fastest, and any within TieTolerance of it
+	OK        bool     `json:"ok"`
+}
+
+// RatioCheck compares a ratio of two kernels' times.
+type RatioCheck struct {
+	Name      string  `json:"name"`
+	Predicted float64 `json:"predicted"`
+	Measured  float64 `json:"measured"`
+	Alt       float64 `json:"alt_measured,omitempty"`
+	OK        bool    `json:"ok"`
+}
+
+// DeterminismResult is one kernel's spread of sums over seeds.
+type DeterminismResult struct {
+	Kernel   string  `json:"kernel"`
+	Distinct int     `json:"distinct"`
+	Min      float64 `json:"min"`
+	Max      float64 `json:"max"`
+	Spread   float64 `json:"spread"`
+	// MeasuredDistinct and MeasuredSpread are the page's figures.
+	MeasuredDistinct int     `json:"measured_distinct"`
+	MeasuredSpread   float64 `json:"measured_spread"`
+}
+
+// Report is a fidelity run's results.
+type Report struct {
+	Profile     string              `json:"profile"`
+	Table       string              `json:"table"`
+	Source      string              `json:"source"`
+	ClockNote   string              `json:"clock_note,omitempty"`
+	Cells       []CellResult        `json:"cells"`
+	Rankings    []Ranking           `json:"rankings"`
+	Ratios      []RatioCheck        `json:"ratios"`
+	Determinism []DeterminismResult `json:"determinism,omitempty"`
+	// DeterminismChecks are the determinism targets, each with whether it holds.
+	DeterminismChecks []Check `json:"determinism_checks,omitempty"`
+}
+
+// Check is one named target.
+type Check struct {
+	Name string `json:"name"`
+	OK   bool   `json:"ok"`
+}
+
+// Options select what Run does.
+type Options struct {
+	// Determinism runs the determinism experiment (T4 only).
+	Determinism bool
+	// Softmax checks seed 001's ratio on the Turing-class profile.
+	Softmax bool
+	// Progress, if set, is called as cells finish.
+	Progress func(done, total int, what string)
+}
+
+// Run runs the reference kernels of profile's table on the simulator.
+func Run(profile string, opts Options) (*Report, error) {
+	tab, ok := Tables[profile]
+	if !ok {
+		return nil, fmt.Errorf("fidelity: no reference table for profile %q (have t4, h200)", profile)
+	}
+	r := &Report{Profile: profile, Table: tab.Name, Source: tab.Source, ClockNote: tab.ClockNote}
+	total := len(tab.Cells)
+	if opts.Determinism {
+		total += 3
+	}
+	if opts.Softmax {
+		total += 2
+	}
+	done := 0
+	step := func(what string) {
+		done++
+		if opts.Progress != nil {
+			opts.Progress(done, total, what)
+		}
+	}
+	runs := map[string]*sumRunner{}
+	defer func() {
+		for _, s := range runs {
+			s.close()
+		}
+	}()
+	for _, c := range tab.Cells {
+		clock := tab.Clock[c.N]
+		if clock == "" {
+			clock = "boost"
+		}
+		s := runs[clock]
+		if s == nil {
+			var err error
+			if s, err = newSumRunner(fmt.Sprintf("sim:%s?clock=%s&racecheck=false", profile, clock)); err != nil {
+				return nil, err
+			}
+			runs[clock] = s
+		}
+		res, err := s.run(c.Kernel, c.N, tab.Block, exactInput)
+		if err != nil {
+			return nil, err
+		}
+		cr := CellResult{Kernel: c.Kernel, N: c.N, Clock: clock, Predicted: res.timing.Ms, Measured: c.Ms, Alt: c.Alt,
+			Ratio: res.timing.Ms / c.Ms, Binding: res.timing.Breakdown[0].Resource}
+		cr.OK = within(cr.Predicted, c.Ms) || c.Alt > 0 && within(cr.Predicted, c.Alt)
+		r.Cells = append(r.Cells, cr)
+		step(fmt.Sprintf("%s n=%d", c.Kernel, c.N))
+	}
+	r.rank()
+	r.ratio(tab)
+	if opts.Softmax {
+		sc, err := runSoftmax(step)
+		if err != nil {
+			return nil, err
+		}
+		r.Ratios = append(r.Ratios, sc)
+	}
+	if opts.Determinism {
+		if err := r.determinism(step); err != nil {
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+func within(pred, meas float64) bool { return math.Abs(pred/meas-1) <= Tolerance }
+
+// rank checks the fastest kernel at each size.
+func (r *Report) rank() {
+	bySize := map[int][]CellResult{}
+	var sizes []int
+	for _, c := range r.Cells {
+		if _, ok := bySize[c.N]; !ok {
+			sizes = append(sizes, c.N)
+		}
+		bySize[c.N] = append(bySize[c.N], c)
+	}
+	sort.Ints(sizes)
+	for _, n := range sizes {
+		cells := bySize[n]
+		pred, meas := cells[0], cells[0]
+		for _, c := range cells {
+			if c.Predicted < pred.Predicted {
+				pred = c
+			}
+			if c.Measured < meas.Measured {
+				meas = c
+			}
+		}
+		rk := Ranking{N: n, Predicted: pred.Kernel}
+		for _, c := range cells {
+			if c.Measured <= meas.Measured*(1+TieTolerance) {
+				rk.Measured = append(rk.Measured, c.Kernel)
+				rk.OK = rk.OK || c.Kernel == pred.Kernel
+			}
+		}
+		r.Rankings = append(r.Rankings, rk)
+	}
+}
+
+func (r *Report) cell(kernel string, n int) *CellResult {
+	for i := range r.Cells {
+		if r.Cells[i].Kernel == kernel && r.Cells[i].N == n {
+			return &r.Cells[i]
+		}
+	}
+	return nil
+}
+
+// ratio checks global/tree at the table's ratio size.
+func (r *Report) ratio(tab Table) {
+	g, t := r.cell("global", tab.RatioAt), r.cell("tree", tab.RatioAt)
+	if g == nil || t == nil {
+		return
+	}
+	rc := RatioCheck{Name: fmt.Sprintf("global/tree at n=%d", tab.RatioAt), Predicted: g.Predicted / t.Predicted,
+		Measured: g.Measured / t.Measured}
+	if g.Alt > 0 && t.Alt > 0 {
+		rc.Alt = g.Alt / t.Alt
+	}
+	rc.OK = within(rc.Predicted, rc.Measured) || rc.Alt > 0 && within(rc.Predicted, rc.Alt)
+	r.Ratios = append(r.Ratios, rc)
+}
+
+// Misses lists every target the report misses, or nothing.
+func (r *Report) Misses() []string {
+	var m []string
+	for _, c := range r.Cells {
+		if !c.OK {
+			m = append(m, fmt.Sprintf("%s n=%d: predicted %.4f ms, measured %.4f ms (ratio %.2f)", c.Kernel, c.N, c.Predicted, c.Measured, c.Ratio))
+		}
+	}
+	for _, k := range r.Rankings {
+		if !k.OK {
+			m = append(m, fmt.Sprintf("n=%d: predicted fastest %s, measured %v", k.N, k.Predicted, k.Measured))
+		}
+	}
+	for _, x := range r.Ratios {
+		if !x.OK {
+			m = append(m, fmt.Sprintf("%s: predicted %.1f, measured %.1f", x.Name, x.Predicted, x.Measured))
+		}
+	}
+	for _, c := range r.DeterminismChecks {
+		if !c.OK {
+			m = append(m, "determinism: "+c.Name)
+		}
+	}
+	return m
+}
+
+// sumRunner launches the Day 26 sums on one device.
+type sumRunner struct {
+	dev     *gpu.Device
+	kernels map[string]*gpu.Kernel
+	inputs  map[int]*gpu.Buffer[float32]
+}
+
+type sumResult struct {
+	timing gpu.Timing
+	sum    float32
+}
+
+func newSumRunner(spec string) (*sumRunner, error) {
+	dev, err := gpu.Open(spec)
+	if err != nil {
+		return nil, err
+	}
+	s := &sumRunner{dev: dev, kernels: map[string]*gpu.Kernel{}, inputs: map[int]*gpu.Buffer[float32]{}}
+	shuffle, _ := kernelFS.ReadFile("kernels/shuffle_sum.cu")
+	for file, src := range map[string][]byte{"day26_sums.cu": seeds.Source("day26_sums.cu"), "shuffle_sum.cu": shuffle} {
+		mod, err := dev.Compile(file, src)
+		if err != nil {
+			dev.Close()
+			return nil, err
+		}
+		for col, name := range kernelNames {
+			if k, err := mod.Kernel(name); err == nil {
+				s.kernels[col] = k
+			}
+		}
+	}
+	return s, nil
+}
+
+func (s *sumRunner) close() { s.dev.Close() }
+
+// exactInput is the page's 0, 1, 2, 3, ... input: every sum is exact.
+func exactInput(i int) float32 { return float32(i % 4) }
+
+// inexactInput is the determinism input: 1 + (i mod 1000)/1000.
+func inexactInput(i int) float32 { return 1.0 + float32(i%1000)*0.001 }
+
+func (s *sumRunner) run(kernel string, n, block int, input func(int) float32) (*sumResult, error) {
+	k := s.kernels[kernel]
+	if k == nil {
+		return nil, fmt.Errorf("fidelity: no kernel for %s", kernel)
+	}
+	in := s.inputs[n]
+	if in == nil {
+		data := make([]float32, n)
+		for i := range data {
+			data[i] = input(i)
+		}
+		var err error
+		if in, err = gpu.Upload(s.dev, data); err != nil {
+			return nil, err
+		}
+		s.inputs[n] = in
+	}
+	total, err := gpu.NewBuffer[float32](s.dev, 1)
+	if err != nil {
+		return nil, err
+	}
+	defer total.Free()
+	res, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1((n + block - 1) / block), Block: gpu.D1(block)}, in, total, uint64(n))
+	if err != nil {
+		return nil, err
+	}
+	got, err := total.Download()
+	if err != nil {
+		return nil, err
+	}
+	return &sumResult{timing: res.Timing, sum: got[0]}, nil
+}
+
+// determinism runs the T4 determinism experiment: 20 seeds per kernel.
+func (r *Report) determinism(step func(string)) error {
+	d := Determinism
+	kernels := []string{"global", "shared", "tree"}
+	results := make([]DeterminismResult, len(kernels))
+	errs := make([]error, len(kernels))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))
+	for i, kname := range kernels {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			s, err := newSumRunner(fmt.Sprintf("sim:%s?seed=1&racecheck=false", d.Profile))
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			defer s.close()
+			seen := map[float32]bool{}
+			res := DeterminismResult{Kernel: kname, Min: math.Inf(1), Max: math.Inf(-1),
+				MeasuredDistinct: d.Distinct[kname], MeasuredSpread: d.Spread[kname]}
+			for run := 0; run < d.Runs; run++ {
+				out, err := s.run(kname, d.N, 256, inexactInput)
+				if err != nil {
+					errs[i] = err
+					return
+				}
+				seen[out.sum] = true
+				res.Min = math.Min(res.Min, float64(out.sum))
+				res.Max = math.Max(res.Max, float64(out.sum))
+			}
+			res.Distinct = len(seen)
+			res.Spread = res.Max - res.Min
+			results[i] = res
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			return err
+		}
+		step("determinism " + kernels[i])
+	}
+	r.Determinism = results
+	g, s, t := results[0], results[1], results[2]
+	r.DeterminismChecks = []Check{
+		{fmt.Sprintf("global atomic: %d of %d runs distinct (want at least 15)", g.Distinct, d.Runs), g.Distinct >= 15},
+		{fmt.Sprintf("tree distinct (%d) <= shared distinct (%d)", t.Distinct, s.Distinct), t.Distinct <= s.Distinct},
+		{fmt.Sprintf("spread global (%g) > shared (%g) >= tree (%g)", g.Spread, s.Spread, t.Spread), g.Spread > s.Spread && s.Spread >= t.Spread},
+	}
+	return nil
+}
+
+// runSoftmax checks seed 001's ratio on its 14-SM Turing GPU.
+func runSoftmax(step func(string)) (RatioCheck, error) {
+	sm := Softmax
+	rc := RatioCheck{Name: fmt.Sprintf("softmax denominator atomic/shuffle at n=%d (%s)", sm.N, sm.Profile),
+		Measured: sm.AtomicMs / sm.ShuffleMs}
+	dev, err := gpu.Open("sim:" + sm.Profile + "?racecheck=false")
+	if err != nil {
+		return rc, err
+	}
+	defer dev.Close()
+	mod, err := dev.Compile("softmax_denom.cu", seeds.Source("softmax_denom.cu"))
+	if err != nil {
+		return rc, err
+	}
+	data := make([]float32, sm.N)
+	for i := range data {
+		data[i] = float32(i%2001)/1000 - 1 // in [-1, 1]
+	}
+	in, err := gpu.Upload(dev, data)
+	if err != nil {
+		return rc, err
+	}
+	var ms [2]float64
+	for i, name := range []string{"onlineSoftmaxDenom_Atomic", "onlineSoftmaxDenom_WarpShuffle"} {
+		k, err := mod.Kernel(name)
+		if err != nil {
+			return rc, err
+		}
+		denom, _ := gpu.NewBuffer[float32](dev, 1)
+		res, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(sm.N / 256), Block: gpu.D1(256)}, in, denom, sm.N)
+		if err != nil {
+			return rc, err
+		}
+		ms[i] = res.Timing.Ms
+		step(name)
+	}
+	rc.Predicted = ms[0] / ms[1]
+	rc.OK = within(rc.Predicted, rc.Measured)
+	return rc, nil
+}
