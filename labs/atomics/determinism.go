@@ -152,7 +152,7 @@ func (t *DeterminismTable) Table() *charts.Table {
 func (t *DeterminismTable) Chart() *charts.Chart {
 	c := &charts.Chart{
 		Title:    fmt.Sprintf("Run-to-run spread of the sum, n = %d", t.N),
-		Subtitle: fmt.Sprintf("%s; each point one run's total minus the Kahan reference %.2f", t.Device, t.Reference),
+		Subtitle: fmt.Sprintf("%s: one point per run, its sum minus the reference", t.Device),
 		X:        charts.Axis{Title: "run"},
 		Y:        charts.Axis{Title: "sum - reference"},
 	}

@@ -31,6 +31,9 @@ type Day26Report struct {
 // Day26 runs the lab's three experiments on dev.
 func Day26(dev *gpu.Device, opts Day26Options) (*Day26Report, error) {
 	start := time.Now()
+	if err := opts.check(dev); err != nil {
+		return nil, err
+	}
 	r := &Day26Report{Device: dev.Info(), Capabilities: dev.Capabilities()}
 	var err error
 	if r.Sweep, err = Sweep(dev, opts.Sweep); err != nil {
@@ -44,6 +47,34 @@ func Day26(dev *gpu.Device, opts Day26Options) (*Day26Report, error) {
 	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
+}
+
+// check reports an option that would fail an experiment, before any
+// runs.
+func (o Day26Options) check(dev *gpu.Device) error {
+	blocks := append([]int{o.Sweep.BlockSize, o.Determinism.BlockSize, o.BlockSizes.Baseline}, o.BlockSizes.BlockSizes...)
+	for _, b := range blocks {
+		if b == 0 {
+			continue
+		}
+		if err := checkBlockSize(dev, b); err != nil {
+			return err
+		}
+	}
+	for _, sizes := range [][]int{o.Sweep.Sizes, o.BlockSizes.Sizes} {
+		if _, err := checkSizes(sizes); err != nil {
+			return err
+		}
+	}
+	for _, runs := range []int{o.Sweep.Runs, o.BlockSizes.Runs, o.Determinism.Runs} {
+		if runs < 0 {
+			return fmt.Errorf("atomics: Runs %d: want at least 1 (0 for the default)", runs)
+		}
+	}
+	if o.Determinism.N < 0 {
+		return fmt.Errorf("atomics: determinism over %d elements: want at least 1", o.Determinism.N)
+	}
+	return nil
 }
 
 // Tables returns the report's tables in the order the lab presents them;
