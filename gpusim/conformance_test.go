@@ -10,10 +10,7 @@ import (
 
 // knownBugs are conformance subtests gpusim fails, with the bug; they are
 // skipped until it is fixed.
-var knownBugs = map[string]string{
-	"ModuleVariablesFloat": "float __device__/__constant__ initialisers read back as 0: " +
-		"gpusim.go constBits gives float64 bits for a float constant and initGlobal then takes their low 32 bits",
-}
+var knownBugs = map[string]string{}
 
 // TestConformance runs the backend-neutral suite, which cudarun runs on a
 // GPU, on two simulated profiles.

@@ -250,10 +250,11 @@ func initGlobal(data []byte, v *cudac.Var) {
 	}
 }
 
+// constBits encodes a constant as register bits of its own type.
 func constBits(c *cudac.Const) uint64 {
 	switch c.T.Kind {
 	case cudac.Float32, cudac.Float64:
-		return ir.FromFloat(cudac.Float64, c.Float)
+		return ir.FromFloat(c.T.Kind, c.Float)
 	}
 	return uint64(c.Int)
 }
