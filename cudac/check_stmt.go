@@ -5,8 +5,6 @@ import "fmt"
 const (
 	// maxInitLeaves bounds the scalar leaves a brace initializer may produce.
 	maxInitLeaves = 1 << 20
-	// maxStaticShared is the static shared memory of a kernel (ptxas's limit).
-	maxStaticShared = 48 << 10
 	// maxLocalSize is the local memory of a thread.
 	maxLocalSize = 512 << 10
 )
@@ -356,14 +354,6 @@ func (c *checker) sharedDecl(spec *declSpec, dc *declarator, t *Type, cst bool) 
 		}
 		if t.Kind == Struct && t.Struct.Size == 0 {
 			c.errorf(dc.P, "variable '%s' has incomplete type '%s'", dc.Name, t)
-			return nil
-		}
-		total := t.Size()
-		for _, o := range c.fn.Shared {
-			total += o.T.Size()
-		}
-		if total > maxStaticShared {
-			c.errorf(dc.P, "__shared__ variables of '%s' take %d bytes; static shared memory is limited to 48 KiB (use extern __shared__ for more)", c.fname, total)
 			return nil
 		}
 		c.fn.Shared = append(c.fn.Shared, v)

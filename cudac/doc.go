@@ -99,7 +99,9 @@
 //   - Shuffles always have four Args (width defaults to the int 32) and
 //     __syncwarp one (0xffffffff by default). printf's Args[0] is the
 //     *StringLit; the format's conversions have been checked against the
-//     promoted arguments.
+//     promoted arguments. A string literal passed for a %s conversion is
+//     written into the format ("%s=%d", "n", n becomes "n=%d", n), so a
+//     StringLit never appears anywhere else.
 //   - Positions: an operator's node is at its operator token (Index at
 //     '[', Member at '.' or '->'), a call at the function's name, a
 //     statement at its first token, a DeclStmt at the declared name, an

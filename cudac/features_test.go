@@ -103,6 +103,8 @@ func TestFeatureErrors(t *testing.T) {
 		{"printf %s int", "__global__ void k(int x) { printf(\"%s\\n\", x); }", "format '%s' expects an argument of type 'char*', but argument 2 has type 'int'"},
 		{"printf %f int", "__global__ void k(int x) { printf(\"%.3f\\n\", x); }", "format '%.3f' expects an argument of type 'double', but argument 2 has type 'int'"},
 		{"printf star", "__global__ void k(int w, float f) { printf(\"%*.*f\\n\", w, f); }", "field width '*' in format '%*.*f' expects an 'int', but argument 3 has type 'double'"},
+		{"printf string for %d", "__global__ void k() { printf(\"%d\\n\", \"x\"); }", "a string literal argument needs a plain %s conversion, not '%d'"},
+		{"printf string extra", "__global__ void k() { printf(\"hi\\n\", \"x\"); }", "too many arguments for format"},
 		{"printf struct", "struct S { int a; };\n__global__ void k(S s) { printf(\"%d\\n\", s); }", "cannot pass a value of type 'S' to printf"},
 		{"shfl pointer", "__global__ void k(float* p) { __shfl_sync(~0u, p, 0); }", "no '__shfl_sync' overload for a value of type 'float*'"},
 		{"atomicInc int", "__global__ void k(int* p) { atomicInc(p, 3); }", "no 'atomicInc' overload for 'int*' (it takes unsigned int*)"},
@@ -131,7 +133,6 @@ func TestFeatureErrors(t *testing.T) {
 		{"empty struct array", "struct E {};\n__device__ E a[1000000000] = {1};", "excess elements in initializer"},
 		{"kernel never defined", "__global__ void k(int* p);", "kernel 'k' is declared but never defined"},
 		{"kernel template never defined", "template <int N> __global__ void k(int* p);", "kernel template 'k' is declared but never defined"},
-		{"static shared too big", "__global__ void k() { __shared__ float a[8192]; __shared__ float b[8192]; }", "__shared__ variables of 'k' take 65536 bytes; static shared memory is limited to 48 KiB (use extern __shared__ for more)"},
 		{"local too big", "__global__ void k() { float a[1 << 30]; }", "local variable 'a' takes 4294967296 bytes; a thread has at most 512 KiB of local memory"},
 		{"too many errors stop", strings.Repeat("__global__ void k() { x; }\n", 20), "undeclared identifier 'x'"},
 	}

@@ -5,9 +5,86 @@ import (
 	"strings"
 )
 
+// fmtSpec is one conversion of a printf format: f[start:end] is its text.
+type fmtSpec struct {
+	start, end int
+	flags      string
+	width      string // digits, or "*"
+	prec       string // "" (none), "." and digits, or ".*"
+	length     string
+	conv       byte
+}
+
+// stars is how many int arguments the '*'s of s take.
+func (s fmtSpec) stars() int {
+	n := 0
+	if s.width == "*" {
+		n++
+	}
+	if s.prec == ".*" {
+		n++
+	}
+	return n
+}
+
+// parseFormat splits a printf format into its conversions ("%%" included).
+func parseFormat(f string) ([]fmtSpec, string) {
+	var specs []fmtSpec
+	for i := 0; i < len(f); i++ {
+		if f[i] != '%' {
+			continue
+		}
+		s := fmtSpec{start: i}
+		i++
+		if i < len(f) && f[i] == '%' {
+			s.conv, s.end = '%', i+1
+			specs = append(specs, s)
+			continue
+		}
+		j := i
+		for i < len(f) && strings.IndexByte("-+ #0'", f[i]) >= 0 {
+			i++
+		}
+		s.flags = f[j:i]
+		j = i
+		if i < len(f) && f[i] == '*' {
+			i++
+		} else {
+			for i < len(f) && isDigit(f[i]) {
+				i++
+			}
+		}
+		s.width = f[j:i]
+		if i < len(f) && f[i] == '.' {
+			j = i
+			i++
+			if i < len(f) && f[i] == '*' {
+				i++
+			} else {
+				for i < len(f) && isDigit(f[i]) {
+					i++
+				}
+			}
+			s.prec = f[j:i]
+		}
+		j = i
+		for i < len(f) && strings.IndexByte("hlLqjzt", f[i]) >= 0 {
+			i++
+		}
+		s.length = f[j:i]
+		if i >= len(f) {
+			return nil, fmt.Sprintf("incomplete format specifier '%s'", f[s.start:])
+		}
+		s.conv, s.end = f[i], i+1
+		specs = append(specs, s)
+	}
+	return specs, ""
+}
+
 // printf checks a printf call: the format must be a string literal, the
 // other arguments get the default argument promotions and must match the
-// format's conversions.
+// format's conversions. A string literal argument of a %s conversion is
+// folded into the format.
 func (c *checker) printf(e *sCall) Expr {
 	if len(e.Args) == 0 {
 		c.errorf(e.P, "too few arguments to 'printf' (want at least 1, have 0)")
@@ -19,14 +96,12 @@ func (c *checker) printf(e *sCall) Expr {
 		c.errorf(startPos(e.Args[0]), "the format of printf must be a string literal")
 		return badExpr(e.P)
 	}
-	args := []Expr{&StringLit{P: str.P, Value: str.Val}}
-	ok = true
-	for _, a := range e.Args[1:] {
-		if s, isStr := a.(*sStr); isStr {
-			c.errorf(s.P, "string literal arguments to printf are not supported; write the text into the format")
-			ok = false
-			continue
-		}
+	format, rest, ok := c.foldStrings(str, e.Args[1:])
+	if !ok {
+		return badExpr(e.P)
+	}
+	args := []Expr{&StringLit{P: str.P, Value: format}}
+	for _, a := range rest {
 		x := c.expr(a)
 		if isBad(x) {
 			ok = false
@@ -47,7 +122,7 @@ func (c *checker) printf(e *sCall) Expr {
 	if !ok {
 		return badExpr(e.P)
 	}
-	if pos, msg := checkFormat(str.Val, args[1:]); msg != "" {
+	if pos, msg := checkFormat(format, args[1:]); msg != "" {
 		if !pos.IsValid() {
 			pos = str.P
 		}
@@ -57,9 +132,69 @@ func (c *checker) printf(e *sCall) Expr {
 	return &BuiltinCall{P: e.P, Builtin: Printf, Args: args, T: Int32Type}
 }
 
+// foldStrings writes the string literal arguments of %s conversions into
+// the format and returns it with the remaining arguments.
+func (c *checker) foldStrings(str *sStr, args []sExpr) (string, []sExpr, bool) {
+	hasStr := false
+	for _, a := range args {
+		if _, ok := a.(*sStr); ok {
+			hasStr = true
+		}
+	}
+	if !hasStr {
+		return str.Val, args, true
+	}
+	specs, msg := parseFormat(str.Val)
+	if msg != "" {
+		c.errorf(str.P, "%s", msg)
+		return "", nil, false
+	}
+	var b strings.Builder
+	var rest []sExpr
+	last, ai := 0, 0
+	for _, s := range specs {
+		if s.conv == '%' {
+			continue
+		}
+		for k := 0; k < s.stars() && ai < len(args); k++ {
+			rest = append(rest, args[ai])
+			ai++
+		}
+		if ai >= len(args) {
+			break
+		}
+		if lit, ok := args[ai].(*sStr); ok {
+			if s.conv != 's' || s.stars() > 0 || s.length != "" || strings.Trim(s.flags, "-") != "" {
+				c.errorf(lit.P, "a string literal argument needs a plain %%s conversion, not '%s'", str.Val[s.start:s.end])
+				return "", nil, false
+			}
+			text := fmt.Sprintf("%"+s.flags+s.width+s.prec+"s", lit.Val)
+			b.WriteString(str.Val[last:s.start])
+			b.WriteString(strings.ReplaceAll(text, "%", "%%"))
+			last = s.end
+		} else {
+			rest = append(rest, args[ai])
+		}
+		ai++
+	}
+	for ; ai < len(args); ai++ {
+		if lit, ok := args[ai].(*sStr); ok {
+			c.errorf(lit.P, "too many arguments for format")
+			return "", nil, false
+		}
+		rest = append(rest, args[ai])
+	}
+	b.WriteString(str.Val[last:])
+	return b.String(), rest, true
+}
+
 // checkFormat validates a printf format against its (promoted) arguments.
 // It returns the position to blame (zero for the format) and a message.
 func checkFormat(f string, args []Expr) (Pos, string) {
+	specs, msg := parseFormat(f)
+	if msg != "" {
+		return Pos{}, msg
+	}
 	n := 0 // arguments used
 	argName := func(i int) string { return fmt.Sprintf("argument %d", i+2) }
 	next := func(spec string, want string) (Expr, string) {
@@ -69,54 +204,19 @@ func checkFormat(f string, args []Expr) (Pos, string) {
 		n++
 		return args[n-1], ""
 	}
-	for i := 0; i < len(f); i++ {
-		if f[i] != '%' {
+	for _, s := range specs {
+		if s.conv == '%' {
 			continue
 		}
-		start := i
-		i++
-		if i < len(f) && f[i] == '%' {
-			continue
-		}
-		for i < len(f) && strings.IndexByte("-+ #0'", f[i]) >= 0 {
-			i++
-		}
-		var stars []int
-		if i < len(f) && f[i] == '*' {
-			stars = append(stars, start)
-			i++
-		}
-		for i < len(f) && isDigit(f[i]) {
-			i++
-		}
-		if i < len(f) && f[i] == '.' {
-			i++
-			if i < len(f) && f[i] == '*' {
-				stars = append(stars, start)
-				i++
-			}
-			for i < len(f) && isDigit(f[i]) {
-				i++
-			}
-		}
-		lenStart := i
-		for i < len(f) && strings.IndexByte("hlLqjzt", f[i]) >= 0 {
-			i++
-		}
-		length := f[lenStart:i]
-		if i >= len(f) {
-			return Pos{}, fmt.Sprintf("incomplete format specifier '%s'", f[start:])
-		}
-		conv := f[i]
-		spec := f[start : i+1]
-		switch length {
+		spec := f[s.start:s.end]
+		switch s.length {
 		case "", "h", "hh", "l", "ll", "z", "j", "t":
 		case "L":
 			return Pos{}, fmt.Sprintf("format '%s': long double is not supported", spec)
 		default:
 			return Pos{}, fmt.Sprintf("invalid length modifier in format '%s'", spec)
 		}
-		for range stars {
+		for range s.stars() {
 			a, msg := next(spec, "'int' (for '*')")
 			if msg != "" {
 				return Pos{}, msg
@@ -125,9 +225,9 @@ func checkFormat(f string, args []Expr) (Pos, string) {
 				return a.Pos(), fmt.Sprintf("field width '*' in format '%s' expects an 'int', but %s has type '%s'", spec, argName(n-1), a.Type())
 			}
 		}
-		switch conv {
+		switch conv := s.conv; conv {
 		case 'd', 'i', 'u', 'o', 'x', 'X', 'c':
-			wide := length == "l" || length == "ll" || length == "z" || length == "j" || length == "t"
+			wide := s.length == "l" || s.length == "ll" || s.length == "z" || s.length == "j" || s.length == "t"
 			want := "'int'"
 			if conv != 'd' && conv != 'i' && conv != 'c' {
 				want = "'unsigned int'"
@@ -147,10 +247,10 @@ func checkFormat(f string, args []Expr) (Pos, string) {
 				return Pos{}, fmt.Sprintf("wide characters in format '%s' are not supported", spec)
 			}
 			if wide && t.Size() != 8 {
-				return a.Pos(), fmt.Sprintf("format '%s' expects a 64-bit integer argument, but %s has type '%s' (use '%%%s')", spec, argName(n-1), t, string(conv))
+				return a.Pos(), fmt.Sprintf("format '%s' expects a 64-bit integer argument, but %s has type '%s' (use '%%%c')", spec, argName(n-1), t, conv)
 			}
 			if !wide && t.Size() == 8 {
-				return a.Pos(), fmt.Sprintf("format '%s' expects an argument of type %s, but %s has type '%s' (use '%%ll%s')", spec, want, argName(n-1), t, string(conv))
+				return a.Pos(), fmt.Sprintf("format '%s' expects an argument of type %s, but %s has type '%s' (use '%%ll%c')", spec, want, argName(n-1), t, conv)
 			}
 		case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A':
 			a, msg := next(spec, "'double'")
@@ -160,7 +260,7 @@ func checkFormat(f string, args []Expr) (Pos, string) {
 			if !a.Type().IsFloat() {
 				return a.Pos(), fmt.Sprintf("format '%s' expects an argument of type 'double', but %s has type '%s'", spec, argName(n-1), a.Type())
 			}
-			if length != "" && length != "l" {
+			if s.length != "" && s.length != "l" {
 				return Pos{}, fmt.Sprintf("invalid length modifier in format '%s'", spec)
 			}
 		case 's':

@@ -203,7 +203,7 @@ func TestTypedTree(t *testing.T) {
 		{"trap", `__trap();`, `(__trap):void`},
 		{"printf", `char c = 'x'; float f = 1; printf("%c %f %d\n", c, f, 3);`, `(printf "%c %f %d\n" (conv c):int (conv f):double 3:int):int`},
 		{"printf ll", `long long x = 0; size_t n = 0; printf("%lld %zu %%\n", x, n);`, `(printf "%lld %zu %%\n" x n):int`},
-		{"printf string", `printf("%s %p\n", "hi" "!", &threadIdx);`, ``},
+		{"printf string", `float x = 1; printf("%s=%.2f %-4s|%.1s %d%%\n", "x", x, "50%", "ok", 3);`, `(printf "x=%.2f 50%% |o %d%%\n" (conv x):double 3:int):int`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
