@@ -2,6 +2,7 @@ package cudac
 
 import (
 	"fmt"
+	"maps"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -29,6 +30,8 @@ type programImpl struct {
 	// instInfo holds the parameter types and default arguments of
 	// template instances.
 	instInfo map[*Func]*funcInfo
+	// defines are the Define options.
+	defines map[string]string
 }
 
 type kernelEntry struct {
@@ -79,7 +82,7 @@ type checker struct {
 func compile(filename string, src []byte, o *options) (prog *Program, err error) {
 	d := newDiags(filename, src)
 	impl := &programImpl{
-		file: filename, src: src, calls: map[*Func][]callSite{},
+		file: filename, src: src, calls: map[*Func][]callSite{}, defines: maps.Clone(o.defines),
 		fieldConst: map[*Field]bool{},
 		volatiles:  map[*Var]bool{},
 	}

@@ -2,6 +2,7 @@ package cudac
 
 import (
 	"errors"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -379,6 +380,15 @@ func TestDefineOption(t *testing.T) {
 			if err != nil {
 				got = err.Error()
 			} else {
+				want := map[string]string{}
+				for _, o := range tt.opts {
+					var opts options
+					o(&opts)
+					maps.Copy(want, opts.defines)
+				}
+				if d := p.Defines(); !maps.Equal(d, want) {
+					t.Errorf("Defines() = %v, want %v", d, want)
+				}
 				f := p.Funcs[len(p.Funcs)-1]
 				got = Dump(f.Body.Stmts[len(f.Body.Stmts)-1])
 			}
