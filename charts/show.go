@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"html"
+	"reflect"
 	"sync"
 
 	"github.com/janpfeifer/gonb/gonbui"
@@ -31,7 +32,9 @@ var libraryShown struct {
 //   - an error as a red message;
 //   - an HTMLer (a lab's exercise feedback, a code listing) as its HTML;
 //   - a string or a fmt.Stringer as preformatted text;
-//   - anything else as fmt's %v, preformatted; nil is skipped.
+//   - anything else as fmt's %v, preformatted.
+//
+// nil and nil pointers (the *Chart of a result that has none) are skipped.
 //
 // Each output also carries a plain-text rendering (text/plain), which is
 // what a text export of the notebook shows. Use ShowPNG for a static
@@ -83,13 +86,24 @@ func showOne(item any) {
 	}
 }
 
+// isNilPointer reports whether item is nil or a nil pointer, such as the
+// *Table or *Chart of a result that has none: Show and ShowPNG skip it.
+func isNilPointer(item any) bool {
+	if item == nil {
+		return true
+	}
+	v := reflect.ValueOf(item)
+	return v.Kind() == reflect.Pointer && v.IsNil()
+}
+
 // staticOutput returns the HTML and plain text that Show displays for
 // item, for everything but a Figure (ok is false for a Figure). Both are
 // empty for nil.
 func staticOutput(item any) (htmlText, plain string, ok bool) {
-	switch v := item.(type) {
-	case nil:
+	if isNilPointer(item) {
 		return "", "", true
+	}
+	switch v := item.(type) {
 	case Tabler:
 		t := v.Table()
 		if t == nil {
@@ -126,6 +140,9 @@ func ShowPNG(figs ...Figure) {
 		return
 	}
 	for _, f := range figs {
+		if isNilPointer(f) {
+			continue
+		}
 		var buf bytes.Buffer
 		if err := WriteImage(&buf, f, "png"); err != nil {
 			showError(err)

@@ -30,6 +30,8 @@ func TestStaticOutput(t *testing.T) {
 		html, plain string
 	}{
 		{"nil", nil, "", ""},
+		{"nil table", (*Table)(nil), "", ""},
+		{"nil chart", (*Chart)(nil), "", ""},
 		{"table", table, table.HTML(), table.String()},
 		{"error", errors.New("x < y"), "x &lt; y</div>", "x < y"},
 		{"HTMLer", htmlOnly{}, "<b>only html</b>", "<b>only html</b>"},
