@@ -19,7 +19,7 @@ import (
 //     cycles at the profile's clock: when the last block finished, and when
 //     the L2 served the last atomic. The scheduler places blocks on SMs by
 //     occupancy, runs them in waves, charges each instruction its latency
-//     (ALU issue shared by the resident warps, global memory, barriers),
+//     (ALU, special functions, shared and global memory, barriers),
 //     serialises shared-memory atomics per address, and queues global
 //     atomics at their 128-byte line in the L2, one transaction at a time:
 //     occupancy, waves, tails, block-size effects and atomic chains are in

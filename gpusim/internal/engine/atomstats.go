@@ -39,15 +39,13 @@ type atomStats struct {
 	lineBusy    map[uint64]float64 // ns
 	lineFree    map[uint64]int64   // the SM cycle each line's queue empties
 	drained     int64              // the last cycle any line is busy
-	sharedPerSM []int64
 }
 
-func (s *atomStats) init(sms int) {
+func (s *atomStats) init() {
 	s.perAddr = map[uint64]int64{}
 	s.perLine = map[uint64]int64{}
 	s.lineBusy = map[uint64]float64{}
 	s.lineFree = map[uint64]int64{}
-	s.sharedPerSM = make([]int64, sms)
 }
 
 // record counts one atomic instruction. agg says the compiler aggregates
@@ -94,7 +92,6 @@ func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, floatAdd bool, k
 				c.SharedCASRetries += n * (n - 1) / 2
 			}
 		}
-		s.sharedPerSM[w.blk.sm] += int64(g.n)
 	}
 	return done
 }
@@ -165,6 +162,3 @@ func (s *atomStats) fill(c *gpu.Counters) {
 	}
 }
 
-func (s *atomStats) profile() AtomicProfile {
-	return AtomicProfile{PerAddress: s.perAddr, PerLine: s.perLine, SharedPerSM: s.sharedPerSM}
-}

@@ -87,23 +87,10 @@ type Outcome struct {
 	// BlocksEnd, when its last block finished, and L2Drain, when the L2
 	// served its last atomic.
 	Cycles, BlocksEnd, L2Drain int64
-	// Atomics describes the global atomics in more detail than Counters,
-	// for the cost model.
-	Atomics AtomicProfile
 	// L2 is the time the L2 spent on atomics, by line.
 	L2 L2Profile
 	// ResidentBlocks is the number of blocks that fit on one SM.
 	ResidentBlocks int
-}
-
-// AtomicProfile summarises global atomic traffic by address and line.
-type AtomicProfile struct {
-	// PerAddress maps an address to the issued operations on it.
-	PerAddress map[uint64]int64
-	// PerLine maps a 128-byte line to the issued operations on it.
-	PerLine map[uint64]int64
-	// SharedPerSM is the number of shared atomic operations per SM.
-	SharedPerSM []int64
 }
 
 // L2Profile is the L2's atomic work: each line's busy time in nanoseconds,

@@ -42,9 +42,6 @@ type exec struct {
 	diags   diagSet
 
 	raceShift uint
-
-	// issueFactor scales ALU costs by how many warps share an SM's schedulers.
-	issueFactor int64
 }
 
 type event struct {
@@ -97,13 +94,11 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	if x.budget <= 0 {
 		x.budget = DefaultBudget(x.blocks * int64(x.warpsPerBlock))
 	}
-	x.atom.init(m.SMs)
+	x.atom.init()
 	x.raceShift = raceGranule(k)
 	if err := x.compile(); err != nil {
 		return nil, err
 	}
-	residentWarps := int64(x.resident * x.warpsPerBlock)
-	x.issueFactor = max(1, residentWarps/4)
 
 	// Fill the resident slots, SM by SM in round robin, as the block
 	// scheduler does.
@@ -461,7 +456,6 @@ func (x *exec) outcome() *Outcome {
 	// served the last atomic.
 	o := &Outcome{Counters: *c, Cycles: max(x.cycles, x.atom.drained), BlocksEnd: x.cycles,
 		L2Drain: x.atom.drained, ResidentBlocks: x.resident}
-	o.Atomics = x.atom.profile()
 	o.L2 = x.atom.l2Profile()
 	o.Diagnostics = x.diags.list
 	o.Printf = x.printfText()
