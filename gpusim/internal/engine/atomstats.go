@@ -34,11 +34,11 @@ func (g *atomGroup) add(sp uint8, addr uint64) {
 
 // atomStats accumulates the launch's atomic traffic.
 type atomStats struct {
-	perAddr     map[uint64]int64
-	perLine     map[uint64]int64
-	lineBusy    map[uint64]float64 // ns
-	lineFree    map[uint64]int64   // the SM cycle each line's queue empties
-	drained     int64              // the last cycle any line is busy
+	perAddr  map[uint64]int64
+	perLine  map[uint64]int64
+	lineBusy map[uint64]float64 // ns
+	lineFree map[uint64]int64   // the SM cycle each line's queue empties
+	drained  int64              // the last cycle any line is busy
 }
 
 func (s *atomStats) init() {
@@ -161,4 +161,3 @@ func (s *atomStats) fill(c *gpu.Counters) {
 		c.GlobalAtomicMaxLine = max(c.GlobalAtomicMaxLine, n)
 	}
 }
-
