@@ -545,10 +545,7 @@ func (c *checker) funcDecl(f *sFunc) {
 		}
 	} else {
 		fi = &funcInfo{decl: f, params: params, defaults: defaults,
-			fn: &Func{Name: f.Name, P: f.P, Kernel: spec.Global, Result: result}}
-		for i, t := range params {
-			fi.fn.Params = append(fi.fn.Params, &Var{Name: paramName(f, i), T: t, P: f.Params[i].P, Space: SpaceParam})
-		}
+			fn: newFunc(f, f.Name, spec.Global, result, params)}
 		c.declare(&entity{kind: entFunc, name: f.Name, pos: f.P, fn: fi})
 		if spec.Global {
 			c.impl.kernels = append(c.impl.kernels, kernelEntry{name: f.Name, fn: fi.fn})
@@ -561,6 +558,15 @@ func (c *checker) funcDecl(f *sFunc) {
 	fi.fn.P = f.P
 	c.prog.Funcs = append(c.prog.Funcs, fi.fn)
 	c.funcBody(fi.fn, f, nil)
+}
+
+// newFunc makes the Func of a declaration, with its parameters.
+func newFunc(f *sFunc, name string, kernel bool, result *Type, params []*Type) *Func {
+	fn := &Func{Name: name, P: f.P, Kernel: kernel, Result: result}
+	for i, t := range params {
+		fn.Params = append(fn.Params, &Var{Name: paramName(f, i), T: t, P: f.Params[i].P, Space: SpaceParam})
+	}
+	return fn
 }
 
 func paramName(f *sFunc, i int) string {

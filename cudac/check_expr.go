@@ -232,14 +232,10 @@ func (c *checker) modifiable(x Expr, pos Pos, verb string) bool {
 				break
 			}
 			c.errorf(pos, "cannot %s '%s': it is const", verb, x.Var.Name)
-		case *Deref, *Index:
-			var pt *Type
-			if d, ok := x.(*Deref); ok {
-				pt = d.X.Type()
-			} else {
-				pt = x.(*Index).X.Type()
-			}
-			c.errorf(pos, "cannot %s an object through a pointer to const ('%s')", verb, pt)
+		case *Deref:
+			c.errorf(pos, "cannot %s an object through a pointer to const ('%s')", verb, x.X.Type())
+		case *Index:
+			c.errorf(pos, "cannot %s an object through a pointer to const ('%s')", verb, x.X.Type())
 		case *Member:
 			c.errorf(pos, "cannot %s member '%s': it is const", verb, x.Field.Name)
 		}
@@ -945,15 +941,7 @@ func (c *checker) userCall(e *sCall, fn *Func, fi *funcInfo) Expr {
 		c.errorf(e.P, "cannot call __global__ function '%s' from device code (dynamic parallelism is not supported)", fn.Name)
 		return badExpr(e.P)
 	}
-	var params []*Type
-	var defaults []*Const
-	if fi != nil {
-		params, defaults = fi.params, fi.defaults
-	} else {
-		for _, p := range fn.Params {
-			params = append(params, p.T)
-		}
-	}
+	params, defaults := fi.params, fi.defaults
 	args, ok := c.args(e.Args)
 	required := len(params)
 	for required > 0 && defaults != nil && defaults[required-1] != nil {
@@ -985,7 +973,7 @@ func (c *checker) userCall(e *sCall, fn *Func, fi *funcInfo) Expr {
 		k.P = e.RPos
 		args = append(args, &k)
 	}
-	if fi != nil && fi.def == nil {
+	if fi.def == nil {
 		if c.late {
 			c.errorf(e.P, "function '%s' is declared but never defined", fn.Name)
 			return badExpr(e.P)

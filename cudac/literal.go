@@ -16,8 +16,6 @@ var (
 	clockType     = &Type{Kind: Int64, Name: "clock_t"}
 	invalidType   = &Type{Kind: Invalid}
 	nullptrType   = &Type{Kind: Pointer, Elem: VoidType, Name: "nullptr_t"}
-	voidPtrType   = PointerTo(VoidType, false)
-	constCharPtr  = PointerTo(Int8Type, true)
 	predefTypedef = map[string]*Type{
 		"size_t": sizeType, "ptrdiff_t": ptrdiffType, "clock_t": clockType,
 		"int8_t": {Kind: Int8, Name: "int8_t"}, "uint8_t": {Kind: Uint8, Name: "uint8_t"},

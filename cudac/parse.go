@@ -45,7 +45,7 @@ func parseFile(toks []token, d *diags) []sNode {
 	var items []sNode
 	for p.tok.kind != tEOF {
 		start := p.i
-		items = p.topLevel(items, false)
+		items = p.topLevel(items)
 		if p.i == start {
 			p.next()
 		}
@@ -251,7 +251,7 @@ func (p *parser) leave() { p.depth-- }
 
 // ---- top level ----
 
-func (p *parser) topLevel(items []sNode, inExternC bool) []sNode {
+func (p *parser) topLevel(items []sNode) []sNode {
 	t := p.tok
 	switch {
 	case t.kind == tSemi:
@@ -268,7 +268,7 @@ func (p *parser) topLevel(items []sNode, inExternC bool) []sNode {
 			p.next()
 			for !p.is(tRBrace) && !p.is(tEOF) {
 				start := p.i
-				items = p.topLevel(items, true)
+				items = p.topLevel(items)
 				if p.i == start {
 					p.next()
 				}
@@ -278,7 +278,7 @@ func (p *parser) topLevel(items []sNode, inExternC bool) []sNode {
 			}
 			return items
 		}
-		return p.topLevel(items, true)
+		return p.topLevel(items)
 	case t.kind == tIdent && t.text == "template":
 		return append(items, p.template())
 	case t.kind == tIdent && t.text == "static_assert":
@@ -485,9 +485,6 @@ func (p *parser) declaration(tm *sTemplate, top bool) sNode {
 			return nil
 		}
 		return p.function(tm, spec, d)
-	}
-	if tm != nil {
-		p.errorf(tm.P, "only function templates are supported")
 	}
 	decl := &sDecl{P: start, Spec: spec, Decls: []*declarator{d}}
 	p.declare(d.Name, spec.Typedef)
@@ -948,28 +945,9 @@ func (p *parser) enumSpec() *sEnum {
 // parameter list.
 func (p *parser) declarator(abstract, allowFunc bool) *declarator {
 	d := &declarator{P: p.here()}
-	for p.is(tStar) {
-		if len(d.Ptrs) > 16 {
-			p.errorf(p.here(), "too many levels of pointers")
-			return nil
-		}
-		q := ptrQual{P: p.here()}
-		p.next()
-		for p.is(tIdent) {
-			switch p.tok.text {
-			case "const":
-				q.Const = true
-			case "volatile", "__volatile__":
-				q.Volatile = true
-			case "__restrict__", "__restrict":
-				q.Restrict = true
-			default:
-				goto done
-			}
-			p.next()
-		}
-	done:
-		d.Ptrs = append(d.Ptrs, q)
+	var ok bool
+	if d.Ptrs, ok = p.pointers(); !ok {
+		return nil
 	}
 	switch {
 	case p.is(tAmp) || p.is(tAndAnd):
@@ -1021,20 +999,8 @@ func (p *parser) declarator(abstract, allowFunc bool) *declarator {
 		}
 		return d
 	}
-	for p.is(tLBrack) {
-		if len(d.Dims) > 16 {
-			p.errorf(p.here(), "too many array dimensions")
-			return nil
-		}
-		dim := sDim{P: p.here()}
-		p.next()
-		if !p.is(tRBrack) {
-			dim.N = p.expr()
-		}
-		if !p.expect(tRBrack, "after array size") {
-			return nil
-		}
-		d.Dims = append(d.Dims, dim)
+	if d.Dims, ok = p.dims(); !ok {
+		return nil
 	}
 	if p.isWord("alignas") {
 		p.next()
@@ -1095,29 +1061,10 @@ func (p *parser) typeName(context string) *sTypeName {
 		tn.Spec = nil
 		return tn
 	}
-	for p.is(tStar) {
-		if len(tn.Ptrs) > 16 {
-			p.errorf(p.here(), "too many levels of pointers")
-			tn.Spec = nil
-			return tn
-		}
-		q := ptrQual{P: p.here()}
-		p.next()
-		for p.is(tIdent) {
-			switch p.tok.text {
-			case "const":
-				q.Const = true
-			case "volatile":
-				q.Volatile = true
-			case "__restrict__", "__restrict":
-				q.Restrict = true
-			default:
-				goto done
-			}
-			p.next()
-		}
-	done:
-		tn.Ptrs = append(tn.Ptrs, q)
+	var ok bool
+	if tn.Ptrs, ok = p.pointers(); !ok {
+		tn.Spec = nil
+		return tn
 	}
 	if p.is(tAmp) || p.is(tAndAnd) {
 		p.errorf(p.here(), "references are not supported; use a pointer")
@@ -1126,21 +1073,64 @@ func (p *parser) typeName(context string) *sTypeName {
 	if p.is(tLParen) && p.peek(1).kind == tStar {
 		p.errorf(p.here(), "function pointers and pointers to arrays are not supported")
 	}
+	if tn.Dims, ok = p.dims(); !ok {
+		tn.Spec = nil
+	}
+	return tn
+}
+
+// maxDeclLevels bounds the pointer levels and array dimensions of one
+// declarator.
+const maxDeclLevels = 16
+
+// pointers parses the '*'s of a declarator, each with its qualifiers.
+func (p *parser) pointers() ([]ptrQual, bool) {
+	var ptrs []ptrQual
+	for p.is(tStar) {
+		if len(ptrs) >= maxDeclLevels {
+			p.errorf(p.here(), "too many levels of pointers")
+			return nil, false
+		}
+		q := ptrQual{P: p.here()}
+		p.next()
+	quals:
+		for p.is(tIdent) {
+			switch p.tok.text {
+			case "const":
+				q.Const = true
+			case "volatile", "__volatile__":
+				q.Volatile = true
+			case "__restrict__", "__restrict":
+				q.Restrict = true
+			default:
+				break quals
+			}
+			p.next()
+		}
+		ptrs = append(ptrs, q)
+	}
+	return ptrs, true
+}
+
+// dims parses the array dimensions of a declarator: [N] or [].
+func (p *parser) dims() ([]sDim, bool) {
+	var dims []sDim
 	for p.is(tLBrack) {
-		if len(tn.Dims) > 16 {
+		if len(dims) >= maxDeclLevels {
 			p.errorf(p.here(), "too many array dimensions")
-			tn.Spec = nil
-			return tn
+			return nil, false
 		}
 		dim := sDim{P: p.here()}
 		p.next()
 		if !p.is(tRBrack) {
 			dim.N = p.expr()
 		}
-		p.expect(tRBrack, "after array size")
-		tn.Dims = append(tn.Dims, dim)
+		if !p.expect(tRBrack, "after array size") {
+			return nil, false
+		}
+		dims = append(dims, dim)
 	}
-	return tn
+	return dims, true
 }
 
 // templateArgs parses "<args>" at '<'.

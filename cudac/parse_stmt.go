@@ -14,7 +14,6 @@ func (p *parser) block() *sBlock {
 		}
 	}
 	p.pop()
-	b.End = p.here()
 	if !p.got(tRBrace) {
 		p.errorf(b.P, "unterminated block: expected '}'")
 	}

@@ -191,7 +191,6 @@ type declSpec struct {
 	P Pos
 	// Storage and function specifiers.
 	Typedef, Static, Extern, Constexpr, Inline bool
-	ExternC                                    bool
 	// CUDA qualifiers.
 	Global, Device, Host, Shared, Constant bool
 	Const, Volatile                        bool
@@ -292,7 +291,6 @@ type (
 	sBlock struct {
 		P     Pos
 		Stmts []sStmt
-		End   Pos
 	}
 	// sDecl is a declaration: a local or file-scope variable, typedef,
 	// struct or enum declaration.

@@ -190,10 +190,7 @@ func (c *checker) instantiate(tm *tmplInfo, vals []*Const, pos Pos) *Func {
 		c.errorf(f.Result.P, "a __global__ function must return void ('%s' returns '%s')", tm.name, result)
 		return nil
 	}
-	fn := &Func{Name: name, P: f.P, Kernel: tm.kernel, Result: result}
-	for i, t := range params {
-		fn.Params = append(fn.Params, &Var{Name: paramName(f, i), T: t, P: f.Params[i].P, Space: SpaceParam})
-	}
+	fn := newFunc(f, name, tm.kernel, result, params)
 	inst.fn = fn
 	binds := make([]*entity, len(vals))
 	for i, v := range vals {
