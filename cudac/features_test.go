@@ -21,6 +21,7 @@ __global__ void __launch_bounds__(256, 2) k(int* o) { o[0] = sq(3); }`, `(= (ind
 		{"functional casts", `__global__ void k(int n) { float(n) + size_t(n) + unsigned(n); }`, `(+ (+ (cast n):float (conv (cast n):size_t):float):float (conv (cast n):unsigned int):float):float`},
 		{"NULL", `__global__ void k(float* p) { p == NULL; }`, `(== p nullptr:float*):bool`},
 		{"true false", `__global__ void k(bool* b) { b[0] = true && !false; }`, `(= (index b 0:long long):bool true:bool):bool`},
+		{"register", `__global__ void k() { register int r = 2; r; }`, `r`},
 		{"unsigned alone", `__global__ void k() { unsigned u = 3; u; }`, `u`},
 		{"long is 64-bit", `__global__ void k() { sizeof(long) + sizeof(unsigned long int) + sizeof(long long int); }`, `24:size_t`},
 		{"signed char", `__global__ void k() { signed char c = -1; unsigned char u = 255; c + u; }`, `(+ (conv c):int (conv u):int):int`},

@@ -459,7 +459,7 @@ func (p *parser) skipTemplateParams() {
 // function, variables, a typedef, or a struct or enum declaration.
 func (p *parser) declaration(tm *sTemplate, top bool) sNode {
 	start := p.here()
-	spec := p.declSpecs(true)
+	spec := p.declSpecs()
 	if spec == nil {
 		p.sync()
 		return nil
@@ -584,7 +584,7 @@ func (p *parser) function(tm *sTemplate, spec *declSpec, d *declarator) sNode {
 
 // declSpecs parses declaration specifiers. It returns nil after an error
 // that makes the declaration unusable.
-func (p *parser) declSpecs(allowStorage bool) *declSpec {
+func (p *parser) declSpecs() *declSpec {
 	s := &declSpec{P: p.here()}
 	typed := func() {
 		if !s.TypePos.IsValid() {
@@ -607,8 +607,10 @@ func (p *parser) declSpecs(allowStorage bool) *declSpec {
 			s.Extern = true
 		case "constexpr":
 			s.Constexpr = true
-		case "inline", "__forceinline__", "__noinline__", "__inline__", "register":
+		case "inline", "__forceinline__", "__noinline__", "__inline__":
 			s.Inline = true
+		case "register":
+			// Deprecated and without effect.
 		case "typedef":
 			s.Typedef = true
 		case "__global__":
@@ -823,7 +825,7 @@ func (p *parser) structSpec() *sStruct {
 			continue
 		}
 		start := p.here()
-		spec := p.declSpecs(false)
+		spec := p.declSpecs()
 		if spec == nil {
 			p.skipMember()
 			continue
@@ -1023,7 +1025,7 @@ func (p *parser) params(d *declarator) bool {
 			return false
 		}
 		prm := &sParam{P: p.here()}
-		prm.Spec = p.declSpecs(false)
+		prm.Spec = p.declSpecs()
 		if prm.Spec == nil {
 			return false
 		}
@@ -1052,7 +1054,7 @@ func (p *parser) params(d *declarator) bool {
 // typeName parses a type in a cast, sizeof, alias or template parameter.
 func (p *parser) typeName(context string) *sTypeName {
 	tn := &sTypeName{P: p.here()}
-	tn.Spec = p.declSpecs(false)
+	tn.Spec = p.declSpecs()
 	if tn.Spec == nil {
 		return tn
 	}

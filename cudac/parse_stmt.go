@@ -282,7 +282,7 @@ func (p *parser) forStmt() sStmt {
 // reports a range-based for.
 func (p *parser) rangeForCheck() sStmt {
 	start := p.here()
-	spec := p.declSpecs(false)
+	spec := p.declSpecs()
 	if spec == nil {
 		p.sync()
 		return nil
