@@ -14,6 +14,7 @@ import (
 	"os"
 	"sort"
 
+	_ "github.com/warplab/warplab/cudarun"
 	_ "github.com/warplab/warplab/gpusim"
 )
 

@@ -1,0 +1,828 @@
+//go:build linux && cgo
+
+package cudarun
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpu"
+)
+
+func init() { gpu.Register("cuda", backend{}) }
+
+type backend struct{}
+
+// minDriver is the oldest driver API version cudarun accepts (CUDA 11.0).
+const minDriver = 11000
+
+// libs holds what loading the two libraries found; each is loaded once.
+var libs struct {
+	cudaOnce sync.Once
+	cudaErr  error // libcuda missing, or cuInit failed
+	driver   int   // cuDriverGetVersion: 13000 for CUDA 13.0
+
+	nvrtcOnce  sync.Once
+	nvrtcErr   error
+	nvrtcPath  string
+	nvrtcMajor int
+	nvrtcMinor int
+	nvrtcArchs []int
+}
+
+func loadCUDA() error {
+	libs.cudaOnce.Do(func() {
+		if err := loadCUDALib(); err != nil {
+			libs.cudaErr = err
+			return
+		}
+		libs.driver = cuDriverVersion()
+		if err := cuInit(); err != nil {
+			if errCode(err) == cudaErrorNoDevice {
+				libs.cudaErr = fmt.Errorf("no CUDA device: %v", err)
+			} else {
+				libs.cudaErr = fmt.Errorf("the CUDA driver did not start: %v", err)
+			}
+		}
+	})
+	return libs.cudaErr
+}
+
+func loadNVRTC() error {
+	libs.nvrtcOnce.Do(func() {
+		p, err := loadNVRTCLib()
+		if err != nil {
+			libs.nvrtcErr = err
+			return
+		}
+		libs.nvrtcPath = p
+		libs.nvrtcMajor, libs.nvrtcMinor = nvrtcVersion()
+		libs.nvrtcArchs = nvrtcArchs()
+	})
+	return libs.nvrtcErr
+}
+
+func nvrtcVersionString() string { return fmt.Sprintf("%d.%d", libs.nvrtcMajor, libs.nvrtcMinor) }
+
+func driverVersionString() string {
+	return fmt.Sprintf("%d.%d", libs.driver/1000, libs.driver%1000/10)
+}
+
+// archFor picks NVRTC's target for compute capability cc (90 for sm_90):
+// sm_XY when NVRTC knows it, else compute_XY of the newest architecture it
+// knows below cc, as PTX that the driver compiles.
+func archFor(cc int) (string, error) {
+	archs := libs.nvrtcArchs
+	if len(archs) == 0 || slices.Contains(archs, cc) {
+		return fmt.Sprintf("sm_%d", cc), nil
+	}
+	best := 0
+	for _, a := range archs {
+		if a <= cc && a > best {
+			best = a
+		}
+	}
+	if best == 0 {
+		return "", fmt.Errorf("NVRTC %s cannot compile for sm_%d (it knows sm_%d to sm_%d); use an older CUDA toolkit's NVRTC (%s)",
+			nvrtcVersionString(), cc, slices.Min(archs), slices.Max(archs), EnvNVRTC)
+	}
+	return fmt.Sprintf("compute_%d", best), nil
+}
+
+// usable says why the GPU with compute capability cc cannot be used, or nil.
+func usable(cc int) error {
+	if err := loadNVRTC(); err != nil {
+		return err
+	}
+	if libs.driver < minDriver {
+		return fmt.Errorf("driver too old: it supports CUDA %s; warplab needs CUDA 11.0 or later", driverVersionString())
+	}
+	if libs.driver/1000 < libs.nvrtcMajor {
+		return fmt.Errorf("driver too old: it supports CUDA %s but NVRTC is %s, whose cubins it cannot load; update the driver, or set %s to an NVRTC of CUDA %d",
+			driverVersionString(), nvrtcVersionString(), EnvNVRTC, libs.driver/1000)
+	}
+	_, err := archFor(cc)
+	return err
+}
+
+func (backend) Probe() []gpu.Availability {
+	if err := loadCUDA(); err != nil {
+		return []gpu.Availability{{Spec: "cuda", Name: "CUDA GPU", Reason: err.Error()}}
+	}
+	n, err := cuDeviceCount()
+	if err != nil || n == 0 {
+		why := "no CUDA device"
+		if err != nil {
+			why += ": " + err.Error()
+		}
+		return []gpu.Availability{{Spec: "cuda", Name: "CUDA GPU", Reason: why}}
+	}
+	var out []gpu.Availability
+	for i := 0; i < n; i++ {
+		a := gpu.Availability{Spec: fmt.Sprintf("cuda:%d", i)}
+		d, err := cuDevice(i)
+		if err != nil {
+			a.Name, a.Reason = "CUDA GPU", err.Error()
+			out = append(out, a)
+			continue
+		}
+		cc := cuAttr(d, attrCCMajor)*10 + cuAttr(d, attrCCMinor)
+		a.Name = fmt.Sprintf("%s (sm_%d, %d SMs, driver %s", cuDeviceName(d), cc, cuAttr(d, attrMultiprocessors), driverVersionString())
+		if err := usable(cc); err != nil {
+			a.Name += ")"
+			a.Reason = err.Error()
+		} else {
+			a.Name += ", NVRTC " + nvrtcVersionString() + ")"
+			a.Usable = true
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// gpuState is one GPU as this process uses it: its context, shared by
+// every gpu.Device open on it, and the generation of that context, which a
+// fault's reset advances.
+type gpuState struct {
+	mu      sync.Mutex
+	ordinal int
+	dev     cuDev
+	ctx     cuCtx
+	primary bool // ctx is the primary context (else one cuCtxCreate made)
+	gen     int
+	lost    string // what the last reset was for: "an illegal address in kernel k"
+	broken  error  // set when a reset failed: nothing works any more
+	start   unsafe.Pointer
+	stop    unsafe.Pointer
+	info    gpu.Info
+	arch    string
+}
+
+var (
+	statesMu sync.Mutex
+	states   = map[int]*gpuState{}
+)
+
+// state returns the GPU's shared state, creating its context on first use.
+func state(ordinal int) (*gpuState, error) {
+	statesMu.Lock()
+	defer statesMu.Unlock()
+	if s, ok := states[ordinal]; ok {
+		return s, nil
+	}
+	if err := loadCUDA(); err != nil {
+		return nil, err
+	}
+	n, err := cuDeviceCount()
+	if err != nil {
+		return nil, err
+	}
+	if ordinal >= n {
+		return nil, fmt.Errorf("no device cuda:%d: this machine has %d CUDA device(s)", ordinal, n)
+	}
+	d, err := cuDevice(ordinal)
+	if err != nil {
+		return nil, err
+	}
+	cc := cuAttr(d, attrCCMajor)*10 + cuAttr(d, attrCCMinor)
+	if err := usable(cc); err != nil {
+		return nil, err
+	}
+	arch, _ := archFor(cc)
+	name := cuDeviceName(d)
+	shared := cuAttr(d, attrMaxSharedOptin)
+	if shared == 0 {
+		shared = cuAttr(d, attrMaxSharedPerBlock)
+	}
+	s := &gpuState{ordinal: ordinal, dev: d, arch: arch, info: gpu.Info{
+		Backend: "cuda", Name: name, Arch: fmt.Sprintf("sm_%d", cc),
+		SMs: cuAttr(d, attrMultiprocessors), WarpSize: cuAttr(d, attrWarpSize),
+		MaxThreadsPerBlock: cuAttr(d, attrMaxThreadsPerBlock), MaxSharedPerBlock: shared,
+		ClockMHz: cuAttr(d, attrClockRate) / 1000, MemoryBytes: cuTotalMem(d),
+	}}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	ctx, err := primaryCtxRetain(d)
+	if err != nil {
+		return nil, err
+	}
+	s.ctx, s.primary = ctx, true
+	if err := s.setup(); err != nil {
+		return nil, err
+	}
+	states[ordinal] = s
+	return s, nil
+}
+
+// setup makes the context current and creates the timing events.
+func (s *gpuState) setup() error {
+	if err := ctxSetCurrent(s.ctx); err != nil {
+		return err
+	}
+	var err error
+	if s.start, err = eventCreate(); err != nil {
+		return err
+	}
+	if s.stop, err = eventCreate(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// do runs f on a locked OS thread with the context current.
+func (s *gpuState) do(f func() error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.broken != nil {
+		return s.broken
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := ctxSetCurrent(s.ctx); err != nil {
+		return fmt.Errorf("cudarun: %v", err)
+	}
+	return f()
+}
+
+// reset replaces a context that a fault left unusable; what names the
+// fault ("an illegal address in kernel k"). Called inside do.
+func (s *gpuState) reset(what string) {
+	s.gen++
+	s.lost = what
+	eventDestroy(s.start)
+	eventDestroy(s.stop)
+	s.start, s.stop = nil, nil
+	var errs []error
+	if s.primary {
+		if err := primaryCtxReset(s.dev); err != nil {
+			errs = append(errs, err)
+		}
+		if ctx, err := primaryCtxRetain(s.dev); err != nil {
+			errs = append(errs, err)
+		} else {
+			s.ctx = ctx
+			if err := s.healthy(); err == nil {
+				return
+			} else {
+				errs = append(errs, err)
+			}
+		}
+	} else if err := ctxDestroy(s.ctx); err != nil {
+		errs = append(errs, err)
+	}
+	// A context of our own, when the primary one did not come back.
+	if haveCtxCreate() {
+		if ctx, err := ctxCreate(s.dev); err != nil {
+			errs = append(errs, err)
+		} else {
+			s.ctx, s.primary = ctx, false
+			if err := s.healthy(); err == nil {
+				return
+			} else {
+				errs = append(errs, err)
+			}
+		}
+	}
+	s.broken = fmt.Errorf("cudarun: %s did not recover after %s (%v); restart the process", s.info.Name, what, errors.Join(errs...))
+}
+
+// healthy sets the new context up and checks that it works: an allocation,
+// a memset and a copy back.
+func (s *gpuState) healthy() error {
+	if err := s.setup(); err != nil {
+		return err
+	}
+	p, err := memAlloc(4)
+	if err != nil {
+		return err
+	}
+	defer memFree(p)
+	if err := memZero(p, 4); err != nil {
+		return err
+	}
+	b := make([]byte, 4)
+	if err := memcpyDtoH(b, p); err != nil {
+		return err
+	}
+	return ctxSynchronize()
+}
+
+// lostErr is the error for using something of a context that was reset.
+func (s *gpuState) lostErr(what string) error {
+	return fmt.Errorf("cudarun: %s lost when the context was reset after %s", what, s.lost)
+}
+
+// afterError resets the context if err left it unusable.
+func (s *gpuState) afterError(err error, what string) {
+	if c := errCode(err); c >= 0 && sticky(c) {
+		s.reset(what)
+	}
+}
+
+// Open opens the GPU named by config.
+func (backend) Open(config string) (gpu.BackendDevice, error) {
+	o, err := ParseSpec(config)
+	if err != nil {
+		return nil, err
+	}
+	s, err := state(o.Ordinal)
+	if err != nil {
+		return nil, fmt.Errorf("cudarun: no usable GPU for cuda:%d: %v", o.Ordinal, err)
+	}
+	return &device{st: s, opts: o, mems: map[*memory]bool{}}, nil
+}
+
+type device struct {
+	st     *gpuState
+	opts   Options
+	mems   map[*memory]bool
+	mods   []*module
+	closed bool
+}
+
+func (d *device) Info() gpu.Info {
+	i := d.st.info
+	i.Spec = d.opts.Spec()
+	return i
+}
+
+func (d *device) Capabilities() gpu.Capabilities {
+	return gpu.Capabilities{MeasuredTiming: true}
+}
+
+func (d *device) Close() error {
+	if d.closed {
+		return nil
+	}
+	d.closed = true
+	return d.st.do(func() error {
+		for m := range d.mems {
+			if !m.freed && m.gen == d.st.gen && m.ptr != 0 {
+				memFree(m.ptr)
+			}
+			m.freed = true
+		}
+		d.mems = nil
+		for _, m := range d.mods {
+			if m.cuMod != nil && m.gen == d.st.gen {
+				moduleUnload(m.cuMod)
+			}
+			m.cuMod = nil
+		}
+		d.mods = nil
+		return nil
+	})
+}
+
+type memory struct {
+	dev   *device
+	ptr   uint64
+	size  int64
+	gen   int
+	freed bool
+}
+
+func (d *device) Alloc(size int64) (gpu.BackendMemory, error) {
+	if d.closed {
+		return nil, fmt.Errorf("cudarun: alloc: device is closed")
+	}
+	if size < 0 {
+		return nil, fmt.Errorf("cudarun: alloc: negative size %d", size)
+	}
+	m := &memory{dev: d, size: size}
+	err := d.st.do(func() error {
+		m.gen = d.st.gen
+		if size == 0 {
+			return nil
+		}
+		p, err := memAlloc(size)
+		if err != nil {
+			d.st.afterError(err, "a failed allocation")
+			return fmt.Errorf("cudarun: alloc %d bytes: %v", size, err)
+		}
+		if err := memZero(p, size); err != nil {
+			memFree(p)
+			return fmt.Errorf("cudarun: zero %d bytes: %v", size, err)
+		}
+		m.ptr = p
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	d.mems[m] = true
+	return m, nil
+}
+
+func (m *memory) Size() int64 { return m.size }
+
+// usableIn checks that m can be used now, inside do.
+func (m *memory) usableIn(what string) error {
+	switch {
+	case m.freed:
+		return fmt.Errorf("cudarun: %s of freed memory", what)
+	case m.gen != m.dev.st.gen:
+		return m.dev.st.lostErr("buffer")
+	}
+	return nil
+}
+
+func (m *memory) span(n int, off int64, what string) error {
+	if off < 0 || off+int64(n) > m.size {
+		return fmt.Errorf("cudarun: %s of %d bytes at offset %d of a %d-byte buffer", what, n, off, m.size)
+	}
+	return nil
+}
+
+func (m *memory) ReadAt(p []byte, off int64) (int, error) {
+	if err := m.span(len(p), off, "read"); err != nil {
+		return 0, err
+	}
+	err := m.dev.st.do(func() error {
+		if err := m.usableIn("read"); err != nil {
+			return err
+		}
+		if len(p) == 0 {
+			return nil
+		}
+		if err := memcpyDtoH(p, m.ptr+uint64(off)); err != nil {
+			m.dev.st.afterError(err, "a failed copy")
+			return fmt.Errorf("cudarun: read %d bytes: %v", len(p), err)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (m *memory) WriteAt(p []byte, off int64) (int, error) {
+	if err := m.span(len(p), off, "write"); err != nil {
+		return 0, err
+	}
+	err := m.dev.st.do(func() error {
+		if err := m.usableIn("write"); err != nil {
+			return err
+		}
+		if len(p) == 0 {
+			return nil
+		}
+		if err := memcpyHtoD(m.ptr+uint64(off), p); err != nil {
+			m.dev.st.afterError(err, "a failed copy")
+			return fmt.Errorf("cudarun: write %d bytes: %v", len(p), err)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (m *memory) Free() error {
+	if m.freed {
+		return fmt.Errorf("cudarun: double free")
+	}
+	return m.dev.st.do(func() error {
+		m.freed = true
+		delete(m.dev.mems, m)
+		if m.gen != m.dev.st.gen || m.ptr == 0 {
+			return nil // gone with its context already
+		}
+		if err := memFree(m.ptr); err != nil {
+			return fmt.Errorf("cudarun: free: %v", err)
+		}
+		return nil
+	})
+}
+
+// ---- compiling ----
+
+// images caches compiled images by cacheKey, for the life of the process.
+var (
+	imagesMu sync.Mutex
+	images   = map[string]*Image{}
+)
+
+// compileImage compiles text with NVRTC, or returns the cached image.
+func compileImage(file string, src []byte, text string, opts, names []string) (*Image, error) {
+	if err := loadNVRTC(); err != nil {
+		return nil, fmt.Errorf("cudarun: %v", err)
+	}
+	key := cacheKey(text, opts, names, nvrtcVersionString())
+	imagesMu.Lock()
+	defer imagesMu.Unlock()
+	if img, ok := images[key]; ok {
+		return img, nil
+	}
+	arch := strings.TrimPrefix(opts[0], "--gpu-architecture=")
+	res, err := runNVRTC(file, text, opts, names, strings.HasPrefix(arch, "compute_"))
+	if err != nil {
+		return nil, fmt.Errorf("cudarun: compile %s: %v", file, err)
+	}
+	if res.failed {
+		return nil, parseLog(file, src, res.log)
+	}
+	img := &Image{Arch: arch, Data: res.image, PTX: res.ptx, Lowered: res.lowered, Log: res.log, NVRTC: nvrtcVersionString()}
+	images[key] = img
+	return img, nil
+}
+
+// Build compiles prog with NVRTC without loading it: it needs NVRTC, and a
+// GPU only when opts.Arch is empty. `warplab sass` uses it.
+func Build(prog *cudac.Program, opts BuildOptions) (*Image, error) {
+	arch := opts.Arch
+	if arch == "" {
+		a, err := DeviceArch(0)
+		if err != nil {
+			return nil, err
+		}
+		arch = a
+	}
+	defines := opts.Defines
+	if defines == nil {
+		defines = programDefines(prog)
+	}
+	text := nvrtcSource(prog.File, prog.Source, defines)
+	return compileImage(prog.File, prog.Source, text, compileOptions(arch, opts.NoFMA, defines), kernelNames(prog, opts.Kernels...))
+}
+
+// DeviceArch returns the target NVRTC would compile for on GPU ordinal:
+// "sm_90".
+func DeviceArch(ordinal int) (string, error) {
+	if err := loadCUDA(); err != nil {
+		return "", fmt.Errorf("cudarun: no GPU to take the architecture from (%v): name one, e.g. sm_90", err)
+	}
+	d, err := cuDevice(ordinal)
+	if err != nil {
+		return "", fmt.Errorf("cudarun: no GPU to take the architecture from (%v): name one, e.g. sm_90", err)
+	}
+	if err := loadNVRTC(); err != nil {
+		return "", fmt.Errorf("cudarun: %v", err)
+	}
+	a, err := archFor(cuAttr(d, attrCCMajor)*10 + cuAttr(d, attrCCMinor))
+	if err != nil {
+		return "", fmt.Errorf("cudarun: %v", err)
+	}
+	return a, nil
+}
+
+type module struct {
+	dev      *device
+	prog     *cudac.Program
+	text     string
+	opts     []string
+	names    []string
+	img      *Image
+	cuMod    unsafe.Pointer
+	gen      int
+	funcs    map[string]*function
+	printf   bool // the source calls printf: capture descriptor 1
+	usesTrap bool
+}
+
+type function struct {
+	f         unsafe.Pointer
+	static    int // static shared memory, bytes
+	dynLimit  int // the MAX_DYNAMIC_SHARED_SIZE_BYTES set so far
+	maxThread int
+}
+
+func (d *device) Compile(prog *cudac.Program) (gpu.BackendModule, error) {
+	if d.closed {
+		return nil, fmt.Errorf("cudarun: compile: device is closed")
+	}
+	defines := programDefines(prog)
+	m := &module{
+		dev:      d,
+		prog:     prog,
+		text:     nvrtcSource(prog.File, prog.Source, defines),
+		opts:     compileOptions(d.st.arch, d.opts.NoFMA, defines),
+		names:    kernelNames(prog),
+		funcs:    map[string]*function{},
+		printf:   strings.Contains(string(prog.Source), "printf"),
+		usesTrap: strings.Contains(string(prog.Source), "__trap"),
+	}
+	img, err := compileImage(prog.File, prog.Source, m.text, m.opts, m.names)
+	if err != nil {
+		return nil, err
+	}
+	m.img = img
+	if err := d.st.do(m.load); err != nil {
+		return nil, err
+	}
+	d.mods = append(d.mods, m)
+	return m, nil
+}
+
+// load loads the image into the current context; inside do.
+func (m *module) load() error {
+	if m.cuMod != nil && m.gen == m.dev.st.gen {
+		moduleUnload(m.cuMod)
+	}
+	m.cuMod = nil
+	m.funcs = map[string]*function{}
+	mod, err := moduleLoad(m.img.Data)
+	if err != nil {
+		m.dev.st.afterError(err, "a failed module load")
+		return fmt.Errorf("cudarun: load %s (%s, NVRTC %s, driver %s): %v", m.prog.File, m.img.Arch, m.img.NVRTC, driverVersionString(), err)
+	}
+	m.cuMod, m.gen = mod, m.dev.st.gen
+	return nil
+}
+
+// function returns fn's handle, compiling a new template instance or
+// reloading after a reset as needed; inside do.
+func (m *module) function(fn *cudac.Func) (*function, error) {
+	if _, ok := m.img.Lowered[fn.Name]; !ok {
+		names := kernelNames(m.prog, append(slices.Clone(m.names), fn.Name)...)
+		img, err := compileImage(m.prog.File, m.prog.Source, m.text, m.opts, names)
+		if err != nil {
+			return nil, err
+		}
+		m.img, m.names = img, names
+		if err := m.load(); err != nil {
+			return nil, err
+		}
+	}
+	if m.gen != m.dev.st.gen || m.cuMod == nil {
+		if err := m.load(); err != nil {
+			return nil, err
+		}
+	}
+	if f, ok := m.funcs[fn.Name]; ok {
+		return f, nil
+	}
+	h, err := moduleFunction(m.cuMod, m.img.Lowered[fn.Name])
+	if err != nil {
+		return nil, fmt.Errorf("cudarun: kernel %s: %v", fn.Name, err)
+	}
+	f := &function{f: h}
+	f.static, _ = funcAttr(h, funcAttrSharedSize)
+	f.maxThread, _ = funcAttr(h, funcAttrMaxThreadsPerBlock)
+	m.funcs[fn.Name] = f
+	return f, nil
+}
+
+// defaultDynamicShared is the shared memory a block may use without
+// opting in to more (48 KiB on every architecture since Volta).
+const defaultDynamicShared = 48 << 10
+
+func (m *module) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValue) (*gpu.Result, error) {
+	d := m.dev
+	if d.closed {
+		return nil, fmt.Errorf("cudarun: launch %s: device is closed", fn.Name)
+	}
+	var res *gpu.Result
+	err := d.st.do(func() error {
+		var err error
+		res, err = m.launch(fn, cfg, args)
+		return err
+	})
+	return res, err
+}
+
+// launch runs inside do.
+func (m *module) launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValue) (*gpu.Result, error) {
+	st := m.dev.st
+	slots := make([]uint64, len(args))
+	for i, a := range args {
+		if a.Param.T.Kind == cudac.Pointer {
+			if a.Mem == nil {
+				continue
+			}
+			mem, ok := a.Mem.(*memory)
+			if !ok || mem.dev.st != st {
+				return nil, fmt.Errorf("cudarun: launch %s: argument %s is a buffer of another device", fn.Name, a.Param.Name)
+			}
+			if err := mem.usableIn("use"); err != nil {
+				return nil, fmt.Errorf("cudarun: launch %s: argument %s: %w", fn.Name, a.Param.Name, err)
+			}
+			slots[i] = mem.ptr + uint64(a.Offset)
+			continue
+		}
+		slots[i] = a.Bits & sizeMask(a.Param.T.Size())
+	}
+	f, err := m.function(fn)
+	if err != nil {
+		return nil, err
+	}
+	bad := func(kind error, format string, a ...any) error {
+		return &gpu.LaunchError{Kind: kind, Kernel: fn.Name, Msg: fmt.Sprintf(format, a...)}
+	}
+	if n := cfg.Block.Count(); f.maxThread > 0 && n > f.maxThread {
+		return nil, bad(gpu.ErrOutOfResources, "block of %d threads; the compiled kernel allows at most %d (its registers limit it)", n, f.maxThread)
+	}
+	if need := f.static + cfg.SharedBytes; need > st.info.MaxSharedPerBlock {
+		return nil, bad(gpu.ErrOutOfResources, "the block needs %d bytes of shared memory (%d static + %d dynamic); %s allows %d per block",
+			need, f.static, cfg.SharedBytes, st.info.Name, st.info.MaxSharedPerBlock)
+	}
+	if f.static+cfg.SharedBytes > defaultDynamicShared && cfg.SharedBytes > f.dynLimit {
+		if err := funcSetAttr(f.f, funcAttrMaxDynamicShared, cfg.SharedBytes); err != nil {
+			return nil, bad(gpu.ErrOutOfResources, "cannot opt in to %d bytes of dynamic shared memory: %v", cfg.SharedBytes, err)
+		}
+		f.dynLimit = cfg.SharedBytes
+	}
+
+	var capture *os.File
+	if m.printf {
+		capture, err = os.CreateTemp("", "warplab-printf-*")
+		if err != nil {
+			return nil, fmt.Errorf("cudarun: launch %s: capture printf: %v", fn.Name, err)
+		}
+		os.Remove(capture.Name())
+		defer capture.Close()
+	}
+
+	g, b := cfg.Grid, cfg.Block
+	stage, err := launchTimed(f.f,
+		[3]uint32{uint32(g.X), uint32(g.Y), uint32(g.Z)}, [3]uint32{uint32(b.X), uint32(b.Y), uint32(b.Z)},
+		uint32(cfg.SharedBytes), slots, st.start, st.stop)
+	if err != nil {
+		return nil, m.fault(fn, err, stage == 1)
+	}
+
+	var printed []byte
+	if capture != nil {
+		restore, rerr := redirectStdout(capture)
+		if rerr != nil {
+			return nil, fmt.Errorf("cudarun: launch %s: %v", fn.Name, rerr)
+		}
+		err = eventSynchronize(st.stop)
+		if err == nil {
+			err = ctxSynchronize() // flushes the printf buffer
+		}
+		if rerr := restore(); rerr != nil && err == nil {
+			err = rerr
+		}
+		if _, serr := capture.Seek(0, io.SeekStart); serr == nil {
+			printed, _ = io.ReadAll(capture)
+		}
+	} else {
+		err = eventSynchronize(st.stop)
+	}
+	if err != nil {
+		return nil, m.fault(fn, err, false)
+	}
+	ms, err := eventElapsed(st.start, st.stop)
+	if err != nil {
+		return nil, fmt.Errorf("cudarun: launch %s: %v", fn.Name, err)
+	}
+	return &gpu.Result{
+		Device:      st.info.Name,
+		Timing:      gpu.Timing{Ms: float64(ms), Source: "measured, " + st.info.Name, Measured: true},
+		Printf:      string(printed),
+		Diagnostics: []gpu.Diagnostic{},
+	}, nil
+}
+
+// fault turns a failed launch into a *gpu.LaunchError and resets the
+// context when the failure left it unusable. refused says cuLaunchKernel
+// itself failed (the kernel never ran).
+func (m *module) fault(fn *cudac.Func, err error, refused bool) error {
+	code := errCode(err)
+	if code < 0 {
+		return fmt.Errorf("cudarun: launch %s: %v", fn.Name, err)
+	}
+	kind := launchKind(code, m.usesTrap)
+	msg := fmt.Sprintf("%s: %s", cuErrorName(code), cuErrorString(code))
+	if refused && code == cudaErrorInvalidValue {
+		msg = "the driver refused the launch: " + msg
+	}
+	if sticky(code) {
+		m.dev.st.reset(fmt.Sprintf("%s in kernel %s", faultNoun(kind), fn.Name))
+		if m.dev.st.broken != nil {
+			msg += "; " + m.dev.st.broken.Error()
+		} else {
+			msg += "; the context was reset: buffers allocated before this launch are lost"
+		}
+	}
+	return &gpu.LaunchError{Kind: kind, Kernel: fn.Name, Msg: msg}
+}
+
+// faultNoun names a fault for "lost when the context was reset after ...".
+func faultNoun(kind error) string {
+	switch kind {
+	case gpu.ErrLaunchFailed:
+		return "a launch failure"
+	case gpu.ErrIllegalAddress, gpu.ErrInvalidConfig:
+		return "an " + kind.Error()
+	}
+	return "a " + kind.Error()
+}
+
+func sizeMask(size int64) uint64 {
+	if size >= 8 {
+		return ^uint64(0)
+	}
+	return 1<<(8*uint(size)) - 1
+}

@@ -1,0 +1,74 @@
+// Package cudarun is warplab's real-GPU backend: it compiles the CUDA C that
+// cudac checked with NVRTC, for the device's own architecture, and runs it
+// through the CUDA driver API, timing each launch with CUDA events.
+//
+// Import it for its side effect of registering the "cuda" backend:
+//
+//	import _ "github.com/warplab/warplab/cudarun"
+//
+//	dev, err := gpu.Open("cuda")       // the first GPU
+//	dev, err := gpu.Open("")           // a GPU if one is usable, else the simulator
+//
+// # What it needs
+//
+// Nothing from CUDA at build time: the package declares the few driver and
+// NVRTC prototypes it calls and loads both libraries with dlopen when a
+// device is first probed. At run time it needs the NVIDIA driver's
+// libcuda.so.1 on the loader path and NVRTC (libnvrtc.so, or a versioned
+// libnvrtc.so.13, .12, .11.2, looked for on the loader path and under
+// $CUDA_HOME/lib64, $CUDA_PATH/lib64 and /usr/local/cuda/lib64). The
+// environment variable WARPLAB_NVRTC names NVRTC's path explicitly.
+//
+// It is the only warplab package with import "C". Built without cgo
+// (CGO_ENABLED=0) or for another system than Linux it is a stub: "cuda"
+// is still registered, and Open and Probe say why no GPU can be used.
+// Probe (and `warplab devices`) says, per device, whether it can be used
+// and why not: libcuda.so.1 not found, no CUDA device, NVRTC not found, a
+// driver older than NVRTC.
+//
+// # Device specs
+//
+// "cuda[:ORDINAL][?OPTIONS]", e.g. "cuda", "cuda:1", "cuda:0?fmad=false".
+// OPTIONS are
+//
+//	fmad=false   compile with --fmad=false: never contract a*b+c into a
+//	             fused multiply-add (as gpusim's fmad=false)
+//
+// # Compiling
+//
+// A module is compiled once per device with
+// --gpu-architecture=sm_XY for the device (compute_XY, PTX for the driver
+// to finish, when NVRTC does not know the device), -default-device and
+// --std=c++17; the image is cached in the process by a hash of the source,
+// the options and the kernels asked for. NVRTC has no standard headers, so
+// #include lines become empty lines and a prelude, placed before a #line 1
+// directive so that line numbers stay the source's own, supplies the
+// <cstdint> names and the <climits>, <cfloat> and <cmath> macros that cudac
+// predefines. Every kernel is looked up by its lowered (mangled) name,
+// templates by their instantiated name ("sumTree<256>"). An NVRTC error is
+// returned as a cudac.ErrorList, "file.cu:line:col: message".
+//
+// # Launching
+//
+// Arguments are marshalled by the kernel's cudac signature. CUDA events
+// recorded just before and just after cuLaunchKernel time the launch:
+// Result.Timing is "measured, <GPU name>". Device printf output, which the
+// driver writes to file descriptor 1 when the launch is synchronised, is
+// captured into Result.Printf by pointing descriptor 1 at a temporary file
+// for the synchronisation only: a kernel that calls printf must not run
+// while another goroutine writes to os.Stdout.
+//
+// # Faults
+//
+// A fault is a *gpu.LaunchError: CUDA_ERROR_ILLEGAL_ADDRESS is
+// gpu.ErrIllegalAddress, MISALIGNED_ADDRESS gpu.ErrMisaligned,
+// LAUNCH_OUT_OF_RESOURCES gpu.ErrOutOfResources, INVALID_VALUE at launch
+// gpu.ErrInvalidConfig, ASSERT (and a launch failure in a kernel that calls
+// __trap) gpu.ErrTrap, and any other launch failure gpu.ErrLaunchFailed.
+// A fault leaves the CUDA context unusable, so cudarun resets it: the next
+// launch works, and modules are reloaded from the cached image
+// transparently, but every buffer allocated before the fault is gone, and
+// using one is an error that says which fault lost it. The buffers of
+// every gpu.Device open on that GPU in this process are lost together,
+// since they share the device's primary context.
+package cudarun

@@ -1,0 +1,66 @@
+package cudarun
+
+import "github.com/warplab/warplab/gpu"
+
+// The CUresult codes cudarun tells apart (cuda.h).
+const (
+	cudaSuccess                  = 0
+	cudaErrorInvalidValue        = 1
+	cudaErrorOutOfMemory         = 2
+	cudaErrorNotInitialized      = 3
+	cudaErrorNoDevice            = 100
+	cudaErrorInvalidImage        = 200
+	cudaErrorInvalidContext      = 201
+	cudaErrorNoBinaryForGPU      = 209
+	cudaErrorInvalidPTX          = 218
+	cudaErrorUnsupportedPTX      = 222
+	cudaErrorIllegalAddress      = 700
+	cudaErrorOutOfResources      = 701
+	cudaErrorLaunchTimeout       = 702
+	cudaErrorContextDestroyed    = 709
+	cudaErrorAssert              = 710
+	cudaErrorHardwareStack       = 714
+	cudaErrorIllegalInstruction  = 715
+	cudaErrorMisalignedAddress   = 716
+	cudaErrorInvalidAddressSpace = 717
+	cudaErrorInvalidPC           = 718
+	cudaErrorLaunchFailed        = 719
+	cudaErrorCooperativeTooLarge = 720
+	cudaErrorUnknown             = 999
+)
+
+// launchKind maps the CUresult of a failed launch to a gpu error kind.
+// usesTrap says the program calls __trap, which the hardware reports as a
+// plain launch failure.
+func launchKind(code int, usesTrap bool) error {
+	switch code {
+	case cudaErrorIllegalAddress, cudaErrorInvalidAddressSpace:
+		return gpu.ErrIllegalAddress
+	case cudaErrorMisalignedAddress:
+		return gpu.ErrMisaligned
+	case cudaErrorOutOfResources:
+		return gpu.ErrOutOfResources
+	case cudaErrorInvalidValue, cudaErrorCooperativeTooLarge:
+		return gpu.ErrInvalidConfig
+	case cudaErrorAssert:
+		return gpu.ErrTrap
+	case cudaErrorLaunchFailed, cudaErrorIllegalInstruction:
+		if usesTrap {
+			return gpu.ErrTrap
+		}
+	}
+	return gpu.ErrLaunchFailed
+}
+
+// sticky reports whether a CUresult leaves the context unusable, so that it
+// must be reset before the next call.
+func sticky(code int) bool {
+	switch code {
+	case cudaErrorIllegalAddress, cudaErrorLaunchTimeout, cudaErrorAssert,
+		cudaErrorHardwareStack, cudaErrorIllegalInstruction, cudaErrorMisalignedAddress,
+		cudaErrorInvalidAddressSpace, cudaErrorInvalidPC, cudaErrorLaunchFailed,
+		cudaErrorContextDestroyed, cudaErrorUnknown:
+		return true
+	}
+	return false
+}

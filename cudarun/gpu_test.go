@@ -1,0 +1,276 @@
+package cudarun
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/gputest"
+)
+
+// requireGPU skips the test, with the reason, unless a GPU can be used.
+func requireGPU(t testing.TB) {
+	t.Helper()
+	var why []string
+	for _, a := range (backend{}).Probe() {
+		if a.Usable {
+			return
+		}
+		why = append(why, a.Spec+": "+a.Reason)
+	}
+	t.Skip("no usable GPU: " + strings.Join(why, "; "))
+}
+
+func openGPU(t testing.TB, spec string) *gpu.Device {
+	t.Helper()
+	requireGPU(t)
+	d, err := gpu.Open(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+func TestConformance(t *testing.T) {
+	requireGPU(t)
+	gputest.RunAll(t, func(t *testing.T) *gpu.Device {
+		d, err := gpu.Open("cuda")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	})
+}
+
+func TestProbe(t *testing.T) {
+	requireGPU(t)
+	for _, a := range gpu.Devices() {
+		t.Logf("%-10s usable=%-5v %s %s", a.Spec, a.Usable, a.Name, a.Reason)
+	}
+	d := openGPU(t, "")
+	info := d.Info()
+	if info.Backend != "cuda" {
+		t.Errorf(`Open("") chose %s; want the GPU when one is usable`, info.Spec)
+	}
+	t.Logf("info: %+v", info)
+	if info.SMs <= 0 || info.WarpSize != 32 || info.MaxThreadsPerBlock < 1024 || info.MemoryBytes <= 0 || !strings.HasPrefix(info.Arch, "sm_") {
+		t.Errorf("implausible info %+v", info)
+	}
+	if c := d.Capabilities(); !c.MeasuredTiming || c.ModelledTiming || c.Counters {
+		t.Errorf("capabilities %+v", c)
+	}
+	if _, err := gpu.Open("cuda:99"); err == nil || !strings.Contains(err.Error(), "cuda:99") {
+		t.Errorf(`Open("cuda:99") = %v, want an error naming the device`, err)
+	}
+}
+
+// TestResult checks what a launch reports: measured timing from the GPU,
+// no counters, an empty (not nil) diagnostics list.
+func TestResult(t *testing.T) {
+	d := openGPU(t, "cuda")
+	m, err := d.Compile("fill.cu", []byte(`__global__ void fill(float* p, float v, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) p[i] = v;
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := m.Kernel("fill")
+	n := 1 << 22
+	p, _ := gpu.NewBuffer[float32](d, n)
+	res, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(n / 256), Block: gpu.D1(256)}, p, float32(2), n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := d.Info().Name
+	if !res.Timing.Measured || res.Timing.Source != "measured, "+name || res.Timing.Ms <= 0 || res.Timing.Ms > 1000 {
+		t.Errorf("timing %+v", res.Timing)
+	}
+	if res.Device != name || res.Counters != nil || res.Diagnostics == nil || len(res.Diagnostics) != 0 || res.Seed != 0 {
+		t.Errorf("result %+v", res)
+	}
+	t.Logf("fill of %d floats: %.4f ms (%.0f GB/s)", n, res.Timing.Ms, 4*float64(n)/res.Timing.Ms/1e6)
+}
+
+// TestNoFMA checks the fmad=false option reaches NVRTC.
+func TestNoFMA(t *testing.T) {
+	src := `__global__ void muladd(const float* a, float* out) { out[0] = a[0] * a[1] + a[2]; }`
+	a, b, c := float32(1+0x1p-12), float32(1+0x1p-12), float32(-1)
+	fused := float32(float64(a)*float64(b) + float64(c))
+	unfused := float32(float64(float32(float64(a)*float64(b))) + float64(c))
+	for spec, want := range map[string]float32{"cuda:0": fused, "cuda:0?fmad=false": unfused} {
+		d := openGPU(t, spec)
+		m, err := d.Compile("muladd.cu", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, _ := m.Kernel("muladd")
+		in, _ := gpu.Upload(d, []float32{a, b, c})
+		out, _ := gpu.NewBuffer[float32](d, 1)
+		if _, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(1)}, in, out); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := out.Download()
+		if got[0] != want {
+			t.Errorf("%s: a*b+c = %g, want %g", spec, got[0], want)
+		}
+		if d.Info().Spec != spec {
+			t.Errorf("Info().Spec = %q, want %q", d.Info().Spec, spec)
+		}
+	}
+}
+
+// TestLostBuffer checks what happens to a buffer allocated before a fault:
+// the context is reset, and using the buffer is an error that says why.
+func TestLostBuffer(t *testing.T) {
+	d := openGPU(t, "cuda")
+	other := openGPU(t, "cuda")
+	m, err := d.Compile("poke.cu", []byte(`__global__ void poke(int* p, long long i) { p[i] = 1; }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := m.Kernel("poke")
+	old, _ := gpu.NewBuffer[int32](d, 4)
+	otherOld, _ := gpu.NewBuffer[int32](other, 4)
+	cfg := gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(1)}
+	_, err = k.Launch(cfg, old, int64(1)<<40)
+	if !errors.Is(err, gpu.ErrIllegalAddress) {
+		t.Fatalf("far write: %v, want an illegal address", err)
+	}
+	t.Logf("fault: %v", err)
+	for _, b := range []*gpu.Buffer[int32]{old, otherOld} {
+		_, err = b.Download()
+		if err == nil || !strings.Contains(err.Error(), "buffer lost when the context was reset after an illegal address in kernel poke") {
+			t.Errorf("reading a buffer from before the fault: %v", err)
+		}
+	}
+	if _, err := k.Launch(cfg, old, int64(0)); err == nil || !strings.Contains(err.Error(), "lost") {
+		t.Errorf("launching with a lost buffer: %v", err)
+	}
+	if err := old.Free(); err != nil {
+		t.Errorf("freeing a lost buffer: %v", err)
+	}
+	fresh, _ := gpu.NewBuffer[int32](d, 4)
+	if _, err := k.Launch(cfg, fresh, int64(2)); err != nil {
+		t.Fatalf("launch after the fault: %v", err)
+	}
+	if got, _ := fresh.Download(); got[2] != 1 {
+		t.Errorf("after the fault: %v, want [0 0 1 0]", got)
+	}
+}
+
+// TestCompileErrors checks that NVRTC's errors come back as cudac errors at
+// the source's own line: cudac accepts what NVRTC accepts, so this feeds
+// NVRTC a text directly.
+func TestCompileErrors(t *testing.T) {
+	requireGPU(t)
+	src := "#include <cstdio>\n__global__ void k(float* p) {\n    p[0] = undefinedThing + 1;\n}\n"
+	text := nvrtcSource("bad.cu", []byte(src), nil)
+	_, err := compileImage("bad.cu", []byte(src), text, compileOptions("sm_80", false, nil), []string{"k"})
+	var list cudac.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		t.Fatalf("error %v (%T), want a cudac.ErrorList", err, err)
+	}
+	t.Logf("NVRTC error as cudac error:\n%v", err)
+	if p := list[0].Pos; p.File != "bad.cu" || p.Line != 3 || p.Col != 12 {
+		t.Errorf("error at %v, want bad.cu:3:12", p)
+	}
+	if !strings.Contains(list[0].Msg, "undefinedThing") {
+		t.Errorf("message %q does not name the identifier", list[0].Msg)
+	}
+}
+
+// TestBuild compiles for an architecture other than the GPU's, as
+// `warplab sass --arch` does, with a template instance and a define.
+func TestBuild(t *testing.T) {
+	requireGPU(t)
+	src := `
+#ifndef SCALE
+#define SCALE 1
+#endif
+template <int N> __global__ void tile(float* p) { __shared__ float s[N]; s[threadIdx.x] = SCALE; p[threadIdx.x] = s[N - 1 - threadIdx.x]; }
+extern "C" __global__ void plain(float* p) { p[0] = SCALE; }`
+	prog, err := cudac.Compile("b.cu", []byte(src), cudac.Define("SCALE", "3"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := Build(prog, BuildOptions{Arch: "sm_80", Kernels: []string{"tile<64>"}, Defines: map[string]string{"SCALE": "3"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.PTX || !strings.HasPrefix(string(img.Data), "\x7fELF") || img.Arch != "sm_80" {
+		t.Errorf("image: PTX %v arch %s, starts %q", img.PTX, img.Arch, img.Data[:4])
+	}
+	if img.Lowered["plain"] != "plain" || !strings.HasPrefix(img.Lowered["tile<64>"], "_Z") {
+		t.Errorf("lowered names %v", img.Lowered)
+	}
+	t.Logf("NVRTC %s; lowered %v", img.NVRTC, img.Lowered)
+}
+
+// TestPrintfCapture checks a kernel that prints more than a pipe holds,
+// and that output written by the process itself is not captured.
+func TestPrintfCapture(t *testing.T) {
+	d := openGPU(t, "cuda")
+	m, err := d.Compile("p.cu", []byte(`__global__ void many(int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) printf("line %05d of many, padded to be long enough to fill buffers quickly\n", i);
+}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := m.Kernel("many")
+	const n = 4096
+	res, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(n / 128), Block: gpu.D1(128)}, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(res.Printf, "\n"), "\n")
+	if len(lines) != n {
+		t.Fatalf("captured %d lines (%d bytes), want %d", len(lines), len(res.Printf), n)
+	}
+	seen := map[string]bool{}
+	for _, l := range lines {
+		seen[l] = true
+	}
+	for _, i := range []int{0, 1, n / 2, n - 1} {
+		if l := fmt.Sprintf("line %05d of many, padded to be long enough to fill buffers quickly", i); !seen[l] {
+			t.Errorf("line %d missing", i)
+		}
+	}
+}
+
+// TestTwoDevices checks that two Devices on one GPU work side by side and
+// that closing one leaves the other working.
+func TestTwoDevices(t *testing.T) {
+	a := openGPU(t, "cuda")
+	b := openGPU(t, "cuda:0")
+	src := []byte(`__global__ void inc(int* p) { p[threadIdx.x] += threadIdx.x; }`)
+	run := func(d *gpu.Device) []int32 {
+		m, err := d.Compile("inc.cu", src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, _ := m.Kernel("inc")
+		p, _ := gpu.Upload(d, []int32{10, 10, 10, 10})
+		if _, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(4)}, p); err != nil {
+			t.Fatal(err)
+		}
+		got, err := p.Download()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	want := fmt.Sprint([]int32{10, 11, 12, 13})
+	if got := fmt.Sprint(run(a)); got != want {
+		t.Errorf("device a: %v", got)
+	}
+	a.Close()
+	if got := fmt.Sprint(run(b)); got != want {
+		t.Errorf("device b after closing a: %v", got)
+	}
+}

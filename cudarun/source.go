@@ -1,0 +1,236 @@
+package cudarun
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/warplab/warplab/cudac"
+)
+
+// This file turns a source that cudac accepted into the text NVRTC
+// compiles, and NVRTC's log back into cudac-style errors. It needs no cgo,
+// so it is tested everywhere.
+
+// stdTypedefs are the <cstdint> and <cstddef> names cudac predefines, as
+// glibc defines them on LP64 Linux (cudac, like nvcc, treats int64_t as a
+// long, not a long long). size_t is always declared: a typedef that repeats
+// NVRTC's own is harmless in C++.
+var stdTypedefs = [][2]string{
+	{"int8_t", "signed char"}, {"uint8_t", "unsigned char"},
+	{"int16_t", "short"}, {"uint16_t", "unsigned short"},
+	{"int32_t", "int"}, {"uint32_t", "unsigned int"},
+	{"int64_t", "long"}, {"uint64_t", "unsigned long"},
+	{"intptr_t", "long"}, {"uintptr_t", "unsigned long"},
+	{"ssize_t", "long"}, {"ptrdiff_t", "long"}, {"clock_t", "long"},
+}
+
+// stdMacros are the <climits>, <cfloat> and <cmath> macros cudac predefines
+// (cudac/preprocess.go), with the same values.
+var stdMacros = [][2]string{
+	{"CHAR_BIT", "8"},
+	{"SCHAR_MIN", "(-128)"}, {"SCHAR_MAX", "127"}, {"UCHAR_MAX", "255"},
+	{"SHRT_MIN", "(-32768)"}, {"SHRT_MAX", "32767"}, {"USHRT_MAX", "65535"},
+	{"INT_MIN", "(-2147483647 - 1)"}, {"INT_MAX", "2147483647"}, {"UINT_MAX", "4294967295u"},
+	{"LONG_MIN", "(-9223372036854775807L - 1)"}, {"LONG_MAX", "9223372036854775807L"},
+	{"ULONG_MAX", "18446744073709551615UL"},
+	{"LLONG_MIN", "(-9223372036854775807LL - 1)"}, {"LLONG_MAX", "9223372036854775807LL"},
+	{"ULLONG_MAX", "18446744073709551615ULL"},
+	{"FLT_MAX", "3.40282347e+38f"}, {"FLT_MIN", "1.17549435e-38f"}, {"FLT_EPSILON", "1.1920929e-07f"},
+	{"DBL_MAX", "1.7976931348623157e+308"}, {"DBL_MIN", "2.2250738585072014e-308"},
+	{"DBL_EPSILON", "2.220446049250313e-16"},
+	// As glibc spells them, which is what nvcc sees through <cmath>.
+	{"INFINITY", "(__builtin_inff())"}, {"NAN", "(__builtin_nanf(\"\"))"},
+	{"HUGE_VALF", "(__builtin_huge_valf())"}, {"HUGE_VAL", "(__builtin_huge_val())"},
+	{"M_PI", "3.14159265358979323846"}, {"M_E", "2.7182818284590452354"},
+	{"M_LN2", "0.69314718055994530942"}, {"M_SQRT2", "1.41421356237309504880"},
+}
+
+// preludeName is the name NVRTC gives the prelude's lines in its log.
+const preludeName = "warplab-prelude"
+
+var (
+	includeLine = regexp.MustCompile(`^[ \t]*#[ \t]*include\b`)
+	defineLine  = regexp.MustCompile(`^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_][A-Za-z0-9_]*)`)
+	identRE     = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+)
+
+// nvrtcSource returns what NVRTC compiles for a source that cudac checked:
+// a prelude with the standard typedefs and macros the source uses (and does
+// not define itself or get from defines), then "#line 1" naming file, then
+// the source with every #include line emptied, so that NVRTC's line numbers
+// are the source's own.
+func nvrtcSource(file string, src []byte, defines map[string]string) string {
+	lines := strings.Split(string(src), "\n")
+	own := map[string]bool{}
+	for i, l := range lines {
+		if includeLine.MatchString(l) {
+			lines[i] = ""
+			continue
+		}
+		if m := defineLine.FindStringSubmatch(l); m != nil {
+			own[m[1]] = true
+		}
+	}
+	used := map[string]bool{}
+	for _, id := range identRE.FindAllString(string(src), -1) {
+		used[id] = true
+	}
+	var b strings.Builder
+	b.WriteString("// warplab prelude: what <cstdint>, <climits>, <cfloat> and <cmath> would give\n")
+	b.WriteString("typedef decltype(sizeof(0)) size_t;\n")
+	for _, td := range stdTypedefs {
+		if used[td[0]] && !own[td[0]] {
+			fmt.Fprintf(&b, "typedef %s %s;\n", td[1], td[0])
+		}
+	}
+	for _, m := range stdMacros {
+		if _, isOpt := defines[m[0]]; used[m[0]] && !own[m[0]] && !isOpt {
+			fmt.Fprintf(&b, "#ifndef %s\n#define %s %s\n#endif\n", m[0], m[0], m[1])
+		}
+	}
+	fmt.Fprintf(&b, "#line 1 %s\n", strconv.Quote(file))
+	b.WriteString(strings.Join(lines, "\n"))
+	return b.String()
+}
+
+// compileOptions returns NVRTC's options for arch ("sm_90" or
+// "compute_90") and the defines, sorted so that the cache key is stable.
+func compileOptions(arch string, noFMA bool, defines map[string]string) []string {
+	opts := []string{"--gpu-architecture=" + arch, "-default-device", "--std=c++17"}
+	if noFMA {
+		opts = append(opts, "--fmad=false")
+	}
+	names := make([]string, 0, len(defines))
+	for n := range defines {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		opts = append(opts, "-D"+n+"="+defines[n])
+	}
+	return opts
+}
+
+// cacheKey identifies a compiled image: the text NVRTC saw, its options,
+// the name expressions, and NVRTC's version.
+func cacheKey(text string, opts, names []string, nvrtcVersion string) string {
+	h := sha256.New()
+	for _, part := range [][]string{{nvrtcVersion}, {text}, opts, names} {
+		for _, s := range part {
+			fmt.Fprintf(h, "%d:%s;", len(s), s)
+		}
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// kernelNames returns the name expressions to compile for prog: every
+// non-template kernel, and the template instances in extra, without
+// duplicates, sorted.
+func kernelNames(prog *cudac.Program, extra ...string) []string {
+	var names []string
+	for _, f := range prog.Funcs {
+		if f.Kernel {
+			names = append(names, f.Name)
+		}
+	}
+	names = append(names, extra...)
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// nvrtcLogLine matches the first line of an NVRTC diagnostic:
+// `sum.cu(12): error: identifier "x" is undefined`. The severity may carry
+// a number: `warning #177-D: ...`.
+var nvrtcLogLine = regexp.MustCompile(`^(.*)\((\d+)\): (catastrophic error|error|warning)( #[0-9A-Za-z-]+)?: (.*)$`)
+
+// parseLog turns NVRTC's log into cudac-style errors (errors only;
+// warnings are dropped). src is the original source, for the echoed line
+// and the column: NVRTC echoes the line and puts a caret under the column,
+// and where the echo matches the source the column is recovered from the
+// caret; otherwise it is 1.
+func parseLog(file string, src []byte, log string) cudac.ErrorList {
+	srcLines := strings.Split(string(src), "\n")
+	logLines := strings.Split(log, "\n")
+	var list cudac.ErrorList
+	for i := 0; i < len(logLines); i++ {
+		m := nvrtcLogLine.FindStringSubmatch(logLines[i])
+		if m == nil || m[3] == "warning" {
+			continue
+		}
+		line, _ := strconv.Atoi(m[2])
+		msg := m[5]
+		name := m[1]
+		if name == "" || name == "default_program" {
+			name = file
+		}
+		if name == preludeName {
+			msg += " (in warplab's prelude for NVRTC)"
+		}
+		e := &cudac.Error{Pos: cudac.Pos{File: name, Line: line, Col: 1}, Msg: msg}
+		// A message may continue on indented lines before the echo; the
+		// echo is followed by a caret line.
+		j := i + 1
+		for ; j+1 < len(logLines); j++ {
+			if isCaretLine(logLines[j+1]) {
+				break
+			}
+			if logLines[j] == "" || nvrtcLogLine.MatchString(logLines[j]) {
+				j = -1
+				break
+			}
+			// Continuation of the message (e.g. "argument types are: (...)").
+			e.Msg += " " + strings.TrimSpace(logLines[j])
+		}
+		if name == file && line >= 1 && line <= len(srcLines) {
+			e.Line = strings.TrimRight(srcLines[line-1], "\r")
+			if j > 0 && j+1 < len(logLines) {
+				e.Pos.Col = caretColumn(logLines[j], logLines[j+1], e.Line)
+				i = j + 1
+			}
+		}
+		list = append(list, e)
+	}
+	if len(list) == 0 && strings.TrimSpace(log) != "" {
+		// Not in the usual form: keep NVRTC's words.
+		list = append(list, &cudac.Error{Pos: cudac.Pos{File: file}, Msg: "NVRTC: " + strings.TrimSpace(log)})
+	}
+	return list
+}
+
+func isCaretLine(s string) bool {
+	t := strings.TrimLeft(s, " \t")
+	return t == "^"
+}
+
+// caretColumn returns the 1-based byte column of the caret in the source
+// line src, given NVRTC's echo of that line and its caret line. NVRTC
+// indents the echo; where the echo does not end with the source line
+// (tabs expanded, a line too long and cut), it returns 1.
+func caretColumn(echo, caret, src string) int {
+	at := strings.IndexByte(caret, '^')
+	if at < 0 {
+		return 1
+	}
+	trimmed := strings.TrimLeft(src, " \t")
+	lead := len(src) - len(trimmed)
+	if trimmed == "" || !strings.HasSuffix(echo, trimmed) {
+		return 1
+	}
+	echoStart := len(echo) - len(trimmed) // where the source's first non-blank is in the echo
+	col := at - echoStart + lead + 1
+	if col < 1 || col > len(src)+1 {
+		return 1
+	}
+	return col
+}
+
+// isPTX reports whether an image is PTX text rather than an ELF cubin.
+func isPTX(image []byte) bool { return !bytes.HasPrefix(image, []byte("\x7fELF")) }

@@ -1,0 +1,129 @@
+package cudarun
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/internal/seeds"
+)
+
+// h200Day26 is the H200 table of shared/reference/measurements.md: the
+// Day 26 sums at 256 threads per block, mean ms of 10 timed runs after 3
+// warm-ups, CUDA events around each launch, a fresh accumulator per launch,
+// built with nvcc -O3 -arch=sm_90 (CUDA 13.0, driver 580.159.04).
+var h200Day26 = []struct {
+	n                    int
+	global, shared, tree float64
+}{
+	{4096, 0.0137, 0.0152, 0.0072},
+	{65536, 0.1216, 0.0162, 0.0073},
+	{262144, 0.4665, 0.0206, 0.0094},
+	{1048576, 1.8470, 0.0546, 0.0144},
+	{4194304, 7.3758, 0.1745, 0.0367},
+	{16777216, 29.4762, 0.7833, 0.1231},
+}
+
+// h200Day26Microbench is the same measurement from the project's
+// microbenchmarks (gpusim/profiles/testdata/h200/2026-11-29/summary.txt,
+// "block 256", the average of three passes), logged beside the reference
+// to show how far two nvcc runs on this machine kind differ.
+var h200Day26Microbench = map[int][3]float64{
+	4096:     {0.0120, 0.0136, 0.0056},
+	65536:    {0.1202, 0.0150, 0.0066},
+	262144:   {0.4653, 0.0200, 0.0077},
+	1048576:  {1.8456, 0.0520, 0.0134},
+	4194304:  {7.3646, 0.1717, 0.0350},
+	16777216: {29.4500, 0.6552, 0.1217},
+}
+
+// timingTolerance is the bound: cudarun's event times within ±10%
+// of the nvcc build's.
+const timingTolerance = 0.10
+
+// TestDay26Timing checks that cudarun's CUDA-event times are honest: the
+// same kernels, launched the same way as the nvcc-built reference, take
+// the same time.
+func TestDay26Timing(t *testing.T) {
+	d := openGPU(t, "cuda")
+	name := d.Info().Name
+	if !strings.Contains(name, "H200") {
+		t.Skipf("the reference figures are an H200's; this GPU is %s", name)
+	}
+	m, err := d.Compile("day26_sums.cu", seeds.Source("day26_sums.cu"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const maxN, warm, reps, block = 16777216, 3, 10, 256
+	in := make([]float32, maxN)
+	for i := range in {
+		in[i] = float32(i % 4)
+	}
+	dIn, err := gpu.Upload(d, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc, err := gpu.NewBuffer[float32](d, warm+reps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kernels := []string{"sumGlobalAtomic", "sumSharedAtomic", "sumTreeAtomic"}
+	ks := make([]*gpu.Kernel, len(kernels))
+	for i, k := range kernels {
+		if ks[i], err = m.Kernel(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	launch := func(k *gpu.Kernel, n, slot int) float64 {
+		res, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1((n + block - 1) / block), Block: gpu.D1(block)}, dIn, acc.At(slot), uint64(n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Timing.Ms
+	}
+	// Let the clocks ramp up first, as the reference did (0.3 s busy).
+	for start := time.Now(); time.Since(start) < 300*time.Millisecond; {
+		launch(ks[0], maxN, 0)
+	}
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "%10s %-16s %10s %10s %8s %14s\n", "n", "kernel", "mean ms", "ref ms", "ratio", "microbench ms")
+	for _, row := range h200Day26 {
+		refs := []float64{row.global, row.shared, row.tree}
+		for ki, k := range ks {
+			if err := acc.Zero(); err != nil {
+				t.Fatal(err)
+			}
+			var sum float64
+			for r := 0; r < warm+reps; r++ {
+				ms := launch(k, row.n, r)
+				if r >= warm {
+					sum += ms
+				}
+			}
+			mean := sum / reps
+			ratio := mean / refs[ki]
+			mark := ""
+			if math.Abs(ratio-1) > timingTolerance {
+				mark = "  OUTSIDE ±10%"
+				t.Errorf("%s n=%d: mean %.4f ms, reference %.4f ms: ratio %.3f outside 1±%.2f", kernels[ki], row.n, mean, refs[ki], ratio, timingTolerance)
+			}
+			fmt.Fprintf(&b, "%10d %-16s %10.4f %10.4f %8.3f %14.4f%s\n", row.n, kernels[ki], mean, refs[ki], ratio, h200Day26Microbench[row.n][ki], mark)
+			sums, err := acc.Download()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := float32(1.5 * float64(row.n))
+			for slot, s := range sums {
+				// The global sum of 16M elements passes 2^24 and may round.
+				if s != want && !(ki == 0 && row.n > 1<<23) {
+					t.Errorf("%s n=%d launch %d: sum %v, want %v", kernels[ki], row.n, slot, s, want)
+				}
+			}
+		}
+	}
+	t.Logf("Day 26 sums on %s, 256 threads per block, mean of %d timed launches after %d warm-ups:\n%s", name, reps, warm, b.String())
+}
