@@ -92,7 +92,7 @@ func (d *diags) err() error {
 	return l
 }
 
-// catch recovers a bailout panic; other panics propagate.
+// catchBailout, deferred, recovers a bailout panic; other panics propagate.
 func catchBailout() {
 	if r := recover(); r != nil {
 		if _, ok := r.(bailout); !ok {

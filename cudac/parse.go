@@ -236,15 +236,14 @@ func (p *parser) declStartAt(n int) bool {
 	return true
 }
 
-// enter guards the recursion depth; it returns false (after reporting)
-// when the nesting is too deep.
-func (p *parser) enter() bool {
+// enter guards the recursion depth: when the nesting is too deep it
+// reports it and stops the compilation.
+func (p *parser) enter() {
 	p.depth++
 	if p.depth > maxDepth {
 		p.errorf(p.here(), "nesting is too deep")
 		panic(bailout{})
 	}
-	return true
 }
 
 func (p *parser) leave() { p.depth-- }
