@@ -215,7 +215,7 @@ func (t *BlockSizeTable) Chart() *charts.BarChart {
 		Title:    fmt.Sprintf("Time relative to %d threads per block, n = %d", t.Baseline, t.N),
 		Subtitle: t.Timing,
 		X:        charts.Axis{Title: "threads per block"},
-		Y:        charts.Axis{Title: fmt.Sprintf("time / time at %d threads", t.Baseline)},
+		Y:        charts.Axis{Title: fmt.Sprintf("ratio to %d", t.Baseline)},
 	}
 	for _, r := range t.Rows {
 		c.Categories = append(c.Categories, strconv.Itoa(r.BlockSize))

@@ -1,0 +1,234 @@
+// Package notebooks_test runs every notebook in this folder through
+// Jupyter on the GoNB kernel (internal/nbtest) and checks what a browser
+// shows of it. The notebooks themselves are committed without outputs.
+package notebooks_test
+
+import (
+	"encoding/json"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/warplab/warplab/charts"
+	"github.com/warplab/warplab/internal/nbtest"
+)
+
+// expect is what a notebook's executed outputs must hold.
+type expect struct {
+	// html are strings that must each appear in some text/html output.
+	html []string
+	// charts is the number of interactive charts, pngs the number of
+	// gonum/plot images.
+	charts, pngs int
+}
+
+var expectations = map[string]expect{
+	"day26-atomics.ipynb": {
+		html: []string{
+			"kernels/global.cu", "kernels/shared.cu", "kernels/tree.cu",
+			"One sum, three ways: 256 threads per block",
+			"Same input, 20 runs each: how many different sums?",
+			"Block sizes at n = 4194304: each column",
+			"Day 26 sweep: 15/15 done in",
+			"Day 26 determinism: 60/60 done in",
+			"Day 26 block sizes: 45/45 done in",
+			`class="warplab-feedback"`,
+			"not answered yet",
+			"read Hint 1",
+		},
+		charts: 3, pngs: 1,
+	},
+}
+
+// rawNotebook is the part of nbformat 4 that the static checks read.
+type rawNotebook struct {
+	NBFormat int `json:"nbformat"`
+	Metadata struct {
+		Kernelspec struct{ Name string } `json:"kernelspec"`
+	} `json:"metadata"`
+	Cells []struct {
+		CellType       string          `json:"cell_type"`
+		Source         json.RawMessage `json:"source"`
+		Outputs        []any           `json:"outputs"`
+		ExecutionCount *int            `json:"execution_count"`
+		Metadata       struct {
+			Tags []string `json:"tags"`
+		} `json:"metadata"`
+	} `json:"cells"`
+}
+
+func source(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var lines []string
+	json.Unmarshal(raw, &lines)
+	return strings.Join(lines, "")
+}
+
+func notebooks(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob("*.ipynb")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no notebooks here: %v", err)
+	}
+	return paths
+}
+
+func readRaw(t *testing.T, path string) *rawNotebook {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb rawNotebook
+	if err := json.Unmarshal(b, &nb); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return &nb
+}
+
+// TestCommittedClean checks every notebook as committed: nbformat 4 on
+// the GoNB kernel, no outputs, and a first code cell that links the
+// checkout exactly as the smoke notebook does.
+func TestCommittedClean(t *testing.T) {
+	smoke := readRaw(t, "../internal/nbtest/testdata/smoke.ipynb")
+	link := source(smoke.Cells[1].Source)
+	for _, path := range notebooks(t) {
+		nb := readRaw(t, path)
+		if nb.NBFormat != 4 || nb.Metadata.Kernelspec.Name != "gonb" {
+			t.Errorf("%s: nbformat %d, kernel %q; want 4 and gonb", path, nb.NBFormat, nb.Metadata.Kernelspec.Name)
+		}
+		first := true
+		for i, c := range nb.Cells {
+			if len(c.Outputs) > 0 || c.ExecutionCount != nil {
+				t.Errorf("%s: cell %d is committed with outputs: clear them", path, i)
+			}
+			if c.CellType == "code" && first {
+				first = false
+				if got := source(c.Source); got != link {
+					t.Errorf("%s: the first code cell is not the smoke notebook's link cell:\n%s", path, got)
+				}
+			}
+		}
+	}
+}
+
+// TestAnswerCells checks that every cell tagged "answer" is what the
+// grader can read: Go declarations, each a plain composite literal.
+func TestAnswerCells(t *testing.T) {
+	for _, path := range notebooks(t) {
+		nb := readRaw(t, path)
+		answers := 0
+		for i, c := range nb.Cells {
+			if !contains(c.Metadata.Tags, "answer") {
+				continue
+			}
+			answers++
+			f, err := parser.ParseFile(token.NewFileSet(), "answer.go", "package answer\n"+source(c.Source), 0)
+			if err != nil {
+				t.Errorf("%s: answer cell %d does not parse: %v", path, i, err)
+				continue
+			}
+			for _, d := range f.Decls {
+				g, ok := d.(*ast.GenDecl)
+				if !ok || g.Tok != token.VAR {
+					t.Errorf("%s: answer cell %d: want var declarations only", path, i)
+					continue
+				}
+				for _, s := range g.Specs {
+					for _, v := range s.(*ast.ValueSpec).Values {
+						if _, ok := v.(*ast.CompositeLit); !ok {
+							t.Errorf("%s: answer cell %d: a value is not a composite literal", path, i)
+						}
+					}
+				}
+			}
+		}
+		if _, ok := expectations[path]; ok && answers == 0 && strings.HasPrefix(path, "day") {
+			t.Errorf("%s: no cell tagged \"answer\"", path)
+		}
+	}
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestNotebooks executes every notebook through Jupyter on the GoNB
+// kernel with no GPU (the simulator), fails on any cell error, exports
+// the result to HTML and checks in headless Chromium that every echarts
+// chart drew and every gonum/plot image is there and not blank.
+func TestNotebooks(t *testing.T) {
+	env := nbtest.Setup(t)
+	if _, err := os.Stat(charts.EChartsPath()); err != nil {
+		if os.Getenv(nbtest.RequireEnv) == "1" {
+			t.Fatalf("echarts library missing: %v: run scripts/setup.sh", err)
+		}
+		t.Skipf("echarts library missing: %v: run scripts/setup.sh", err)
+	}
+	// The notebooks run on the simulator, as on a machine with no GPU.
+	t.Setenv("WARPLAB_DEVICE", "sim:t4")
+	for _, path := range notebooks(t) {
+		t.Run(strings.TrimSuffix(path, ".ipynb"), func(t *testing.T) {
+			want, ok := expectations[path]
+			if !ok {
+				t.Fatalf("no expectations for %s: add them to this test", path)
+			}
+			nb := env.Execute(t, path)
+			for _, s := range want.html {
+				if len(nb.Find("text/html", s)) == 0 {
+					t.Errorf("no output holds %q", s)
+				}
+			}
+			if got := len(nb.Find("text/html", `class="warplab-chart"`)); got != want.charts {
+				t.Errorf("%d outputs hold an interactive chart, want %d", got, want.charts)
+			}
+			pngs, err := nb.DecodePNGs()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(pngs) != want.pngs {
+				t.Errorf("%d PNG outputs, want %d", len(pngs), want.pngs)
+			}
+			for i, img := range pngs {
+				if ink := nbtest.InkFraction(img); ink < 0.01 {
+					t.Errorf("PNG %d is blank: %.4f of its pixels are not white", i, ink)
+				}
+			}
+
+			page := env.InspectPage(t, env.ExportHTML(t, nb))
+			if !page.ECharts {
+				t.Error("echarts is not loaded on the exported page")
+			}
+			if len(page.Charts) != want.charts {
+				t.Errorf("the page has %d chart elements, want %d", len(page.Charts), want.charts)
+			}
+			for _, c := range page.Charts {
+				if !c.Drawn() {
+					t.Errorf("chart %s did not draw: %+v", c.ID, c)
+				}
+			}
+			drawn := 0
+			for _, img := range page.Images {
+				if strings.HasPrefix(img.Src, "data:image/png") && img.Ink*100 >= img.Width*img.Height {
+					drawn++
+				}
+			}
+			if drawn != want.pngs {
+				t.Errorf("the page has %d non-blank PNG images, want %d: %+v", drawn, want.pngs, page.Images)
+			}
+			t.Logf("screenshot: %s", page.Screenshot)
+		})
+	}
+}
