@@ -232,20 +232,22 @@ func (d *device) Compile(prog *cudac.Program) (gpu.BackendModule, error) {
 	return m, nil
 }
 
-// initGlobal writes a module variable's constant initialiser.
+// initGlobal writes a module variable's constant initialiser: one value
+// per scalar leaf, in memory order.
 func initGlobal(data []byte, v *cudac.Var) {
-	elem := v.T
-	if elem.Kind == cudac.Array {
-		elem = elem.Elem
-	}
-	size := elem.Size()
+	leaves := ir.Leaves(v.T)
 	for i, c := range v.Init {
-		if c == nil || int64(i+1)*size > int64(len(data)) {
+		if c == nil || i >= len(leaves) {
 			continue
 		}
-		bits := ir.ConvertBits(elem.Kind, c.T.Kind, constBits(c))
-		for b := int64(0); b < size; b++ {
-			data[int64(i)*size+b] = byte(bits >> (8 * b))
+		leaf := leaves[i]
+		k := leaf.T.Kind
+		if k == cudac.Pointer {
+			k = cudac.Uint64
+		}
+		bits := ir.ConvertBits(k, c.T.Kind, constBits(c))
+		for b := int64(0); b < leaf.T.Size(); b++ {
+			data[leaf.Off+b] = byte(bits >> (8 * b))
 		}
 	}
 }

@@ -351,3 +351,35 @@ __global__ void handoff(volatile int* flag, int* out) {
 		t.Errorf("out = %v, want [41 42]", got)
 	}
 }
+
+func TestAggregates(t *testing.T) {
+	d := open(t, "sim:t4")
+	src := `
+struct Pair { int a; float b[2]; };
+__device__ int table[2][3] = {{1, 2, 3}, {4, 5, 6}};
+__constant__ Pair g = {7, {0.5f, 1.5f}};
+__global__ void agg(int* out, float* fout) {
+    int m[2][3] = {{10, 20, 30}, {40}};
+    Pair p = {1, {2.0f, 3.0f}};
+    Pair q;
+    q = p;
+    q.a += 1;
+    Pair r = g;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++)
+            out[i * 3 + j] = m[i][j] + table[i][j];
+    out[6] = q.a;
+    out[7] = r.a;
+    fout[0] = q.b[0] + q.b[1];
+    fout[1] = r.b[1];
+}`
+	out := zeros[int32](t, d, 8)
+	fout := zeros[float32](t, d, 2)
+	launch(t, kernel(t, d, src, "agg"), 1, 1, out, fout)
+	if got, want := download(t, out), []int32{11, 22, 33, 44, 5, 6, 2, 7}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ints %v, want %v", got, want)
+	}
+	if got, want := download(t, fout), []float32{5, 1.5}; !reflect.DeepEqual(got, want) {
+		t.Errorf("floats %v, want %v", got, want)
+	}
+}

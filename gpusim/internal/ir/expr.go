@@ -433,8 +433,24 @@ func safe(e cudac.Expr) bool {
 	return false
 }
 
+// aggregateSource returns the memory a struct value comes from: the
+// simulator copies structs between memory locations.
+func (l *lowerer) aggregateSource(e cudac.Expr) lval {
+	switch e.(type) {
+	case *cudac.VarRef, *cudac.Index, *cudac.Member, *cudac.Deref:
+		return l.lvalue(e)
+	}
+	l.failf(e.Pos(), "the simulator copies structs only from variables, elements and members, not from %T", e)
+	return lval{}
+}
+
 func (l *lowerer) assign(e *cudac.Assign) operand {
 	lt := e.LHS.Type()
+	if e.Op == 0 && lt.Kind == cudac.Struct {
+		src := l.aggregateSource(e.RHS)
+		l.copyAggregate(l.lvalue(e.LHS), src, lt)
+		return immOp(0)
+	}
 	if e.Op == 0 {
 		v := l.expr(e.RHS, true)
 		lv := l.lvalue(e.LHS)

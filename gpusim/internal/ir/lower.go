@@ -559,6 +559,8 @@ func (l *lowerer) decl(s *cudac.DeclStmt) {
 	l.vars[v] = loc
 	lv := l.varLval(v, loc)
 	switch {
+	case s.Init != nil && (v.T.Kind == cudac.Struct || v.T.Kind == cudac.Array):
+		l.copyAggregate(lv, l.aggregateSource(s.Init), v.T)
 	case s.Init != nil:
 		l.store(lv, l.expr(s.Init, true), v.T)
 	case s.InitList != nil:
@@ -566,60 +568,59 @@ func (l *lowerer) decl(s *cudac.DeclStmt) {
 	}
 }
 
-// initList stores a brace initialiser into memory at lv, zeroing what it
-// does not cover.
+// Leaf is one scalar of an aggregate's memory, in memory order.
+type Leaf struct {
+	Off int64
+	T   *cudac.Type
+}
+
+// Leaves lists the scalars of a type in memory order: the order of a
+// flattened brace initialiser (cudac.DeclStmt.InitList and Var.Init).
+func Leaves(t *cudac.Type) []Leaf {
+	var out []Leaf
+	var walk func(t *cudac.Type, off int64)
+	walk = func(t *cudac.Type, off int64) {
+		switch t.Kind {
+		case cudac.Array:
+			for i := int64(0); i < t.Len; i++ {
+				walk(t.Elem, off+i*t.Elem.Size())
+			}
+		case cudac.Struct:
+			for _, f := range t.Struct.Fields {
+				walk(f.Type, off+f.Offset)
+			}
+		default:
+			out = append(out, Leaf{off, t})
+		}
+	}
+	walk(t, 0)
+	return out
+}
+
+// initList stores a flattened brace initialiser (one value per scalar
+// leaf, in memory order) into memory at lv, zeroing the leaves it does not
+// cover.
 func (l *lowerer) initList(lv lval, t *cudac.Type, elems []cudac.Expr) {
-	switch t.Kind {
-	case cudac.Array:
-		es := t.Elem.Size()
-		for i := int64(0); i < t.Len; i++ {
-			e := lv
-			e.off += i * es
-			e.t = t.Elem
-			if int(i) < len(elems) {
-				l.store(e, l.expr(elems[i], true), t.Elem)
-			} else {
-				l.zero(e, t.Elem)
-			}
-		}
-	case cudac.Struct:
-		for i, f := range t.Struct.Fields {
-			e := lv
-			e.off += f.Offset
-			e.t = f.Type
-			if i < len(elems) {
-				l.store(e, l.expr(elems[i], true), f.Type)
-			} else {
-				l.zero(e, f.Type)
-			}
-		}
-	default:
-		if len(elems) > 0 {
-			l.store(lv, l.expr(elems[0], true), t)
+	for i, leaf := range Leaves(t) {
+		e := lv
+		e.off += leaf.Off
+		e.t = leaf.T
+		if i < len(elems) {
+			l.store(e, l.expr(elems[i], true), leaf.T)
 		} else {
-			l.zero(lv, t)
+			l.store(e, immOp(0), leaf.T)
 		}
 	}
 }
 
-func (l *lowerer) zero(lv lval, t *cudac.Type) {
-	switch t.Kind {
-	case cudac.Array:
-		for i := int64(0); i < t.Len; i++ {
-			e := lv
-			e.off += i * t.Elem.Size()
-			l.zero(e, t.Elem)
-		}
-	case cudac.Struct:
-		for _, f := range t.Struct.Fields {
-			e := lv
-			e.off += f.Offset
-			l.zero(e, f.Type)
-		}
-	default:
-		e := lv
-		e.t = t
-		l.store(e, immOp(0), t)
+// copyAggregate copies a struct or array from src to dst, leaf by leaf.
+func (l *lowerer) copyAggregate(dst, src lval, t *cudac.Type) {
+	for _, leaf := range Leaves(t) {
+		d, s := dst, src
+		d.off += leaf.Off
+		s.off += leaf.Off
+		d.t, s.t = leaf.T, leaf.T
+		l.store(d, l.load(s), leaf.T)
 	}
 }
 
