@@ -1,0 +1,145 @@
+package ir_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpusim/internal/ir"
+	"github.com/warplab/warplab/internal/seeds"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden disassemblies in testdata")
+
+// TestLowerGolden compares the disassembly of the Day 26 kernels with
+// golden files: a change to the lowering shows up as a diff to review.
+func TestLowerGolden(t *testing.T) {
+	src := seeds.Source("day26_sums.cu")
+	prog, err := cudac.Compile("day26_sums.cu", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"sumGlobalAtomic", "sumSharedAtomic", "sumTreeAtomic"} {
+		fn, err := prog.Kernel(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := ir.Lower(prog, fn, ir.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := k.String()
+		path := filepath.Join("testdata", name+".ir")
+		if *update {
+			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != string(want) {
+			t.Errorf("%s lowers differently from %s (run go test -update to accept):\n%s", name, path, got)
+		}
+	}
+}
+
+func lower(t *testing.T, src, name string, opts ir.Options) *ir.Kernel {
+	t.Helper()
+	prog, err := cudac.Compile("t.cu", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn, err := prog.Kernel(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := ir.Lower(prog, fn, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func count(k *ir.Kernel, op ir.Op) int {
+	n := 0
+	for _, in := range k.Code {
+		if in.Op == op {
+			n++
+		}
+	}
+	return n
+}
+
+func TestContraction(t *testing.T) {
+	src := `__global__ void k(float* x, float a, float b) {
+    x[0] = a * x[1] + b;
+    x[2] -= a * b;
+    x[3] = __fadd_rn(__fmul_rn(a, b), x[4]);
+}`
+	if n := count(lower(t, src, "k", ir.Options{}), ir.Fma); n != 2 {
+		t.Errorf("%d fused multiply-adds, want 2 (a*x+b and x -= a*b; __fadd_rn never fuses)", n)
+	}
+	if n := count(lower(t, src, "k", ir.Options{NoFMA: true}), ir.Fma); n != 0 {
+		t.Errorf("%d fused multiply-adds with NoFMA", n)
+	}
+}
+
+func TestAggregation(t *testing.T) {
+	// Only an integer add to an address the compiler can prove uniform,
+	// whose result is unused, is aggregated per warp.
+	src := `__global__ void k(unsigned* c, const int* idx, float* f) {
+    atomicAdd(c, 1u);
+    atomicAdd(&c[blockIdx.x], 2u);
+    atomicAdd(&c[idx[threadIdx.x]], 1u);
+    unsigned old = atomicAdd(c, 1u);
+    atomicAdd(f, 1.0f);
+    c[1] = old;
+}`
+	k := lower(t, src, "k", ir.Options{})
+	var agg []bool
+	for _, in := range k.Code {
+		if in.Op == ir.Atom {
+			agg = append(agg, in.Flags&ir.FlagAggregatable != 0)
+		}
+	}
+	want := []bool{true, true, false, false, false}
+	if len(agg) != len(want) {
+		t.Fatalf("%d atomics, want %d", len(agg), len(want))
+	}
+	for i := range want {
+		if agg[i] != want[i] {
+			t.Errorf("atomic %d: aggregatable %v, want %v\n%s", i, agg[i], want[i], k)
+		}
+	}
+}
+
+func TestUniformBranches(t *testing.T) {
+	src := `__global__ void k(int* x, int n) {
+    for (int i = 0; i < n; i++) {        // uniform: n is a parameter
+        if (threadIdx.x < i) x[i] += 1;  // divergent
+    }
+}`
+	k := lower(t, src, "k", ir.Options{})
+	var uni, div int
+	for _, in := range k.Code {
+		if in.Op == ir.If || in.Op == ir.LoopTest || in.Op == ir.LoopBack {
+			if in.Flags&ir.FlagUniform != 0 {
+				uni++
+			} else {
+				div++
+			}
+		}
+	}
+	if uni != 2 || div != 1 {
+		t.Errorf("uniform branches %d, divergent %d; want 2 and 1:\n%s", uni, div, k)
+	}
+	if !strings.Contains(k.String(), "loopback") {
+		t.Errorf("loop not rotated:\n%s", k)
+	}
+}
