@@ -1,0 +1,82 @@
+package atomics
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	_ "github.com/warplab/warplab/cudarun"
+	"github.com/warplab/warplab/gpu"
+)
+
+// openGPU opens the first usable GPU, or skips the test.
+func openGPU(t *testing.T) *gpu.Device {
+	t.Helper()
+	for _, a := range gpu.Devices() {
+		if strings.HasPrefix(a.Spec, "cuda") && a.Usable {
+			dev, err := gpu.Open(a.Spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { dev.Close() })
+			return dev
+		}
+	}
+	var why []string
+	for _, a := range gpu.Devices() {
+		if strings.HasPrefix(a.Spec, "cuda") {
+			why = append(why, a.Reason)
+		}
+	}
+	t.Skipf("no usable GPU: %s", strings.Join(why, "; "))
+	return nil
+}
+
+// TestOnGPU runs the lab's three experiments on a real GPU: measured
+// times, every sum exact, the prediction beside the measurement, and an
+// answer taken from one block-size run passing the check of another.
+func TestOnGPU(t *testing.T) {
+	dev := openGPU(t)
+	sizes := DefaultSizes
+	if testing.Short() {
+		sizes = smallSizes
+	}
+	s, err := Sweep(dev, SweepOptions{Sizes: sizes, Progress: NoProgress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Measured || !strings.HasPrefix(s.Timing, "measured, ") || s.WarmUps != 3 || s.Runs != 10 {
+		t.Errorf("timing %q, %d warm-ups, %d runs", s.Timing, s.WarmUps, s.Runs)
+	}
+	if !s.OK() {
+		t.Errorf("sums not exact on the GPU:\n%s", s.Table())
+	}
+	if s.Predicted == nil {
+		t.Error("no prediction beside the measurement")
+	}
+	t.Logf("\n%s\n%s", s.Table(), s.PredictedTable())
+
+	d, err := Determinism(dev, DeterminismOptions{Progress: NoProgress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", d.Table())
+
+	bt, err := BlockSizes(dev, BlockSizeOptions{Sizes: sizes, Progress: NoProgress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bt.OK() {
+		t.Errorf("sums not exact:\n%s", bt.Table())
+	}
+	t.Logf("\n%s", bt.Table())
+	f := Check(dev, rightAnswer(bt))
+	t.Logf("\n%s", f)
+	if !f.OK() {
+		t.Errorf("an answer copied from one run fails the re-run's check")
+	}
+	if dir := os.Getenv("WARPLAB_GPU_REPORT"); dir != "" {
+		r := &Day26Report{Device: dev.Info(), Capabilities: dev.Capabilities(), Sweep: s, Determinism: d, BlockSizes: bt}
+		os.WriteFile(dir+"/day26-gpu.txt", []byte(r.String()), 0o644)
+	}
+}
