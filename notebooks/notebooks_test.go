@@ -39,8 +39,9 @@ var expectations = map[string]expect{
 			`class="warplab-feedback"`,
 			"not answered yet",
 			"read Hint 1",
+			"Day 26 block sizes: 24/24 done in",
 		},
-		charts: 3, pngs: 1,
+		charts: 4, pngs: 1,
 	},
 }
 

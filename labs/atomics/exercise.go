@@ -61,7 +61,8 @@ type Feedback struct {
 	// Device and Timing say what the answer was checked against.
 	Device string `json:"device"`
 	Timing string `json:"timing"`
-	// Tolerance says how close a ratio must be, in words.
+	// Tolerance says how close to the re-run a ratio must be, in words:
+	// "within 10% or ...".
 	Tolerance string         `json:"tolerance"`
 	Items     []FeedbackItem `json:"items"`
 }
@@ -115,7 +116,7 @@ func CheckTable(t *BlockSizeTable, a Day26Answer) Feedback {
 	if t.Measured {
 		f.Tolerance = "within 10% or three standard deviations of the measured noise, whichever is larger"
 	} else {
-		f.Tolerance = "the re-run replays yours exactly: within the rounding of two decimals"
+		f.Tolerance = "within the rounding of two decimals: on the simulator the re-run replays yours exactly"
 	}
 
 	// The harness's check: every sum at every size and block size.
@@ -349,7 +350,7 @@ func (f Feedback) String() string {
 		b.WriteByte('\n')
 	}
 	if f.Tolerance != "" {
-		fmt.Fprintf(&b, "Ratios are compared with a re-run on the same device, %s.\n", f.Tolerance)
+		fmt.Fprintf(&b, "A ratio counts as right %s.\n", f.Tolerance)
 	}
 	return b.String()
 }
@@ -368,7 +369,7 @@ func (f Feedback) HTML() string {
 		fmt.Fprintf(&b, ` (%s)`, html.EscapeString(f.Timing))
 	}
 	if f.Tolerance != "" {
-		fmt.Fprintf(&b, `; ratios %s`, html.EscapeString(f.Tolerance))
+		fmt.Fprintf(&b, `; a ratio counts as right %s`, html.EscapeString(f.Tolerance))
 	}
 	b.WriteString(`.</div><ul style="margin:0;padding-left:0;list-style:none;">`)
 	for _, it := range f.Items {
