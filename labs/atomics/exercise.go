@@ -58,8 +58,9 @@ type Day26Answer struct {
 // Feedback is what Check says about an answer, part by part. charts.Show
 // displays it as HTML; String renders it as text.
 type Feedback struct {
-	// Device and Timing say what the answer was checked against.
+	// Device, Spec and Timing say what the answer was checked against.
 	Device string `json:"device"`
+	Spec   string `json:"spec"`
 	Timing string `json:"timing"`
 	// Tolerance says how close to the re-run a ratio must be, in words:
 	// "within 10% or ...".
@@ -102,7 +103,7 @@ func (f Feedback) OK() bool {
 func Check(dev *gpu.Device, a Day26Answer) Feedback {
 	t, err := BlockSizes(dev, BlockSizeOptions{Progress: nil})
 	if err != nil {
-		return Feedback{Device: dev.Info().Name, Items: []FeedbackItem{{
+		return Feedback{Device: dev.Info().Name, Spec: dev.Info().Spec, Items: []FeedbackItem{{
 			Part: "re-run", Message: "the block-size sweep could not run again: " + err.Error(),
 		}}}
 	}
@@ -112,7 +113,7 @@ func Check(dev *gpu.Device, a Day26Answer) Feedback {
 // CheckTable checks an answer against a block-size sweep already run
 // (see Check). The sweep must include the exercise's block sizes.
 func CheckTable(t *BlockSizeTable, a Day26Answer) Feedback {
-	f := Feedback{Device: t.Device, Timing: t.Timing}
+	f := Feedback{Device: t.Device, Spec: t.Spec, Timing: t.Timing}
 	if t.Measured {
 		f.Tolerance = "within 10% or three standard deviations of the measured noise, whichever is larger"
 	} else {
