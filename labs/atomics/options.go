@@ -74,8 +74,8 @@ func checkBlockSize(dev *gpu.Device, b int) error {
 	if b < 1 || b&(b-1) != 0 {
 		return fmt.Errorf("atomics: block size %d: want a power of two (the tree sum halves the block at each step)", b)
 	}
-	if max := dev.Info().MaxThreadsPerBlock; max > 0 && b > max {
-		return fmt.Errorf("atomics: block size %d: %s allows at most %d threads per block", b, dev.Info().Name, max)
+	if limit := dev.Info().MaxThreadsPerBlock; limit > 0 && b > limit {
+		return fmt.Errorf("atomics: block size %d: %s allows at most %d threads per block", b, dev.Info().Name, limit)
 	}
 	return nil
 }
