@@ -5,13 +5,9 @@ package cudarun
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
@@ -113,7 +109,20 @@ func usable(cc int) error {
 	return err
 }
 
+// probe holds Probe's answer: the devices of a process do not change, and
+// after a fault this process could no longer ask the driver.
+var probe struct {
+	once sync.Once
+	list []gpu.Availability
+}
+
+// Probe reports the GPUs and whether each can be used.
 func (backend) Probe() []gpu.Availability {
+	probe.once.Do(func() { probe.list = probeDevices() })
+	return slices.Clone(probe.list)
+}
+
+func probeDevices() []gpu.Availability {
 	if err := loadCUDA(); err != nil {
 		return []gpu.Availability{{Spec: "cuda", Name: "CUDA GPU", Reason: err.Error()}}
 	}
@@ -148,22 +157,17 @@ func (backend) Probe() []gpu.Availability {
 	return out
 }
 
-// gpuState is one GPU as this process uses it: its context, shared by
-// every gpu.Device open on it, and the generation of that context, which a
-// fault's reset advances.
+// gpuState is one GPU as this process uses it: the driver that reaches
+// it, shared by every gpu.Device open on it, and the generation of that
+// driver, which a fault advances.
 type gpuState struct {
 	mu      sync.Mutex
 	ordinal int
-	dev     cuDev
-	ctx     cuCtx
-	primary bool // ctx is the primary context (else one cuCtxCreate made)
-	gen     int
-	lost    string // what the last reset was for: "an illegal address in kernel k"
-	broken  error  // set when a reset failed: nothing works any more
-	start   unsafe.Pointer
-	stop    unsafe.Pointer
 	info    gpu.Info
 	arch    string
+	drv     driver // nil after a fault, until the next call starts a helper
+	gen     int
+	lost    string // what the last fault was: "an illegal address in kernel k"
 }
 
 var (
@@ -202,129 +206,72 @@ func state(ordinal int) (*gpuState, error) {
 	if shared == 0 {
 		shared = cuAttr(d, attrMaxSharedPerBlock)
 	}
-	s := &gpuState{ordinal: ordinal, dev: d, arch: arch, info: gpu.Info{
+	s := &gpuState{ordinal: ordinal, arch: arch, info: gpu.Info{
 		Backend: "cuda", Name: name, Arch: fmt.Sprintf("sm_%d", cc),
 		SMs: cuAttr(d, attrMultiprocessors), WarpSize: cuAttr(d, attrWarpSize),
 		MaxThreadsPerBlock: cuAttr(d, attrMaxThreadsPerBlock), MaxSharedPerBlock: shared,
 		ClockMHz: cuAttr(d, attrClockRate) / 1000, MemoryBytes: cuTotalMem(d),
 	}}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	ctx, err := primaryCtxRetain(d)
-	if err != nil {
-		return nil, err
-	}
-	s.ctx, s.primary = ctx, true
-	if err := s.setup(); err != nil {
+	if s.drv, err = newLocalDriver(ordinal); err != nil {
 		return nil, err
 	}
 	states[ordinal] = s
 	return s, nil
 }
 
-// setup makes the context current and creates the timing events.
-func (s *gpuState) setup() error {
-	if err := ctxSetCurrent(s.ctx); err != nil {
-		return err
+// do runs f with the state locked, starting a helper process first if a
+// fault has retired the last driver.
+func (s *gpuState) do(f func(drv driver) error) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.drv == nil {
+		w, err := startWorker(s.ordinal)
+		if err != nil {
+			return fmt.Errorf("cudarun: %s after %s: %v", s.info.Name, s.lost, err)
+		}
+		s.drv = w
 	}
-	var err error
-	if s.start, err = eventCreate(); err != nil {
-		return err
+	err := f(s.drv)
+	if errors.Is(err, errHelperDied) {
+		s.retire("the GPU helper process stopping")
 	}
-	if s.stop, err = eventCreate(); err != nil {
-		return err
+	return err
+}
+
+// retire gives up the driver after a fault that left its context
+// unusable; what names the fault. Everything allocated or loaded before it
+// is gone.
+func (s *gpuState) retire(what string) {
+	if s.drv == nil {
+		return
+	}
+	s.gen++
+	s.lost = what
+	s.drv.close()
+	s.drv = nil
+}
+
+// afterError retires the driver if err left its context unusable.
+func (s *gpuState) afterError(err error, what string) {
+	if c := errCode(err); c >= 0 && sticky(c) {
+		s.retire(what)
+	}
+}
+
+// current reports, under the lock, whether something of generation gen is
+// still usable, and the error to give if not.
+func (s *gpuState) current(gen int, what string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if gen != s.gen {
+		return s.lostErr(what)
 	}
 	return nil
 }
 
-// do runs f on a locked OS thread with the context current.
-func (s *gpuState) do(f func() error) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.broken != nil {
-		return s.broken
-	}
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	if err := ctxSetCurrent(s.ctx); err != nil {
-		return fmt.Errorf("cudarun: %v", err)
-	}
-	return f()
-}
-
-// reset replaces a context that a fault left unusable; what names the
-// fault ("an illegal address in kernel k"). Called inside do.
-func (s *gpuState) reset(what string) {
-	s.gen++
-	s.lost = what
-	eventDestroy(s.start)
-	eventDestroy(s.stop)
-	s.start, s.stop = nil, nil
-	var errs []error
-	if s.primary {
-		if err := primaryCtxReset(s.dev); err != nil {
-			errs = append(errs, err)
-		}
-		if ctx, err := primaryCtxRetain(s.dev); err != nil {
-			errs = append(errs, err)
-		} else {
-			s.ctx = ctx
-			if err := s.healthy(); err == nil {
-				return
-			} else {
-				errs = append(errs, err)
-			}
-		}
-	} else if err := ctxDestroy(s.ctx); err != nil {
-		errs = append(errs, err)
-	}
-	// A context of our own, when the primary one did not come back.
-	if haveCtxCreate() {
-		if ctx, err := ctxCreate(s.dev); err != nil {
-			errs = append(errs, err)
-		} else {
-			s.ctx, s.primary = ctx, false
-			if err := s.healthy(); err == nil {
-				return
-			} else {
-				errs = append(errs, err)
-			}
-		}
-	}
-	s.broken = fmt.Errorf("cudarun: %s did not recover after %s (%v); restart the process", s.info.Name, what, errors.Join(errs...))
-}
-
-// healthy sets the new context up and checks that it works: an allocation,
-// a memset and a copy back.
-func (s *gpuState) healthy() error {
-	if err := s.setup(); err != nil {
-		return err
-	}
-	p, err := memAlloc(4)
-	if err != nil {
-		return err
-	}
-	defer memFree(p)
-	if err := memZero(p, 4); err != nil {
-		return err
-	}
-	b := make([]byte, 4)
-	if err := memcpyDtoH(b, p); err != nil {
-		return err
-	}
-	return ctxSynchronize()
-}
-
-// lostErr is the error for using something of a context that was reset.
+// lostErr is the error for using something from before a fault.
 func (s *gpuState) lostErr(what string) error {
 	return fmt.Errorf("cudarun: %s lost when the context was reset after %s", what, s.lost)
-}
-
-// afterError resets the context if err left it unusable.
-func (s *gpuState) afterError(err error, what string) {
-	if c := errCode(err); c >= 0 && sticky(c) {
-		s.reset(what)
-	}
 }
 
 // Open opens the GPU named by config.
@@ -358,28 +305,31 @@ func (d *device) Capabilities() gpu.Capabilities {
 	return gpu.Capabilities{MeasuredTiming: true}
 }
 
+// Close frees the device's memory and modules; what a fault took is
+// already gone.
 func (d *device) Close() error {
 	if d.closed {
 		return nil
 	}
 	d.closed = true
-	return d.st.do(func() error {
-		for m := range d.mems {
-			if !m.freed && m.gen == d.st.gen && m.ptr != 0 {
-				memFree(m.ptr)
-			}
-			m.freed = true
+	s := d.st
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for m := range d.mems {
+		if !m.freed && m.gen == s.gen && m.ptr != 0 && s.drv != nil {
+			s.drv.free(m.ptr)
 		}
-		d.mems = nil
-		for _, m := range d.mods {
-			if m.cuMod != nil && m.gen == d.st.gen {
-				moduleUnload(m.cuMod)
-			}
-			m.cuMod = nil
+		m.freed = true
+	}
+	d.mems = nil
+	for _, m := range d.mods {
+		if m.loaded && m.gen == s.gen && s.drv != nil {
+			s.drv.unloadModule(m.mod)
 		}
-		d.mods = nil
-		return nil
-	})
+		m.loaded = false
+	}
+	d.mods = nil
+	return nil
 }
 
 type memory struct {
@@ -398,19 +348,15 @@ func (d *device) Alloc(size int64) (gpu.BackendMemory, error) {
 		return nil, fmt.Errorf("cudarun: alloc: negative size %d", size)
 	}
 	m := &memory{dev: d, size: size}
-	err := d.st.do(func() error {
+	err := d.st.do(func(drv driver) error {
 		m.gen = d.st.gen
 		if size == 0 {
 			return nil
 		}
-		p, err := memAlloc(size)
+		p, err := drv.alloc(size)
 		if err != nil {
 			d.st.afterError(err, "a failed allocation")
-			return fmt.Errorf("cudarun: alloc %d bytes: %v", size, err)
-		}
-		if err := memZero(p, size); err != nil {
-			memFree(p)
-			return fmt.Errorf("cudarun: zero %d bytes: %v", size, err)
+			return fmt.Errorf("cudarun: alloc %d bytes: %w", size, err)
 		}
 		m.ptr = p
 		return nil
@@ -424,8 +370,8 @@ func (d *device) Alloc(size int64) (gpu.BackendMemory, error) {
 
 func (m *memory) Size() int64 { return m.size }
 
-// usableIn checks that m can be used now, inside do.
-func (m *memory) usableIn(what string) error {
+// usable checks that m can be used now; with the state locked.
+func (m *memory) usable(what string) error {
 	switch {
 	case m.freed:
 		return fmt.Errorf("cudarun: %s of freed memory", what)
@@ -439,23 +385,23 @@ func (m *memory) span(n int, off int64, what string) error {
 	if off < 0 || off+int64(n) > m.size {
 		return fmt.Errorf("cudarun: %s of %d bytes at offset %d of a %d-byte buffer", what, n, off, m.size)
 	}
-	return nil
+	if m.freed {
+		return fmt.Errorf("cudarun: %s of freed memory", what)
+	}
+	return m.dev.st.current(m.gen, "buffer")
 }
 
 func (m *memory) ReadAt(p []byte, off int64) (int, error) {
 	if err := m.span(len(p), off, "read"); err != nil {
 		return 0, err
 	}
-	err := m.dev.st.do(func() error {
-		if err := m.usableIn("read"); err != nil {
+	err := m.dev.st.do(func(drv driver) error {
+		if err := m.usable("read"); err != nil || len(p) == 0 {
 			return err
 		}
-		if len(p) == 0 {
-			return nil
-		}
-		if err := memcpyDtoH(p, m.ptr+uint64(off)); err != nil {
+		if err := drv.read(p, m.ptr+uint64(off)); err != nil {
 			m.dev.st.afterError(err, "a failed copy")
-			return fmt.Errorf("cudarun: read %d bytes: %v", len(p), err)
+			return fmt.Errorf("cudarun: read %d bytes: %w", len(p), err)
 		}
 		return nil
 	})
@@ -469,16 +415,13 @@ func (m *memory) WriteAt(p []byte, off int64) (int, error) {
 	if err := m.span(len(p), off, "write"); err != nil {
 		return 0, err
 	}
-	err := m.dev.st.do(func() error {
-		if err := m.usableIn("write"); err != nil {
+	err := m.dev.st.do(func(drv driver) error {
+		if err := m.usable("write"); err != nil || len(p) == 0 {
 			return err
 		}
-		if len(p) == 0 {
-			return nil
-		}
-		if err := memcpyHtoD(m.ptr+uint64(off), p); err != nil {
+		if err := drv.write(m.ptr+uint64(off), p); err != nil {
 			m.dev.st.afterError(err, "a failed copy")
-			return fmt.Errorf("cudarun: write %d bytes: %v", len(p), err)
+			return fmt.Errorf("cudarun: write %d bytes: %w", len(p), err)
 		}
 		return nil
 	})
@@ -488,21 +431,24 @@ func (m *memory) WriteAt(p []byte, off int64) (int, error) {
 	return len(p), nil
 }
 
+// Free releases the memory. Memory a fault took is gone already, so
+// freeing it succeeds.
 func (m *memory) Free() error {
 	if m.freed {
 		return fmt.Errorf("cudarun: double free")
 	}
-	return m.dev.st.do(func() error {
-		m.freed = true
-		delete(m.dev.mems, m)
-		if m.gen != m.dev.st.gen || m.ptr == 0 {
-			return nil // gone with its context already
-		}
-		if err := memFree(m.ptr); err != nil {
-			return fmt.Errorf("cudarun: free: %v", err)
-		}
+	s := m.dev.st
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m.freed = true
+	delete(m.dev.mems, m)
+	if m.gen != s.gen || m.ptr == 0 || s.drv == nil {
 		return nil
-	})
+	}
+	if err := s.drv.free(m.ptr); err != nil {
+		return fmt.Errorf("cudarun: free: %w", err)
+	}
+	return nil
 }
 
 // ---- compiling ----
@@ -583,7 +529,8 @@ type module struct {
 	opts     []string
 	names    []string
 	img      *Image
-	cuMod    unsafe.Pointer
+	mod      uint64
+	loaded   bool
 	gen      int
 	funcs    map[string]*function
 	printf   bool // the source calls printf: capture descriptor 1
@@ -591,10 +538,8 @@ type module struct {
 }
 
 type function struct {
-	f         unsafe.Pointer
-	static    int // static shared memory, bytes
-	dynLimit  int // the MAX_DYNAMIC_SHARED_SIZE_BYTES set so far
-	maxThread int
+	fnInfo
+	dynLimit int // the MAX_DYNAMIC_SHARED_SIZE_BYTES set so far
 }
 
 func (d *device) Compile(prog *cudac.Program) (gpu.BackendModule, error) {
@@ -624,25 +569,26 @@ func (d *device) Compile(prog *cudac.Program) (gpu.BackendModule, error) {
 	return m, nil
 }
 
-// load loads the image into the current context; inside do.
-func (m *module) load() error {
-	if m.cuMod != nil && m.gen == m.dev.st.gen {
-		moduleUnload(m.cuMod)
+// load loads the image with drv, replacing what was loaded; inside do.
+func (m *module) load(drv driver) error {
+	st := m.dev.st
+	if m.loaded && m.gen == st.gen {
+		drv.unloadModule(m.mod)
 	}
-	m.cuMod = nil
+	m.loaded = false
 	m.funcs = map[string]*function{}
-	mod, err := moduleLoad(m.img.Data)
+	mod, err := drv.loadModule(m.img.Data)
 	if err != nil {
-		m.dev.st.afterError(err, "a failed module load")
-		return fmt.Errorf("cudarun: load %s (%s, NVRTC %s, driver %s): %v", m.prog.File, m.img.Arch, m.img.NVRTC, driverVersionString(), err)
+		st.afterError(err, "a failed module load")
+		return fmt.Errorf("cudarun: load %s (%s, NVRTC %s, driver %s): %w", m.prog.File, m.img.Arch, m.img.NVRTC, driverVersionString(), err)
 	}
-	m.cuMod, m.gen = mod, m.dev.st.gen
+	m.mod, m.loaded, m.gen = mod, true, st.gen
 	return nil
 }
 
 // function returns fn's handle, compiling a new template instance or
-// reloading after a reset as needed; inside do.
-func (m *module) function(fn *cudac.Func) (*function, error) {
+// reloading after a fault as needed; inside do.
+func (m *module) function(drv driver, fn *cudac.Func) (*function, error) {
 	if _, ok := m.img.Lowered[fn.Name]; !ok {
 		names := kernelNames(m.prog, append(slices.Clone(m.names), fn.Name)...)
 		img, err := compileImage(m.prog.File, m.prog.Source, m.text, m.opts, names)
@@ -650,25 +596,23 @@ func (m *module) function(fn *cudac.Func) (*function, error) {
 			return nil, err
 		}
 		m.img, m.names = img, names
-		if err := m.load(); err != nil {
+		if err := m.load(drv); err != nil {
 			return nil, err
 		}
 	}
-	if m.gen != m.dev.st.gen || m.cuMod == nil {
-		if err := m.load(); err != nil {
+	if !m.loaded || m.gen != m.dev.st.gen {
+		if err := m.load(drv); err != nil {
 			return nil, err
 		}
 	}
 	if f, ok := m.funcs[fn.Name]; ok {
 		return f, nil
 	}
-	h, err := moduleFunction(m.cuMod, m.img.Lowered[fn.Name])
+	fi, err := drv.function(m.mod, m.img.Lowered[fn.Name])
 	if err != nil {
-		return nil, fmt.Errorf("cudarun: kernel %s: %v", fn.Name, err)
+		return nil, fmt.Errorf("cudarun: kernel %s: %w", fn.Name, err)
 	}
-	f := &function{f: h}
-	f.static, _ = funcAttr(h, funcAttrSharedSize)
-	f.maxThread, _ = funcAttr(h, funcAttrMaxThreadsPerBlock)
+	f := &function{fnInfo: fi}
 	m.funcs[fn.Name] = f
 	return f, nil
 }
@@ -683,16 +627,16 @@ func (m *module) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValu
 		return nil, fmt.Errorf("cudarun: launch %s: device is closed", fn.Name)
 	}
 	var res *gpu.Result
-	err := d.st.do(func() error {
+	err := d.st.do(func(drv driver) error {
 		var err error
-		res, err = m.launch(fn, cfg, args)
+		res, err = m.launch(drv, fn, cfg, args)
 		return err
 	})
 	return res, err
 }
 
 // launch runs inside do.
-func (m *module) launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValue) (*gpu.Result, error) {
+func (m *module) launch(drv driver, fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValue) (*gpu.Result, error) {
 	st := m.dev.st
 	slots := make([]uint64, len(args))
 	for i, a := range args {
@@ -704,7 +648,7 @@ func (m *module) launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValu
 			if !ok || mem.dev.st != st {
 				return nil, fmt.Errorf("cudarun: launch %s: argument %s is a buffer of another device", fn.Name, a.Param.Name)
 			}
-			if err := mem.usableIn("use"); err != nil {
+			if err := mem.usable("use"); err != nil {
 				return nil, fmt.Errorf("cudarun: launch %s: argument %s: %w", fn.Name, a.Param.Name, err)
 			}
 			slots[i] = mem.ptr + uint64(a.Offset)
@@ -712,86 +656,50 @@ func (m *module) launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValu
 		}
 		slots[i] = a.Bits & sizeMask(a.Param.T.Size())
 	}
-	f, err := m.function(fn)
+	f, err := m.function(drv, fn)
 	if err != nil {
 		return nil, err
 	}
 	bad := func(kind error, format string, a ...any) error {
 		return &gpu.LaunchError{Kind: kind, Kernel: fn.Name, Msg: fmt.Sprintf(format, a...)}
 	}
-	if n := cfg.Block.Count(); f.maxThread > 0 && n > f.maxThread {
-		return nil, bad(gpu.ErrOutOfResources, "block of %d threads; the compiled kernel allows at most %d (its registers limit it)", n, f.maxThread)
+	if n := cfg.Block.Count(); f.MaxThreads > 0 && n > f.MaxThreads {
+		return nil, bad(gpu.ErrOutOfResources, "block of %d threads; the compiled kernel allows at most %d (its registers limit it)", n, f.MaxThreads)
 	}
-	if need := f.static + cfg.SharedBytes; need > st.info.MaxSharedPerBlock {
+	if need := f.Static + cfg.SharedBytes; need > st.info.MaxSharedPerBlock {
 		return nil, bad(gpu.ErrOutOfResources, "the block needs %d bytes of shared memory (%d static + %d dynamic); %s allows %d per block",
-			need, f.static, cfg.SharedBytes, st.info.Name, st.info.MaxSharedPerBlock)
+			need, f.Static, cfg.SharedBytes, st.info.Name, st.info.MaxSharedPerBlock)
 	}
-	if f.static+cfg.SharedBytes > defaultDynamicShared && cfg.SharedBytes > f.dynLimit {
-		if err := funcSetAttr(f.f, funcAttrMaxDynamicShared, cfg.SharedBytes); err != nil {
+	if f.Static+cfg.SharedBytes > defaultDynamicShared && cfg.SharedBytes > f.dynLimit {
+		if err := drv.setDynamicShared(f.H, cfg.SharedBytes); err != nil {
 			return nil, bad(gpu.ErrOutOfResources, "cannot opt in to %d bytes of dynamic shared memory: %v", cfg.SharedBytes, err)
 		}
 		f.dynLimit = cfg.SharedBytes
 	}
-
-	var capture *os.File
-	if m.printf {
-		capture, err = os.CreateTemp("", "warplab-printf-*")
-		if err != nil {
-			return nil, fmt.Errorf("cudarun: launch %s: capture printf: %v", fn.Name, err)
-		}
-		os.Remove(capture.Name())
-		defer capture.Close()
-	}
-
 	g, b := cfg.Grid, cfg.Block
-	stage, err := launchTimed(f.f,
-		[3]uint32{uint32(g.X), uint32(g.Y), uint32(g.Z)}, [3]uint32{uint32(b.X), uint32(b.Y), uint32(b.Z)},
-		uint32(cfg.SharedBytes), slots, st.start, st.stop)
+	lr, err := drv.launch(launchReq{
+		Fn:   f.H,
+		Grid: [3]uint32{uint32(g.X), uint32(g.Y), uint32(g.Z)}, Block: [3]uint32{uint32(b.X), uint32(b.Y), uint32(b.Z)},
+		Shared: uint32(cfg.SharedBytes), Args: slots, CapturePrint: m.printf,
+	})
 	if err != nil {
-		return nil, m.fault(fn, err, stage == 1)
-	}
-
-	var printed []byte
-	if capture != nil {
-		restore, rerr := redirectStdout(capture)
-		if rerr != nil {
-			return nil, fmt.Errorf("cudarun: launch %s: %v", fn.Name, rerr)
-		}
-		err = eventSynchronize(st.stop)
-		if err == nil {
-			err = ctxSynchronize() // flushes the printf buffer
-		}
-		if rerr := restore(); rerr != nil && err == nil {
-			err = rerr
-		}
-		if _, serr := capture.Seek(0, io.SeekStart); serr == nil {
-			printed, _ = io.ReadAll(capture)
-		}
-	} else {
-		err = eventSynchronize(st.stop)
-	}
-	if err != nil {
-		return nil, m.fault(fn, err, false)
-	}
-	ms, err := eventElapsed(st.start, st.stop)
-	if err != nil {
-		return nil, fmt.Errorf("cudarun: launch %s: %v", fn.Name, err)
+		return nil, m.fault(fn, err, lr.Stage == 1)
 	}
 	return &gpu.Result{
 		Device:      st.info.Name,
-		Timing:      gpu.Timing{Ms: float64(ms), Source: "measured, " + st.info.Name, Measured: true},
-		Printf:      string(printed),
+		Timing:      gpu.Timing{Ms: float64(lr.Ms), Source: "measured, " + st.info.Name, Measured: true},
+		Printf:      string(lr.Printf),
 		Diagnostics: []gpu.Diagnostic{},
 	}, nil
 }
 
-// fault turns a failed launch into a *gpu.LaunchError and resets the
-// context when the failure left it unusable. refused says cuLaunchKernel
-// itself failed (the kernel never ran).
+// fault turns a failed launch into a *gpu.LaunchError and retires the
+// driver when the failure left its context unusable. refused says
+// cuLaunchKernel itself failed (the kernel never ran).
 func (m *module) fault(fn *cudac.Func, err error, refused bool) error {
 	code := errCode(err)
 	if code < 0 {
-		return fmt.Errorf("cudarun: launch %s: %v", fn.Name, err)
+		return fmt.Errorf("cudarun: launch %s: %w", fn.Name, err)
 	}
 	kind := launchKind(code, m.usesTrap)
 	msg := fmt.Sprintf("%s: %s", cuErrorName(code), cuErrorString(code))
@@ -799,12 +707,8 @@ func (m *module) fault(fn *cudac.Func, err error, refused bool) error {
 		msg = "the driver refused the launch: " + msg
 	}
 	if sticky(code) {
-		m.dev.st.reset(fmt.Sprintf("%s in kernel %s", faultNoun(kind), fn.Name))
-		if m.dev.st.broken != nil {
-			msg += "; " + m.dev.st.broken.Error()
-		} else {
-			msg += "; the context was reset: buffers allocated before this launch are lost"
-		}
+		m.dev.st.retire(fmt.Sprintf("%s in kernel %s", faultNoun(kind), fn.Name))
+		msg += "; the GPU context is gone: buffers allocated before this launch are lost, and the next call continues in a fresh helper process"
 	}
 	return &gpu.LaunchError{Kind: kind, Kernel: fn.Name, Msg: msg}
 }

@@ -5,6 +5,7 @@ package cudarun
 /*
 #cgo LDFLAGS: -ldl
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,9 +27,6 @@ typedef struct {
 	wlres (*deviceGetAttribute)(int *, int, int);
 	wlres (*deviceTotalMem)(size_t *, int);
 	wlres (*primaryCtxRetain)(void **, int);
-	wlres (*primaryCtxReset)(int);
-	wlres (*ctxCreate)(void **, unsigned int, int);
-	wlres (*ctxDestroy)(void *);
 	wlres (*ctxSetCurrent)(void *);
 	wlres (*ctxSynchronize)(void);
 	wlres (*moduleLoadData)(void **, const void *);
@@ -104,9 +102,6 @@ static int wl_cuda_load(const char *path, char *err, size_t errlen) {
 	WLS(wlc, deviceGetAttribute, "cuDeviceGetAttribute", NULL, 0);
 	WLS(wlc, deviceTotalMem, "cuDeviceTotalMem_v2", NULL, 0);
 	WLS(wlc, primaryCtxRetain, "cuDevicePrimaryCtxRetain", NULL, 0);
-	WLS(wlc, primaryCtxReset, "cuDevicePrimaryCtxReset_v2", "cuDevicePrimaryCtxReset", 0);
-	WLS(wlc, ctxCreate, "cuCtxCreate_v2", NULL, 1);
-	WLS(wlc, ctxDestroy, "cuCtxDestroy_v2", NULL, 1);
 	WLS(wlc, ctxSetCurrent, "cuCtxSetCurrent", NULL, 0);
 	WLS(wlc, ctxSynchronize, "cuCtxSynchronize", NULL, 0);
 	WLS(wlc, moduleLoadData, "cuModuleLoadData", NULL, 0);
@@ -180,18 +175,26 @@ static wlres wl_cuDeviceGetName(char *s, int n, int d) { return wlc.deviceGetNam
 static wlres wl_cuDeviceGetAttribute(int *v, int a, int d) { return wlc.deviceGetAttribute(v, a, d); }
 static wlres wl_cuDeviceTotalMem(size_t *v, int d) { return wlc.deviceTotalMem(v, d); }
 static wlres wl_cuDevicePrimaryCtxRetain(void **c, int d) { return wlc.primaryCtxRetain(c, d); }
-static wlres wl_cuDevicePrimaryCtxReset(int d) { return wlc.primaryCtxReset(d); }
-static int wl_haveCtxCreate(void) { return wlc.ctxCreate != NULL && wlc.ctxDestroy != NULL; }
-static wlres wl_cuCtxCreate(void **c, int d) { return wlc.ctxCreate(c, 0, d); }
-static wlres wl_cuCtxDestroy(void *c) { return wlc.ctxDestroy(c); }
 static wlres wl_cuCtxSetCurrent(void *c) { return wlc.ctxSetCurrent(c); }
 static wlres wl_cuCtxSynchronize(void) { return wlc.ctxSynchronize(); }
-static wlres wl_cuModuleLoadData(void **m, const void *img) { return wlc.moduleLoadData(m, img); }
-static wlres wl_cuModuleUnload(void *m) { return wlc.moduleUnload(m); }
-static wlres wl_cuModuleGetFunction(void **f, void *m, const char *name) { return wlc.moduleGetFunction(f, m, name); }
-static wlres wl_cuFuncGetAttribute(int *v, int a, void *f) { return wlc.funcGetAttribute(v, a, f); }
-static wlres wl_cuFuncSetAttribute(void *f, int a, int v) {
-	return wlc.funcSetAttribute ? wlc.funcSetAttribute(f, a, v) : 801; // CUDA_ERROR_NOT_SUPPORTED
+// Modules and functions travel to Go as integers (uintptr_t), so that Go
+// code never turns an integer back into a pointer.
+static wlres wl_cuModuleLoadData(uintptr_t *m, const void *img) {
+	void *p = NULL;
+	wlres r = wlc.moduleLoadData(&p, img);
+	*m = (uintptr_t)p;
+	return r;
+}
+static wlres wl_cuModuleUnload(uintptr_t m) { return wlc.moduleUnload((void *)m); }
+static wlres wl_cuModuleGetFunction(uintptr_t *f, uintptr_t m, const char *name) {
+	void *p = NULL;
+	wlres r = wlc.moduleGetFunction(&p, (void *)m, name);
+	*f = (uintptr_t)p;
+	return r;
+}
+static wlres wl_cuFuncGetAttribute(int *v, int a, uintptr_t f) { return wlc.funcGetAttribute(v, a, (void *)f); }
+static wlres wl_cuFuncSetAttribute(uintptr_t f, int a, int v) {
+	return wlc.funcSetAttribute ? wlc.funcSetAttribute((void *)f, a, v) : 801; // CUDA_ERROR_NOT_SUPPORTED
 }
 static wlres wl_cuMemAlloc(wlptr *p, size_t n) { return wlc.memAlloc(p, n); }
 static wlres wl_cuMemFree(wlptr p) { return wlc.memFree(p); }
@@ -220,7 +223,7 @@ static const char *wl_cuErrorString(wlres r) {
 // they are copied here, and cuLaunchKernel copies them again before it
 // returns. *stage says which step failed: 0 the start event, 1 the launch,
 // 2 the stop event.
-static wlres wl_launch(void *f, unsigned int gx, unsigned int gy, unsigned int gz,
+static wlres wl_launch(uintptr_t f, unsigned int gx, unsigned int gy, unsigned int gz,
 		unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem,
 		const unsigned long long *args, int nargs, void *start, void *stop, int *stage) {
 	int n = nargs > 0 ? nargs : 1;
@@ -234,7 +237,7 @@ static wlres wl_launch(void *f, unsigned int gx, unsigned int gy, unsigned int g
 	wlres r = wlc.eventRecord(start, NULL);
 	if (r) return r;
 	*stage = 1;
-	r = wlc.launchKernel(f, gx, gy, gz, bx, by, bz, shmem, NULL, nargs > 0 ? params : NULL, NULL);
+	r = wlc.launchKernel((void *)f, gx, gy, gz, bx, by, bz, shmem, NULL, nargs > 0 ? params : NULL, NULL);
 	if (r) return r;
 	*stage = 2;
 	return wlc.eventRecord(stop, NULL);
@@ -572,48 +575,36 @@ func primaryCtxRetain(d cuDev) (cuCtx, error) {
 	return c, err
 }
 
-func primaryCtxReset(d cuDev) error {
-	return check("cuDevicePrimaryCtxReset", C.wl_cuDevicePrimaryCtxReset(C.int(d)))
-}
-
-func haveCtxCreate() bool { return C.wl_haveCtxCreate() != 0 }
-
-func ctxCreate(d cuDev) (cuCtx, error) {
-	var c unsafe.Pointer
-	err := check("cuCtxCreate", C.wl_cuCtxCreate(&c, C.int(d)))
-	return c, err
-}
-
-func ctxDestroy(c cuCtx) error { return check("cuCtxDestroy", C.wl_cuCtxDestroy(c)) }
-
 func ctxSetCurrent(c cuCtx) error { return check("cuCtxSetCurrent", C.wl_cuCtxSetCurrent(c)) }
 
 func ctxSynchronize() error { return check("cuCtxSynchronize", C.wl_cuCtxSynchronize()) }
 
-func moduleLoad(image []byte) (unsafe.Pointer, error) {
-	var m unsafe.Pointer
+func moduleLoad(image []byte) (uint64, error) {
+	var m C.uintptr_t
 	err := check("cuModuleLoadData", C.wl_cuModuleLoadData(&m, unsafe.Pointer(&image[0])))
-	return m, err
+	return uint64(m), err
 }
 
-func moduleUnload(m unsafe.Pointer) error { return check("cuModuleUnload", C.wl_cuModuleUnload(m)) }
+func moduleUnload(m uint64) error {
+	return check("cuModuleUnload", C.wl_cuModuleUnload(C.uintptr_t(m)))
+}
 
-func moduleFunction(m unsafe.Pointer, name string) (unsafe.Pointer, error) {
+func moduleFunction(m uint64, name string) (uint64, error) {
 	cn := C.CString(name)
 	defer C.free(unsafe.Pointer(cn))
-	var f unsafe.Pointer
-	err := check("cuModuleGetFunction "+name, C.wl_cuModuleGetFunction(&f, m, cn))
-	return f, err
+	var f C.uintptr_t
+	err := check("cuModuleGetFunction "+name, C.wl_cuModuleGetFunction(&f, C.uintptr_t(m), cn))
+	return uint64(f), err
 }
 
-func funcAttr(f unsafe.Pointer, attr int) (int, error) {
+func funcAttr(f uint64, attr int) (int, error) {
 	var v C.int
-	err := check("cuFuncGetAttribute", C.wl_cuFuncGetAttribute(&v, C.int(attr), f))
+	err := check("cuFuncGetAttribute", C.wl_cuFuncGetAttribute(&v, C.int(attr), C.uintptr_t(f)))
 	return int(v), err
 }
 
-func funcSetAttr(f unsafe.Pointer, attr, v int) error {
-	return check("cuFuncSetAttribute", C.wl_cuFuncSetAttribute(f, C.int(attr), C.int(v)))
+func funcSetAttr(f uint64, attr, v int) error {
+	return check("cuFuncSetAttribute", C.wl_cuFuncSetAttribute(C.uintptr_t(f), C.int(attr), C.int(v)))
 }
 
 func memAlloc(n int64) (uint64, error) {
@@ -659,13 +650,13 @@ var launchStage = [...]string{"cuEventRecord (start)", "cuLaunchKernel", "cuEven
 
 // launchTimed records start, launches f with args (one 8-byte slot per
 // parameter) and records stop. On failure it says which step failed.
-func launchTimed(f unsafe.Pointer, grid, block [3]uint32, shared uint32, args []uint64, start, stop unsafe.Pointer) (stage int, err error) {
+func launchTimed(f uint64, grid, block [3]uint32, shared uint32, args []uint64, start, stop unsafe.Pointer) (stage int, err error) {
 	var p *C.ulonglong
 	if len(args) > 0 {
 		p = (*C.ulonglong)(unsafe.Pointer(&args[0]))
 	}
 	var st C.int
-	r := C.wl_launch(f, C.uint(grid[0]), C.uint(grid[1]), C.uint(grid[2]),
+	r := C.wl_launch(C.uintptr_t(f), C.uint(grid[0]), C.uint(grid[1]), C.uint(grid[2]),
 		C.uint(block[0]), C.uint(block[1]), C.uint(block[2]), C.uint(shared),
 		p, C.int(len(args)), start, stop, &st)
 	if r != 0 {

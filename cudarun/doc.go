@@ -65,10 +65,19 @@
 // LAUNCH_OUT_OF_RESOURCES gpu.ErrOutOfResources, INVALID_VALUE at launch
 // gpu.ErrInvalidConfig, ASSERT (and a launch failure in a kernel that calls
 // __trap) gpu.ErrTrap, and any other launch failure gpu.ErrLaunchFailed.
-// A fault leaves the CUDA context unusable, so cudarun resets it: the next
-// launch works, and modules are reloaded from the cached image
-// transparently, but every buffer allocated before the fault is gone, and
-// using one is an error that says which fault lost it. The buffers of
-// every gpu.Device open on that GPU in this process are lost together,
-// since they share the device's primary context.
+//
+// Such a fault leaves CUDA unusable for the rest of the process: on the
+// H200 with driver 580, once a kernel has touched an illegal address, even
+// a reset primary context or a new context fails with the same error. So
+// cudarun carries on in a helper process: the program's own executable,
+// started again with WARPLAB_CUDARUN_WORKER set, which makes cudarun's init
+// serve driver calls over two pipes instead of running the program. The
+// next launch works; modules are reloaded from the cached image
+// transparently; every buffer allocated before the fault is gone, and using
+// one is an error that says which fault lost it ("buffer lost when the
+// context was reset after an illegal address in kernel poke"). A fault in a
+// helper ends it and the next call starts another. The buffers of every
+// gpu.Device open on that GPU in this process are lost together, since they
+// share one context. NVRTC keeps running in the program itself. Timing is
+// unchanged: the helper records the same events around the same launch.
 package cudarun

@@ -1,8 +1,11 @@
+//go:build linux && cgo
+
 package cudarun
 
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -10,41 +13,6 @@ import (
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/gpu/gputest"
 )
-
-// requireGPU skips the test, with the reason, unless a GPU can be used.
-func requireGPU(t testing.TB) {
-	t.Helper()
-	var why []string
-	for _, a := range (backend{}).Probe() {
-		if a.Usable {
-			return
-		}
-		why = append(why, a.Spec+": "+a.Reason)
-	}
-	t.Skip("no usable GPU: " + strings.Join(why, "; "))
-}
-
-func openGPU(t testing.TB, spec string) *gpu.Device {
-	t.Helper()
-	requireGPU(t)
-	d, err := gpu.Open(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
-
-func TestConformance(t *testing.T) {
-	requireGPU(t)
-	gputest.RunAll(t, func(t *testing.T) *gpu.Device {
-		d, err := gpu.Open("cuda")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return d
-	})
-}
 
 func TestProbe(t *testing.T) {
 	requireGPU(t)
@@ -124,8 +92,30 @@ func TestNoFMA(t *testing.T) {
 	}
 }
 
+// fault makes the GPU fault with an illegal address, through d.
+func fault(t *testing.T, d *gpu.Device) {
+	t.Helper()
+	m, err := d.Compile("poke.cu", []byte(`__global__ void poke(int* p, long long i) { p[i] = 1; }`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := m.Kernel("poke")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := gpu.NewBuffer[int32](d, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = k.Launch(gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(1)}, p, int64(1)<<40)
+	if !errors.Is(err, gpu.ErrIllegalAddress) {
+		t.Fatalf("far write: %v, want an illegal address", err)
+	}
+	t.Logf("fault: %v", err)
+}
+
 // TestLostBuffer checks what happens to a buffer allocated before a fault:
-// the context is reset, and using the buffer is an error that says why.
+// using it is an error that says why, and new buffers work.
 func TestLostBuffer(t *testing.T) {
 	d := openGPU(t, "cuda")
 	other := openGPU(t, "cuda")
@@ -133,33 +123,103 @@ func TestLostBuffer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k, _ := m.Kernel("poke")
-	old, _ := gpu.NewBuffer[int32](d, 4)
-	otherOld, _ := gpu.NewBuffer[int32](other, 4)
-	cfg := gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(1)}
-	_, err = k.Launch(cfg, old, int64(1)<<40)
-	if !errors.Is(err, gpu.ErrIllegalAddress) {
-		t.Fatalf("far write: %v, want an illegal address", err)
+	k, err := m.Kernel("poke")
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("fault: %v", err)
+	old, err := gpu.NewBuffer[int32](d, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	otherOld, err := gpu.NewBuffer[int32](other, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fault(t, d)
 	for _, b := range []*gpu.Buffer[int32]{old, otherOld} {
 		_, err = b.Download()
 		if err == nil || !strings.Contains(err.Error(), "buffer lost when the context was reset after an illegal address in kernel poke") {
 			t.Errorf("reading a buffer from before the fault: %v", err)
 		}
 	}
+	cfg := gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(1)}
 	if _, err := k.Launch(cfg, old, int64(0)); err == nil || !strings.Contains(err.Error(), "lost") {
 		t.Errorf("launching with a lost buffer: %v", err)
 	}
 	if err := old.Free(); err != nil {
 		t.Errorf("freeing a lost buffer: %v", err)
 	}
-	fresh, _ := gpu.NewBuffer[int32](d, 4)
+	fresh, err := gpu.Upload(d, []int32{5, 6, 7, 8})
+	if err != nil {
+		t.Fatalf("alloc after the fault: %v", err)
+	}
 	if _, err := k.Launch(cfg, fresh, int64(2)); err != nil {
 		t.Fatalf("launch after the fault: %v", err)
 	}
-	if got, _ := fresh.Download(); got[2] != 1 {
-		t.Errorf("after the fault: %v, want [0 0 1 0]", got)
+	if got, err := fresh.Download(); err != nil || fmt.Sprint(got) != "[5 6 1 8]" {
+		t.Errorf("after the fault: %v, %v; want [5 6 1 8]", got, err)
+	}
+	// A second fault, in the helper process, and a third launch after it.
+	fault(t, d)
+	again, err := gpu.Upload(d, []int32{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := k.Launch(cfg, again, int64(0)); err != nil {
+		t.Fatalf("launch after the second fault: %v", err)
+	}
+	if got, _ := again.Download(); fmt.Sprint(got) != "[1 2]" {
+		t.Errorf("after the second fault: %v, want [1 2]", got)
+	}
+}
+
+// TestConformanceAfterFault runs the whole suite again after a fault, when
+// the GPU work runs in a helper process.
+func TestConformanceAfterFault(t *testing.T) {
+	fault(t, openGPU(t, "cuda"))
+	gputest.RunAll(t, func(t *testing.T) *gpu.Device {
+		d, err := gpu.Open("cuda")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	})
+}
+
+// TestLaunchLatency times an empty kernel the way the microbenchmarks'
+// launch.cu event_single row did (events around one <<<1,32>>> launch,
+// synchronised after each, 500 launches), to compare this launch path with
+// an nvcc build's: median 5.712 us, mean 6.006 us, min 4.480 us on the
+// H200 (gpusim/profiles/testdata/h200/2026-11-29/csv/launch.csv).
+func TestLaunchLatency(t *testing.T) {
+	d := openGPU(t, "cuda")
+	m, err := d.Compile("empty.cu", []byte(`__global__ void empty() {}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, _ := m.Kernel("empty")
+	cfg := gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(32)}
+	for i := 0; i < 50; i++ {
+		k.Launch(cfg)
+	}
+	us := make([]float64, 500)
+	for i := range us {
+		res, err := k.Launch(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		us[i] = res.Timing.Ms * 1000
+	}
+	slices.Sort(us)
+	var sum float64
+	for _, v := range us {
+		sum += v
+	}
+	median, mean := us[len(us)/2], sum/float64(len(us))
+	t.Logf("empty kernel, events around one launch: median %.3f us, mean %.3f us, min %.3f us, max %.3f us (nvcc: 5.712, 6.006, 4.480)",
+		median, mean, us[0], us[len(us)-1])
+	if strings.Contains(d.Info().Name, "H200") && median > 2*5.712 {
+		t.Errorf("median %.3f us is over twice the nvcc build's 5.712 us", median)
 	}
 }
 
@@ -272,5 +332,49 @@ func TestTwoDevices(t *testing.T) {
 	a.Close()
 	if got := fmt.Sprint(run(b)); got != want {
 		t.Errorf("device b after closing a: %v", got)
+	}
+}
+
+// TestHelperProcess starts a helper directly: without a GPU it must say
+// why it cannot serve (this runs everywhere, so the re-executed helper and
+// its pipes are tested without a GPU too); with one, memory must round-trip
+// through it.
+func TestHelperProcess(t *testing.T) {
+	w, err := startWorker(0)
+	usable := false
+	for _, a := range (backend{}).Probe() {
+		usable = usable || a.Usable
+	}
+	if !usable {
+		if err == nil {
+			w.close()
+			t.Fatal("a helper started without a usable GPU")
+		}
+		if !strings.Contains(err.Error(), "could not open the GPU") {
+			t.Errorf("helper error %q does not say the helper could not open the GPU", err)
+		}
+		t.Logf("without a GPU: %v", err)
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	p, err := w.alloc(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.write(p+2, []byte{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 8)
+	if err := w.read(b, p); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(b) != "[0 0 1 2 3 0 0 0]" {
+		t.Errorf("read back %v", b)
+	}
+	if err := w.free(p); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -1,0 +1,212 @@
+//go:build linux && cgo
+
+package cudarun
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"unsafe"
+)
+
+// driver does the work that needs a CUDA context on one GPU: in this
+// process (localDriver), or in a helper process (workerDriver) once a
+// fault has left this process's CUDA unusable. Handles (device pointers,
+// modules, functions) are plain integers, meaningful only to the driver
+// that made them.
+type driver interface {
+	alloc(n int64) (uint64, error) // zeroed
+	free(p uint64) error
+	write(p uint64, b []byte) error
+	read(b []byte, p uint64) error
+	loadModule(image []byte) (uint64, error)
+	unloadModule(m uint64) error
+	function(m uint64, name string) (fnInfo, error)
+	setDynamicShared(f uint64, n int) error
+	launch(q launchReq) (launchRes, error)
+	close()
+}
+
+// fnInfo is a kernel's handle and the attributes cudarun checks a launch
+// against.
+type fnInfo struct {
+	H          uint64
+	Static     int // static shared memory, bytes
+	MaxThreads int // the most threads per block the compiled kernel allows
+}
+
+// launchReq is one timed launch.
+type launchReq struct {
+	Fn           uint64
+	Grid, Block  [3]uint32
+	Shared       uint32
+	Args         []uint64 // one 8-byte slot per parameter
+	CapturePrint bool     // the kernel may call printf: capture descriptor 1
+}
+
+// launchRes is what a launch gave. Stage says how far it got, for an
+// error: 0-2 the steps of launchTimed, 3 synchronising, 4 reading the time.
+type launchRes struct {
+	Ms     float32
+	Printf []byte
+	Stage  int
+}
+
+// localDriver runs the driver API in this process on one context.
+type localDriver struct {
+	ctx         cuCtx
+	start, stop unsafe.Pointer // the timing events
+}
+
+// newLocalDriver retains GPU ordinal's primary context and creates the
+// timing events. The CUDA driver must be loaded.
+func newLocalDriver(ordinal int) (*localDriver, error) {
+	d, err := cuDevice(ordinal)
+	if err != nil {
+		return nil, err
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	ctx, err := primaryCtxRetain(d)
+	if err != nil {
+		return nil, err
+	}
+	l := &localDriver{ctx: ctx}
+	if err := ctxSetCurrent(ctx); err != nil {
+		return nil, err
+	}
+	if l.start, err = eventCreate(); err != nil {
+		return nil, err
+	}
+	if l.stop, err = eventCreate(); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// call runs f on a locked OS thread with the context current.
+func (l *localDriver) call(f func() error) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := ctxSetCurrent(l.ctx); err != nil {
+		return err
+	}
+	return f()
+}
+
+func (l *localDriver) alloc(n int64) (uint64, error) {
+	var p uint64
+	err := l.call(func() error {
+		var err error
+		if p, err = memAlloc(n); err != nil {
+			return err
+		}
+		if err = memZero(p, n); err != nil {
+			memFree(p)
+			p = 0
+		}
+		return err
+	})
+	return p, err
+}
+
+func (l *localDriver) free(p uint64) error {
+	return l.call(func() error { return memFree(p) })
+}
+
+func (l *localDriver) write(p uint64, b []byte) error {
+	return l.call(func() error { return memcpyHtoD(p, b) })
+}
+
+func (l *localDriver) read(b []byte, p uint64) error {
+	return l.call(func() error { return memcpyDtoH(b, p) })
+}
+
+func (l *localDriver) loadModule(image []byte) (uint64, error) {
+	var m uint64
+	err := l.call(func() error {
+		var err error
+		m, err = moduleLoad(image)
+		return err
+	})
+	return m, err
+}
+
+func (l *localDriver) unloadModule(m uint64) error {
+	return l.call(func() error { return moduleUnload(m) })
+}
+
+func (l *localDriver) function(m uint64, name string) (fnInfo, error) {
+	var fi fnInfo
+	err := l.call(func() error {
+		h, err := moduleFunction(m, name)
+		if err != nil {
+			return err
+		}
+		fi.H = h
+		fi.Static, _ = funcAttr(h, funcAttrSharedSize)
+		fi.MaxThreads, _ = funcAttr(h, funcAttrMaxThreadsPerBlock)
+		return nil
+	})
+	return fi, err
+}
+
+func (l *localDriver) setDynamicShared(f uint64, n int) error {
+	return l.call(func() error { return funcSetAttr(f, funcAttrMaxDynamicShared, n) })
+}
+
+// launch records the start event, launches, records the stop event, and
+// waits for the stop event. With CapturePrint, descriptor 1 points at a
+// temporary file while the launch is synchronised, which is when the
+// driver writes device printf output.
+func (l *localDriver) launch(q launchReq) (launchRes, error) {
+	var res launchRes
+	err := l.call(func() error {
+		var capture *os.File
+		if q.CapturePrint {
+			f, err := os.CreateTemp("", "warplab-printf-*")
+			if err != nil {
+				return fmt.Errorf("capture printf: %v", err)
+			}
+			os.Remove(f.Name())
+			defer f.Close()
+			capture = f
+		}
+		stage, err := launchTimed(q.Fn, q.Grid, q.Block, q.Shared, q.Args, l.start, l.stop)
+		if err != nil {
+			res.Stage = stage
+			return err
+		}
+		res.Stage = 3
+		if capture != nil {
+			restore, rerr := redirectStdout(capture)
+			if rerr != nil {
+				return rerr
+			}
+			err = eventSynchronize(l.stop)
+			if err == nil {
+				err = ctxSynchronize() // flushes the printf buffer
+			}
+			if rerr := restore(); rerr != nil && err == nil {
+				err = rerr
+			}
+			if _, serr := capture.Seek(0, io.SeekStart); serr == nil {
+				res.Printf, _ = io.ReadAll(capture)
+			}
+		} else {
+			err = eventSynchronize(l.stop)
+		}
+		if err != nil {
+			return err
+		}
+		res.Stage = 4
+		res.Ms, err = eventElapsed(l.start, l.stop)
+		return err
+	})
+	return res, err
+}
+
+// close leaves the context as it is: after a fault it cannot be used, and
+// otherwise the process keeps it for the next Open.
+func (l *localDriver) close() {}

@@ -1,0 +1,33 @@
+package cudarun
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/warplab/warplab/gpu"
+)
+
+// requireGPU skips the test, with the reason, unless a GPU can be used.
+func requireGPU(t testing.TB) {
+	t.Helper()
+	var why []string
+	for _, a := range (backend{}).Probe() {
+		if a.Usable {
+			return
+		}
+		why = append(why, a.Spec+": "+a.Reason)
+	}
+	t.Skip("no usable GPU: " + strings.Join(why, "; "))
+}
+
+// openGPU opens spec, closing it when the test ends.
+func openGPU(t testing.TB, spec string) *gpu.Device {
+	t.Helper()
+	requireGPU(t)
+	d, err := gpu.Open(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}

@@ -1,0 +1,290 @@
+//go:build linux && cgo
+
+package cudarun
+
+import (
+	"bufio"
+	"encoding/gob"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+)
+
+// A fault such as an illegal address leaves CUDA unusable for the rest of
+// the process: on the H200 with driver 580, after one, even
+// cuDevicePrimaryCtxReset followed by cuDevicePrimaryCtxRetain, and
+// cuCtxCreate, return CUDA_ERROR_ILLEGAL_ADDRESS. So after a fault cudarun
+// moves the GPU work to a helper process: the program's own executable,
+// started again with WARPLAB_CUDARUN_WORKER set, which serves driver calls
+// over two pipes until its parent goes away. A fault in a helper ends that
+// helper, and the next call starts a fresh one. NVRTC keeps running in the
+// parent, which a fault does not affect.
+
+// workerEnv tells a process started as a helper which GPU to serve.
+const workerEnv = "WARPLAB_CUDARUN_WORKER"
+
+func init() {
+	if v := os.Getenv(workerEnv); v != "" {
+		os.Exit(serveWorker(v))
+	}
+}
+
+// wreq is one call to a helper.
+type wreq struct {
+	Op   string
+	P    uint64
+	N    int64
+	Data []byte
+	Name string
+	L    launchReq
+}
+
+// wres is a helper's answer. Code and What describe a failed driver call
+// (What alone, another failure).
+type wres struct {
+	Code int
+	What string
+	P    uint64
+	Data []byte
+	F    fnInfo
+	L    launchRes
+}
+
+// serveWorker is a helper's main: it serves calls from descriptor 3 and
+// answers on descriptor 4 until descriptor 3 closes.
+func serveWorker(arg string) int {
+	runtime.LockOSThread()
+	in, out := os.NewFile(3, "requests"), os.NewFile(4, "responses")
+	if in == nil || out == nil {
+		fmt.Fprintln(os.Stderr, "cudarun: helper started without its pipes")
+		return 2
+	}
+	bw := bufio.NewWriter(out)
+	dec, enc := gob.NewDecoder(bufio.NewReader(in)), gob.NewEncoder(bw)
+	reply := func(r *wres) bool { return enc.Encode(r) == nil && bw.Flush() == nil }
+
+	var hello wres
+	var drv *localDriver
+	ordinal, err := strconv.Atoi(arg)
+	if err == nil {
+		err = loadCUDA()
+	}
+	if err == nil {
+		drv, err = newLocalDriver(ordinal)
+	}
+	if err != nil {
+		hello.Code, hello.What = failure(err)
+		reply(&hello)
+		return 1
+	}
+	if !reply(&hello) {
+		return 1
+	}
+	for {
+		var q wreq
+		if err := dec.Decode(&q); err != nil {
+			return 0 // the parent has gone
+		}
+		var r wres
+		var err error
+		switch q.Op {
+		case "alloc":
+			r.P, err = drv.alloc(q.N)
+		case "free":
+			err = drv.free(q.P)
+		case "write":
+			err = drv.write(q.P, q.Data)
+		case "read":
+			r.Data = make([]byte, q.N)
+			err = drv.read(r.Data, q.P)
+		case "load":
+			r.P, err = drv.loadModule(q.Data)
+		case "unload":
+			err = drv.unloadModule(q.P)
+		case "func":
+			r.F, err = drv.function(q.P, q.Name)
+		case "shared":
+			err = drv.setDynamicShared(q.P, int(q.N))
+		case "launch":
+			r.L, err = drv.launch(q.L)
+		default:
+			err = fmt.Errorf("unknown call %q", q.Op)
+		}
+		if err != nil {
+			r.Code, r.What = failure(err)
+		}
+		if !reply(&r) {
+			return 1
+		}
+	}
+}
+
+// failure splits an error for the wire.
+func failure(err error) (int, string) {
+	var ce *cuError
+	if errors.As(err, &ce) {
+		return ce.code, ce.op
+	}
+	return 0, err.Error()
+}
+
+// errHelperDied marks a helper that stopped answering.
+var errHelperDied = errors.New("the GPU helper process stopped")
+
+// workerDriver is a driver whose calls run in a helper process.
+type workerDriver struct {
+	cmd  *exec.Cmd
+	req  *os.File
+	res  *os.File
+	bw   *bufio.Writer
+	enc  *gob.Encoder
+	dec  *gob.Decoder
+	dead error
+}
+
+// startWorker starts a helper for GPU ordinal and waits for it to be ready.
+func startWorker(ordinal int) (*workerDriver, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("cannot start a GPU helper process: %v", err)
+	}
+	reqR, reqW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	resR, resW, err := os.Pipe()
+	if err != nil {
+		reqR.Close()
+		reqW.Close()
+		return nil, err
+	}
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), workerEnv+"="+strconv.Itoa(ordinal))
+	cmd.ExtraFiles = []*os.File{reqR, resW} // descriptors 3 and 4
+	cmd.Stderr = os.Stderr
+	err = cmd.Start()
+	reqR.Close()
+	resW.Close()
+	if err != nil {
+		reqW.Close()
+		resR.Close()
+		return nil, fmt.Errorf("cannot start a GPU helper process (%s): %v", exe, err)
+	}
+	w := &workerDriver{cmd: cmd, req: reqW, res: resR, bw: bufio.NewWriter(reqW), dec: gob.NewDecoder(bufio.NewReader(resR))}
+	w.enc = gob.NewEncoder(w.bw)
+	var hello wres
+	if err := w.dec.Decode(&hello); err != nil {
+		w.close()
+		return nil, fmt.Errorf("the GPU helper process (%s) did not start: %v", exe, err)
+	}
+	if err := answerErr(&hello); err != nil {
+		w.close()
+		return nil, fmt.Errorf("the GPU helper process could not open the GPU: %v", err)
+	}
+	return w, nil
+}
+
+func answerErr(r *wres) error {
+	switch {
+	case r.Code != 0:
+		return &cuError{op: r.What, code: r.Code}
+	case r.What != "":
+		return errors.New(r.What)
+	}
+	return nil
+}
+
+// call sends q and waits for the answer.
+func (w *workerDriver) call(q *wreq) (*wres, error) {
+	if w.dead != nil {
+		return nil, w.dead
+	}
+	var r wres
+	err := w.enc.Encode(q)
+	if err == nil {
+		err = w.bw.Flush()
+	}
+	if err == nil {
+		err = w.dec.Decode(&r)
+	}
+	if err != nil {
+		w.dead = fmt.Errorf("%w: %v", errHelperDied, err)
+		return nil, w.dead
+	}
+	return &r, answerErr(&r)
+}
+
+func (w *workerDriver) alloc(n int64) (uint64, error) {
+	r, err := w.call(&wreq{Op: "alloc", N: n})
+	if err != nil {
+		return 0, err
+	}
+	return r.P, nil
+}
+
+func (w *workerDriver) free(p uint64) error {
+	_, err := w.call(&wreq{Op: "free", P: p})
+	return err
+}
+
+func (w *workerDriver) write(p uint64, b []byte) error {
+	_, err := w.call(&wreq{Op: "write", P: p, Data: b})
+	return err
+}
+
+func (w *workerDriver) read(b []byte, p uint64) error {
+	r, err := w.call(&wreq{Op: "read", P: p, N: int64(len(b))})
+	if err != nil {
+		return err
+	}
+	copy(b, r.Data)
+	return nil
+}
+
+func (w *workerDriver) loadModule(image []byte) (uint64, error) {
+	r, err := w.call(&wreq{Op: "load", Data: image})
+	if err != nil {
+		return 0, err
+	}
+	return r.P, nil
+}
+
+func (w *workerDriver) unloadModule(m uint64) error {
+	_, err := w.call(&wreq{Op: "unload", P: m})
+	return err
+}
+
+func (w *workerDriver) function(m uint64, name string) (fnInfo, error) {
+	r, err := w.call(&wreq{Op: "func", P: m, Name: name})
+	if err != nil {
+		return fnInfo{}, err
+	}
+	return r.F, nil
+}
+
+func (w *workerDriver) setDynamicShared(f uint64, n int) error {
+	_, err := w.call(&wreq{Op: "shared", P: f, N: int64(n)})
+	return err
+}
+
+func (w *workerDriver) launch(q launchReq) (launchRes, error) {
+	r, err := w.call(&wreq{Op: "launch", L: q})
+	if r == nil {
+		return launchRes{}, err
+	}
+	return r.L, err
+}
+
+// close ends the helper; its GPU memory goes with it.
+func (w *workerDriver) close() {
+	if w.dead == nil {
+		w.dead = errHelperDied
+	}
+	w.req.Close()
+	w.res.Close()
+	w.cmd.Process.Kill()
+	w.cmd.Wait()
+}
