@@ -78,6 +78,8 @@
 // context was reset after an illegal address in kernel poke"). A fault in a
 // helper ends it and the next call starts another. The buffers of every
 // gpu.Device open on that GPU in this process are lost together, since they
-// share one context. NVRTC keeps running in the program itself. Timing is
-// unchanged: the helper records the same events around the same launch.
+// share one context. NVRTC keeps running in the program itself. The
+// helper records the same events around the same launch, but it waits on a
+// pipe between launches, which on the H200 added about 0.6 us to an empty
+// kernel's median event time (5.8 us against 5.2 us in-process).
 package cudarun

@@ -92,6 +92,20 @@ func TestNoFMA(t *testing.T) {
 	}
 }
 
+// helperMode reports whether a fault has moved GPU ordinal's work to a
+// helper process.
+func helperMode(ordinal int) bool {
+	statesMu.Lock()
+	s := states[ordinal]
+	statesMu.Unlock()
+	if s == nil {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen > 0
+}
+
 // fault makes the GPU fault with an illegal address, through d.
 func fault(t *testing.T, d *gpu.Device) {
 	t.Helper()

@@ -1,3 +1,5 @@
+//go:build linux && cgo
+
 package cudarun
 
 import (
@@ -42,17 +44,35 @@ var h200Day26Microbench = map[int][3]float64{
 	16777216: {29.4500, 0.6552, 0.1217},
 }
 
-// timingTolerance is the bound: cudarun's event times within ±10%
-// of the nvcc build's. A cell passes within it of measurements.md's figure
-// or, where the two nvcc runs disagree by more than that, of the other
-// run's: cudarun cannot be held closer to nvcc than nvcc is to itself.
-const timingTolerance = 0.10
+// The bound on each cell: cudarun's mean within ±10% of the nvcc build's,
+// the figure, or within timingFloor where that is larger. The
+// floor is launch jitter: a small kernel's event time is mostly the
+// launch, which jitters by about 2 us on this machine kind in an nvcc
+// build too (launch.csv's event_single row beside summary.txt: standard
+// deviation 1.904 us, max 41 us), and the two nvcc runs above differ by
+// 1.6 to 1.7 us on the 4096-element cells. A cell passes against
+// measurements.md's figure or, failing that, the microbenchmark run's:
+// cudarun cannot be held closer to nvcc than nvcc is to itself.
+const (
+	timingTolerance = 0.10
+	timingFloor     = 0.002 // ms
+	timingPasses    = 3
+)
+
+// withinTiming reports whether mean is within the bound of ref.
+func withinTiming(mean, ref float64) bool {
+	return math.Abs(mean-ref) <= max(timingTolerance*ref, timingFloor)
+}
 
 // TestDay26Timing checks that cudarun's CUDA-event times are honest: the
 // same kernels, launched the same way as the nvcc-built reference, take
 // the same time.
 func TestDay26Timing(t *testing.T) {
 	d := openGPU(t, "cuda")
+	if helperMode(0) {
+		t.Skip("a fault earlier in this process moved the GPU work to a helper process, which waits on a pipe " +
+			"between launches; compare with nvcc's in-process timing in a process of its own: -run TestDay26Timing")
+	}
 	name := d.Info().Name
 	if !strings.Contains(name, "H200") {
 		t.Skipf("the reference figures are an H200's; this GPU is %s", name)
@@ -93,47 +113,65 @@ func TestDay26Timing(t *testing.T) {
 		launch(ks[0], maxN, 0)
 	}
 
-	var b strings.Builder
-	fmt.Fprintf(&b, "%10s %-16s %10s %10s %8s %14s\n", "n", "kernel", "mean ms", "ref ms", "ratio", "microbench ms")
-	for _, row := range h200Day26 {
-		refs := []float64{row.global, row.shared, row.tree}
-		for ki, k := range ks {
-			if err := acc.Zero(); err != nil {
-				t.Fatal(err)
-			}
-			var sum float64
-			for r := 0; r < warm+reps; r++ {
-				ms := launch(k, row.n, r)
-				if r >= warm {
-					sum += ms
+	// As the microbenchmarks did: passes over the whole table, each cell 3
+	// warm-ups and 10 timed launches into fresh accumulator slots; a
+	// cell's figure is the average of its passes' means.
+	means := make([][3][]float64, len(h200Day26))
+	for pass := 0; pass < timingPasses; pass++ {
+		for ri, row := range h200Day26 {
+			for ki, k := range ks {
+				if err := acc.Zero(); err != nil {
+					t.Fatal(err)
 				}
-			}
-			mean := sum / reps
-			ratio := mean / refs[ki]
-			other := h200Day26Microbench[row.n][ki]
-			mark := ""
-			switch {
-			case math.Abs(ratio-1) <= timingTolerance:
-			case math.Abs(mean/other-1) <= timingTolerance:
-				mark = fmt.Sprintf("  outside ±10%% of measurements.md, within it of the microbenchmark run (ratio %.3f)", mean/other)
-			default:
-				mark = "  OUTSIDE ±10% of both nvcc runs"
-				t.Errorf("%s n=%d: mean %.4f ms, reference %.4f ms (ratio %.3f), microbenchmark run %.4f ms (ratio %.3f): outside 1±%.2f of both",
-					kernels[ki], row.n, mean, refs[ki], ratio, other, mean/other, timingTolerance)
-			}
-			fmt.Fprintf(&b, "%10d %-16s %10.4f %10.4f %8.3f %14.4f%s\n", row.n, kernels[ki], mean, refs[ki], ratio, other, mark)
-			sums, err := acc.Download()
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := float32(1.5 * float64(row.n))
-			for slot, s := range sums {
-				// The global sum of 16M elements passes 2^24 and may round.
-				if s != want && !(ki == 0 && row.n > 1<<23) {
-					t.Errorf("%s n=%d launch %d: sum %v, want %v", kernels[ki], row.n, slot, s, want)
+				var sum float64
+				for r := 0; r < warm+reps; r++ {
+					ms := launch(k, row.n, r)
+					if r >= warm {
+						sum += ms
+					}
+				}
+				means[ri][ki] = append(means[ri][ki], sum/reps)
+				sums, err := acc.Download()
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := float32(1.5 * float64(row.n))
+				for slot, s := range sums {
+					// The global sum of 16M elements passes 2^24 and may round.
+					if s != want && !(ki == 0 && row.n > 1<<23) {
+						t.Errorf("%s n=%d launch %d: sum %v, want %v", kernels[ki], row.n, slot, s, want)
+					}
 				}
 			}
 		}
 	}
-	t.Logf("Day 26 sums on %s, 256 threads per block, mean of %d timed launches after %d warm-ups:\n%s", name, reps, warm, b.String())
+
+	var b strings.Builder
+	fmt.Fprintf(&b, "%10s %-16s %10s %10s %8s %14s  %s\n", "n", "kernel", "mean ms", "ref ms", "ratio", "microbench ms", "pass means")
+	for ri, row := range h200Day26 {
+		refs := []float64{row.global, row.shared, row.tree}
+		for ki := range ks {
+			var mean float64
+			passes := ""
+			for _, m := range means[ri][ki] {
+				mean += m / timingPasses
+				passes += fmt.Sprintf(" %.4f", m)
+			}
+			ratio := mean / refs[ki]
+			other := h200Day26Microbench[row.n][ki]
+			mark := ""
+			switch {
+			case withinTiming(mean, refs[ki]):
+			case withinTiming(mean, other):
+				mark = fmt.Sprintf("  outside the bound of measurements.md, within it of the microbenchmark run (ratio %.3f)", mean/other)
+			default:
+				mark = "  OUTSIDE the bound of both nvcc runs"
+				t.Errorf("%s n=%d: mean %.4f ms, reference %.4f ms (ratio %.3f), microbenchmark run %.4f ms (ratio %.3f): outside ±10%% (or ±%.0f us) of both",
+					kernels[ki], row.n, mean, refs[ki], ratio, other, mean/other, timingFloor*1000)
+			}
+			fmt.Fprintf(&b, "%10d %-16s %10.4f %10.4f %8.3f %14.4f %s%s\n", row.n, kernels[ki], mean, refs[ki], ratio, other, passes, mark)
+		}
+	}
+	t.Logf("Day 26 sums on %s, 256 threads per block, the mean of %d passes of %d timed launches after %d warm-ups (bound: ±10%% or ±%.0f us):\n%s",
+		name, timingPasses, reps, warm, timingFloor*1000, b.String())
 }
