@@ -117,17 +117,8 @@ func (x *exec) mkControl(in *ir.Inst) step {
 		flagged := in.Flags&ir.FlagBarrier != 0
 		cond := mkCond(in)
 		return func(w *warp) stop {
-			c := cond(w)
-			if leave := w.mask &^ c; leave != 0 {
-				if flagged {
-					w.went(w.stack[aux].pc, sideLeft)
-				}
-				w.stack[aux].a |= leave
-				w.parked |= leave
-				w.mask = c
-				if c == 0 {
-					w.pc = target
-				}
+			if w.leaveLoop(aux, cond(w), flagged) == 0 {
+				w.pc = target
 			}
 			return run
 		}
@@ -139,15 +130,7 @@ func (x *exec) mkControl(in *ir.Inst) step {
 		}
 		return func(w *warp) stop {
 			if cond != nil {
-				c := cond(w)
-				if leave := w.mask &^ c; leave != 0 {
-					if flagged {
-						w.went(w.stack[aux].pc, sideLeft)
-					}
-					w.stack[aux].a |= leave
-					w.parked |= leave
-					w.mask = c
-				}
+				w.leaveLoop(aux, cond(w), flagged)
 			}
 			if w.mask != 0 {
 				w.pc = target
@@ -275,6 +258,20 @@ func (x *exec) mkBar(in *ir.Inst) step {
 		b.barLane += int32(bits.OnesCount32(w.mask))
 		return stopBarrier
 	}
+}
+
+// leaveLoop parks the active lanes outside c in loop entry aux, as lanes
+// whose loop condition failed, and returns the lanes that go on.
+func (w *warp) leaveLoop(aux int, c uint32, flagged bool) uint32 {
+	if leave := w.mask &^ c; leave != 0 {
+		if flagged {
+			w.went(w.stack[aux].pc, sideLeft)
+		}
+		w.stack[aux].a |= leave
+		w.parked |= leave
+		w.mask = c
+	}
+	return w.mask
 }
 
 // pcOf returns the index of an instruction of the kernel being run.

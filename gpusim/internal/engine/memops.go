@@ -216,13 +216,9 @@ func (x *exec) mkLoad(in *ir.Inst, pc int) step {
 	var cache *Alloc
 	return func(w *warp) stop {
 		if volatile {
-			if !w.cleared {
-				if hintShared {
-					return stopLocal
-				}
-				return stopGlobal
+			if st := orderPoint(w, hintShared); st != run {
+				return st
 			}
-			w.cleared = false
 		}
 		r := w.regs
 		d, ad := (*[32]uint64)(r[dst:]), addrRegs(r, a)
@@ -263,13 +259,9 @@ func (x *exec) mkStore(in *ir.Inst, pc int) step {
 	var cache *Alloc
 	return func(w *warp) stop {
 		if volatile {
-			if !w.cleared {
-				if hintShared {
-					return stopLocal
-				}
-				return stopGlobal
+			if st := orderPoint(w, hintShared); st != run {
+				return st
 			}
-			w.cleared = false
 		}
 		r := w.regs
 		v, ad := (*[32]uint64)(r[b:]), addrRegs(r, a)
@@ -298,6 +290,20 @@ func (x *exec) mkStore(in *ir.Inst, pc int) step {
 		x.countMem(&st, size, true)
 		return run
 	}
+}
+
+// orderPoint makes a warp stop before an access that other warps observe
+// (a volatile one) until the scheduler lets it run in virtual-time order:
+// among the block's warps for shared memory, among all blocks otherwise.
+func orderPoint(w *warp, shared bool) stop {
+	if w.cleared {
+		w.cleared = false
+		return run
+	}
+	if shared {
+		return stopLocal
+	}
+	return stopGlobal
 }
 
 func (x *exec) countMem(st *memStats, size uint64, store bool) {
@@ -366,15 +372,11 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 	return func(w *warp) stop {
 		r := w.regs
 		ad := addrRegs(r, a)
-		if !w.cleared {
-			// An ordering point: shared atomics are ordered among the
-			// block's warps, global ones among all blocks.
-			if windowOf(ad[bits.TrailingZeros32(w.mask)]) == spShared {
-				return stopLocal
-			}
-			return stopGlobal
+		// Atomics are ordered: shared ones among the block's warps, global
+		// ones among all blocks.
+		if st := orderPoint(w, windowOf(ad[bits.TrailingZeros32(w.mask)]) == spShared); st != run {
+			return st
 		}
-		w.cleared = false
 		var val, cmp, d *[32]uint64
 		if in.B != ir.NoReg {
 			val = (*[32]uint64)(r[b:])
