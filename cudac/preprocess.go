@@ -1,6 +1,7 @@
 package cudac
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,12 +24,9 @@ type macro struct {
 	option, builtin bool
 }
 
-// builtinMacros are predefined, as <climits>, <cfloat> and <cmath> would
-// define them for device code. A source may redefine them.
-var builtinMacros = [][2]string{
-	{"__CUDACC__", "1"},
-	{"__CUDA_ARCH__", "750"},
-	{"__NVCC__", "1"},
+// standardMacros are what <climits>, <cfloat> and <cmath> define for
+// device code. A source may redefine them.
+var standardMacros = [][2]string{
 	{"CHAR_BIT", "8"},
 	{"SCHAR_MIN", "(-128)"}, {"SCHAR_MAX", "127"}, {"UCHAR_MAX", "255"},
 	{"SHRT_MIN", "(-32768)"}, {"SHRT_MAX", "32767"}, {"USHRT_MAX", "65535"},
@@ -45,6 +43,18 @@ var builtinMacros = [][2]string{
 	{"M_PI", "3.14159265358979323846"}, {"M_E", "2.7182818284590452354"},
 	{"M_LN2", "0.69314718055994530942"}, {"M_SQRT2", "1.41421356237309504880"},
 }
+
+// StandardMacros returns the <climits>, <cfloat> and <cmath> macros the
+// front end predefines, as name and value pairs. A backend that hands the
+// source to a compiler without those headers (NVRTC) supplies the same ones.
+func StandardMacros() [][2]string { return slices.Clone(standardMacros) }
+
+// builtinMacros are predefined: the compiler's own, then the standard ones.
+var builtinMacros = append([][2]string{
+	{"__CUDACC__", "1"},
+	{"__CUDA_ARCH__", "750"},
+	{"__NVCC__", "1"},
+}, standardMacros...)
 
 // builtinTable holds the lexed builtinMacros, shared (read-only) by every
 // compilation.

@@ -31,26 +31,22 @@ var stdTypedefs = [][2]string{
 	{"ssize_t", "long"}, {"ptrdiff_t", "long"}, {"clock_t", "long"},
 }
 
-// stdMacros are the <climits>, <cfloat> and <cmath> macros cudac predefines
-// (cudac/preprocess.go), with the same values.
-var stdMacros = [][2]string{
-	{"CHAR_BIT", "8"},
-	{"SCHAR_MIN", "(-128)"}, {"SCHAR_MAX", "127"}, {"UCHAR_MAX", "255"},
-	{"SHRT_MIN", "(-32768)"}, {"SHRT_MAX", "32767"}, {"USHRT_MAX", "65535"},
-	{"INT_MIN", "(-2147483647 - 1)"}, {"INT_MAX", "2147483647"}, {"UINT_MAX", "4294967295u"},
-	{"LONG_MIN", "(-9223372036854775807L - 1)"}, {"LONG_MAX", "9223372036854775807L"},
-	{"ULONG_MAX", "18446744073709551615UL"},
-	{"LLONG_MIN", "(-9223372036854775807LL - 1)"}, {"LLONG_MAX", "9223372036854775807LL"},
-	{"ULLONG_MAX", "18446744073709551615ULL"},
-	{"FLT_MAX", "3.40282347e+38f"}, {"FLT_MIN", "1.17549435e-38f"}, {"FLT_EPSILON", "1.1920929e-07f"},
-	{"DBL_MAX", "1.7976931348623157e+308"}, {"DBL_MIN", "2.2250738585072014e-308"},
-	{"DBL_EPSILON", "2.220446049250313e-16"},
-	// As glibc spells them, which is what nvcc sees through <cmath>.
-	{"INFINITY", "(__builtin_inff())"}, {"NAN", "(__builtin_nanf(\"\"))"},
-	{"HUGE_VALF", "(__builtin_huge_valf())"}, {"HUGE_VAL", "(__builtin_huge_val())"},
-	{"M_PI", "3.14159265358979323846"}, {"M_E", "2.7182818284590452354"},
-	{"M_LN2", "0.69314718055994530942"}, {"M_SQRT2", "1.41421356237309504880"},
-}
+// stdMacros are the <climits>, <cfloat> and <cmath> macros cudac predefines,
+// with the same values; the special floats are spelled as glibc spells
+// them, which is what nvcc sees through <cmath>.
+var stdMacros = func() [][2]string {
+	glibc := map[string]string{
+		"INFINITY": "(__builtin_inff())", "NAN": "(__builtin_nanf(\"\"))",
+		"HUGE_VALF": "(__builtin_huge_valf())", "HUGE_VAL": "(__builtin_huge_val())",
+	}
+	ms := cudac.StandardMacros()
+	for i, m := range ms {
+		if v, ok := glibc[m[0]]; ok {
+			ms[i][1] = v
+		}
+	}
+	return ms
+}()
 
 // preludeName is the name NVRTC gives the prelude's lines in its log.
 const preludeName = "warplab-prelude"
