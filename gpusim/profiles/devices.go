@@ -1,5 +1,7 @@
 package profiles
 
+import "fmt"
+
 // Limits are from the CUDA C++ Programming Guide's table "Technical
 // Specifications per Compute Capability"; sizes, clocks and bandwidths from
 // NVIDIA's datasheets; measured figures from testdata/ (the microbenchmarks
@@ -12,13 +14,29 @@ const (
 	h200Run = "testdata/h200/2026-11-29"
 )
 
-// costSources describes where the cost-model parameters of a profile come
-// from, for profiles calibrated the same way.
-func costSources(base map[string]string, extra map[string]string) map[string]string {
-	for k, v := range extra {
-		base[k] = v
+// sources merges source maps.
+func sources(maps ...map[string]string) map[string]string {
+	out := map[string]string{}
+	for _, m := range maps {
+		for k, v := range m {
+			out[k] = v
+		}
 	}
-	return base
+	return out
+}
+
+// limits are the sources of the launch limits of compute capability cc,
+// whose shared memory per SM is sharedKB.
+func limits(cc string, sharedKB int) map[string]string {
+	return map[string]string{
+		"MaxThreadsPerBlock": ccTable + ", " + cc,
+		"MaxThreadsPerSM":    ccTable + ", " + cc,
+		"MaxBlocksPerSM":     ccTable + ", " + cc,
+		"MaxWarpsPerSM":      ccTable + ", " + cc,
+		"SharedPerSM":        fmt.Sprintf("%s, %s (%d KB)", ccTable, cc, sharedKB),
+		"SharedPerBlock":     ccTable + ", 48 KB without opt-in",
+		"RegsPerSM":          ccTable + ", " + cc,
+	}
 }
 
 func init() {
@@ -35,15 +53,8 @@ func init() {
 			L2AddrNs: 0.137, L2OpF32Ns: 3.3, L2OpF64Ns: 3.3, L2OpIntNs: 1.4, L2LineParallelism: 0.25,
 			JitterCycles: 400,
 		},
-		Sources: map[string]string{
+		Sources: sources(limits("7.5", 64), map[string]string{
 			"SMs":                    Datasheet + "NVIDIA T4 (TU104, 40 SMs, 2560 CUDA cores); seed 002 prints SMs: 40",
-			"MaxThreadsPerBlock":     ccTable + ", 7.5",
-			"MaxThreadsPerSM":        ccTable + ", 7.5",
-			"MaxBlocksPerSM":         ccTable + ", 7.5",
-			"MaxWarpsPerSM":          ccTable + ", 7.5",
-			"SharedPerSM":            ccTable + ", 7.5 (64 KB)",
-			"SharedPerBlock":         ccTable + ", 48 KB without opt-in",
-			"RegsPerSM":              ccTable + ", 7.5",
 			"ClockMHz":               Datasheet + "NVIDIA T4 boost clock 1590 MHz",
 			"MemoryBytes":            Datasheet + "NVIDIA T4, 16 GB GDDR6",
 			"DRAMGBps":               Datasheet + "NVIDIA T4, 320 GB/s",
@@ -68,7 +79,7 @@ func init() {
 			"Cost.L2OpIntNs":         Calibrated + "the H200's ratio of integer to float same-address throughput",
 			"Cost.L2LineParallelism": Calibrated + "as for the H200",
 			"Cost.JitterCycles":      Calibrated + "the Day 26 determinism table (seed 002)",
-		},
+		}),
 	})
 	register(&Profile{
 		Name: "h200", Device: "NVIDIA H200", Arch: "sm_90",
@@ -83,15 +94,8 @@ func init() {
 			L2AddrNs: 0.073, L2OpF32Ns: 1.755, L2OpF64Ns: 1.755, L2OpIntNs: 0.731, L2LineParallelism: 0.25,
 			JitterCycles: 400,
 		},
-		Sources: map[string]string{
+		Sources: sources(limits("9.0", 228), map[string]string{
 			"SMs":                    Measured + "132 multiprocessors reported on the project's H200 (measurements.md)",
-			"MaxThreadsPerBlock":     ccTable + ", 9.0",
-			"MaxThreadsPerSM":        ccTable + ", 9.0",
-			"MaxBlocksPerSM":         ccTable + ", 9.0",
-			"MaxWarpsPerSM":          ccTable + ", 9.0",
-			"SharedPerSM":            ccTable + ", 9.0 (228 KB)",
-			"SharedPerBlock":         ccTable + ", 48 KB without opt-in",
-			"RegsPerSM":              ccTable + ", 9.0",
 			"ClockMHz":               Measured + "1980 MHz under load (measurements.md)",
 			"MemoryBytes":            Datasheet + "NVIDIA H200, 141 GB HBM3e",
 			"DRAMGBps":               Datasheet + "NVIDIA H200, 4.8 TB/s",
@@ -115,7 +119,7 @@ func init() {
 			"Cost.L2OpIntNs":         Measured + h200Run + "/csv/atomics_global.csv: u32 atomicAdd to one address without warp aggregation (one_rt), 0.731 ns each",
 			"Cost.L2LineParallelism": Calibrated + h200Run + "/csv/sliced.csv: padded per-slice counters, 4 to 128 slices",
 			"Cost.JitterCycles":      Calibrated + h200Run + "/csv/determinism.csv",
-		},
+		}),
 	})
 	register(&Profile{
 		Name: "gtx1650", Device: "GeForce GTX 1650", Arch: "sm_75",
@@ -130,22 +134,15 @@ func init() {
 			L2AddrNs: 0.087, L2OpF32Ns: 2.08, L2OpF64Ns: 2.08, L2OpIntNs: 0.9, L2LineParallelism: 0.25,
 			JitterCycles: 400,
 		},
-		Sources: costSources(map[string]string{
-			"SMs":                Datasheet + "GeForce GTX 1650 (TU117, 14 SMs, 896 CUDA cores): the 14-SM Turing part of seed 001",
-			"MaxThreadsPerBlock": ccTable + ", 7.5",
-			"MaxThreadsPerSM":    ccTable + ", 7.5",
-			"MaxBlocksPerSM":     ccTable + ", 7.5",
-			"MaxWarpsPerSM":      ccTable + ", 7.5",
-			"SharedPerSM":        ccTable + ", 7.5 (64 KB)",
-			"SharedPerBlock":     ccTable + ", 48 KB without opt-in",
-			"RegsPerSM":          ccTable + ", 7.5",
-			"ClockMHz":           Datasheet + "GeForce GTX 1650 boost clock 1665 MHz",
-			"MemoryBytes":        Datasheet + "GeForce GTX 1650, 4 GB",
-			"DRAMGBps":           Datasheet + "GeForce GTX 1650, 128 GB/s GDDR5",
-			"L2Bytes":            Datasheet + "TU117, 1 MB L2",
-			"Cost.BaseClockMHz":  Datasheet + "GeForce GTX 1650 base clock 1485 MHz",
-			"Cost.L2OpF32Ns":     Measured + "seed 001: 16,777,216 float atomicAdds to one address in 34.95 ms, 2.08 ns each",
-		}, turingAssumed),
+		Sources: sources(limits("7.5", 64), turingAssumed, map[string]string{
+			"SMs":               Datasheet + "GeForce GTX 1650 (TU117, 14 SMs, 896 CUDA cores): the 14-SM Turing part of seed 001",
+			"ClockMHz":          Datasheet + "GeForce GTX 1650 boost clock 1665 MHz",
+			"MemoryBytes":       Datasheet + "GeForce GTX 1650, 4 GB",
+			"DRAMGBps":          Datasheet + "GeForce GTX 1650, 128 GB/s GDDR5",
+			"L2Bytes":           Datasheet + "TU117, 1 MB L2",
+			"Cost.BaseClockMHz": Datasheet + "GeForce GTX 1650 base clock 1485 MHz",
+			"Cost.L2OpF32Ns":    Measured + "seed 001: 16,777,216 float atomicAdds to one address in 34.95 ms, 2.08 ns each",
+		}),
 	})
 	for _, p := range []*Profile{
 		{
@@ -153,30 +150,22 @@ func init() {
 			SMs: 108, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 2048, MaxBlocksPerSM: 32, MaxWarpsPerSM: 64,
 			SharedPerSM: 164 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
 			ClockMHz: 1410, MemoryBytes: 80 << 30, DRAMGBps: 2039, L2Bytes: 40 << 20,
-			Sources: map[string]string{
-				"SMs":                Datasheet + "NVIDIA A100 Tensor Core GPU architecture whitepaper: 108 SMs",
-				"MaxThreadsPerBlock": ccTable + ", 8.0", "MaxThreadsPerSM": ccTable + ", 8.0",
-				"MaxBlocksPerSM": ccTable + ", 8.0", "MaxWarpsPerSM": ccTable + ", 8.0",
-				"SharedPerSM": ccTable + ", 8.0 (164 KB)", "SharedPerBlock": ccTable + ", 48 KB without opt-in",
-				"RegsPerSM": ccTable + ", 8.0", "ClockMHz": Datasheet + "A100 boost clock 1410 MHz",
+			Sources: sources(limits("8.0", 164), map[string]string{
+				"SMs": Datasheet + "NVIDIA A100 Tensor Core GPU architecture whitepaper: 108 SMs", "ClockMHz": Datasheet + "A100 boost clock 1410 MHz",
 				"MemoryBytes": Datasheet + "A100 80GB SXM", "DRAMGBps": Datasheet + "A100 80GB SXM, 2039 GB/s",
 				"L2Bytes": Datasheet + "A100 whitepaper, 40 MB L2",
-			},
+			}),
 		},
 		{
 			Name: "l4", Device: "NVIDIA L4", Arch: "sm_89",
 			SMs: 58, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 1536, MaxBlocksPerSM: 24, MaxWarpsPerSM: 48,
 			SharedPerSM: 100 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
 			ClockMHz: 2040, MemoryBytes: 24 << 30, DRAMGBps: 300, L2Bytes: 48 << 20,
-			Sources: map[string]string{
-				"SMs":                Datasheet + "NVIDIA L4 (AD104, 58 SMs, 7424 CUDA cores)",
-				"MaxThreadsPerBlock": ccTable + ", 8.9", "MaxThreadsPerSM": ccTable + ", 8.9",
-				"MaxBlocksPerSM": ccTable + ", 8.9", "MaxWarpsPerSM": ccTable + ", 8.9",
-				"SharedPerSM": ccTable + ", 8.9 (100 KB)", "SharedPerBlock": ccTable + ", 48 KB without opt-in",
-				"RegsPerSM": ccTable + ", 8.9", "ClockMHz": Datasheet + "NVIDIA L4 boost clock 2040 MHz",
+			Sources: sources(limits("8.9", 100), map[string]string{
+				"SMs": Datasheet + "NVIDIA L4 (AD104, 58 SMs, 7424 CUDA cores)", "ClockMHz": Datasheet + "NVIDIA L4 boost clock 2040 MHz",
 				"MemoryBytes": Datasheet + "NVIDIA L4, 24 GB GDDR6", "DRAMGBps": Datasheet + "NVIDIA L4, 300 GB/s",
 				"L2Bytes": Datasheet + "NVIDIA Ada whitepaper, AD104 48 MB L2",
-			},
+			}),
 		},
 	} {
 		// No measurements of these GPUs: their cost parameters are the
