@@ -314,3 +314,18 @@ __global__ void loopy(float* data, int rounds) {
 		t.Errorf("want the loop named: %v", le)
 	}
 }
+
+// TestEndlessLoopManyBlocks: an endless loop in every block of a large grid
+// must stop after the launch's budget, not after a budget per block.
+func TestEndlessLoopManyBlocks(t *testing.T) {
+	d := open(t, "sim:t4")
+	src := `
+__global__ void spinAll(int* flag) {
+    while (flag[0] == 0) { }
+}`
+	le := launchErr(t, kernel(t, d, src, "spinAll"), gpu.LaunchConfig{Grid: gpu.D1(4096), Block: gpu.D1(256), MaxInstructions: 2_000_000},
+		gpu.ErrBudget, zeros[int32](t, d, 1))
+	if le.Pos.Line != 3 {
+		t.Errorf("budget error at line %d, want the loop at line 3: %v", le.Pos.Line, le)
+	}
+}

@@ -1,6 +1,7 @@
 package gpusim_test
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"reflect"
@@ -381,5 +382,32 @@ __global__ void agg(int* out, float* fout) {
 	}
 	if got, want := download(t, fout), []float32{5, 1.5}; !reflect.DeepEqual(got, want) {
 		t.Errorf("floats %v, want %v", got, want)
+	}
+}
+
+// TestParallelBatchesReplay runs kernels whose blocks run side by side on
+// the host's cores with one core and with two: every result, counter and
+// modelled time must be the same.
+func TestParallelBatchesReplay(t *testing.T) {
+	in := make([]float32, 1<<18)
+	for i := range in {
+		in[i] = 1 + float32(i%1000)*0.001
+	}
+	run := func(name string) (float32, gpu.Counters, float64, string) {
+		d := open(t, "sim:t4?seed=11")
+		total := zeros[float32](t, d, 1)
+		res := launch(t, seedKernel(t, d, "day26_sums.cu", name), len(in)/256, 256, upload(t, d, in), total, uint64(len(in)))
+		return download(t, total)[0], *res.Counters, res.Timing.Ms, fmt.Sprint(res.Diagnostics)
+	}
+	prev := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(prev)
+	for _, name := range []string{"sumGlobalAtomic", "sumSharedAtomic", "sumTreeAtomic"} {
+		runtime.GOMAXPROCS(1)
+		s1, c1, t1, d1 := run(name)
+		runtime.GOMAXPROCS(2)
+		s2, c2, t2, d2 := run(name)
+		if math.Float32bits(s1) != math.Float32bits(s2) || !reflect.DeepEqual(c1, c2) || t1 != t2 || d1 != d2 {
+			t.Errorf("%s: one core and two differ: sum %v vs %v, time %v vs %v\n%+v\n%+v", name, s1, s2, t1, t2, c1, c2)
+		}
 	}
 }

@@ -61,7 +61,7 @@ func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, floatAdd bool, k
 	if g.space == spGlobal {
 		done = s.l2(x, w.clock, g, agg && g.k == 1, k, floatAdd)
 	}
-	c := &x.count
+	c := &w.blk.ctx.count
 	switch g.space {
 	case spGlobal:
 		c.GlobalAtomicRequests++

@@ -325,7 +325,7 @@ func (x *exec) skippedBarrier(b *block, w *warp) {
 		x.fail(w, -1, gpu.ErrBarrierDivergence, fmt.Sprintf(
 			"warp %d (threads %d-%d) went the other way at the %s on line %d and finished, while warp %d waits at the __syncthreads() on line %d; every thread that has not exited must reach the same barrier",
 			w.idx, w.idx*32, w.idx*32+bits.OnesCount32(w.launched)-1, construct, x.k.PosOf(int(e.pc)).Line, waiting.idx, bar.Line))
-		x.err.(*gpu.LaunchError).Pos = bar
+		w.blk.ctx.err.(*gpu.LaunchError).Pos = bar
 		return
 	}
 }

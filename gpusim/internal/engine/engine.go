@@ -123,12 +123,10 @@ const (
 // step executes one instruction for a warp.
 type step func(w *warp) stop
 
-// pcInfo is one instruction's executable form and statistics.
+// pcInfo is one instruction's executable form and its cost.
 type pcInfo struct {
-	fn    step
-	cost  int64
-	execs int64 // warp executions
-	lanes int64 // lane executions
+	fn   step
+	cost int64
 }
 
 // entry is one level of a warp's mask stack.
@@ -196,6 +194,7 @@ type warp struct {
 	// syncEpoch advances at __syncwarp, for the race check.
 	syncEpoch uint32
 	exitEpoch uint32 // the block's epoch when the warp finished
+	printfs   int64  // printf calls so far, to keep each thread's in order
 	barDst    ir.Reg
 	ways      []divergence
 }
@@ -243,6 +242,12 @@ type block struct {
 	// queues are the shared-memory addresses atomics have held, with the
 	// time each is free again.
 	queues map[uint64]*addrQueue
+	// ctx is the context the block's instructions update.
+	ctx *ctx
+	// After a phase: yielded says the block waits for the global scheduler
+	// until yieldAt; otherwise it has finished (or failed).
+	yielded bool
+	yieldAt int64
 }
 
 // addrQueue is one shared address's atomic service.

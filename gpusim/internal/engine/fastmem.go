@@ -110,8 +110,9 @@ func (x *exec) loadFast(w *warp, d, ad *[32]uint64, off, size uint64, hintShared
 			return false
 		}
 		gather(d, unsafe.Pointer(&w.blk.shared[0]), &offs, w.mask, size, k)
-		x.count.SharedLoadRequests++
-		x.count.SharedBankConflicts += sharedConflicts(&offs, w.mask, size, regular)
+		c := &w.blk.ctx.count
+		c.SharedLoadRequests++
+		c.SharedBankConflicts += sharedConflicts(&offs, w.mask, size, regular)
 		if rs := w.blk.race; rs != nil {
 			rs.readWarp(x, w, &offs, size, pc)
 		}
@@ -121,7 +122,7 @@ func (x *exec) loadFast(w *warp, d, ad *[32]uint64, off, size uint64, hintShared
 		return false
 	}
 	n := gather(d, unsafe.Pointer(&cache.Data[0]), &offs, w.mask, size, k)
-	c := &x.count
+	c := &w.blk.ctx.count
 	c.GlobalLoadRequests++
 	c.GlobalLoadSectors += sectors(cache.Base, &offs, w.mask, size)
 	c.GlobalLoadBytes += int64(n) * int64(size)
@@ -160,7 +161,7 @@ func (x *exec) storeFast(w *warp, v, ad *[32]uint64, off, size uint64, hintShare
 			n++
 		}
 	}
-	c := &x.count
+	c := &w.blk.ctx.count
 	if hintShared {
 		c.SharedStoreRequests++
 		c.SharedBankConflicts += sharedConflicts(&offs, w.mask, size, regular)

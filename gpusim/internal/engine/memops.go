@@ -213,7 +213,6 @@ func (x *exec) mkLoad(in *ir.Inst, pc int) step {
 	volatile := in.Flags&ir.FlagVolatile != 0
 	hintShared := in.Space == ir.SpaceShared
 	acc := access{"load", pc}
-	var cache *Alloc
 	return func(w *warp) stop {
 		if volatile {
 			if st := orderPoint(w, hintShared); st != run {
@@ -222,14 +221,15 @@ func (x *exec) mkLoad(in *ir.Inst, pc int) step {
 		}
 		r := w.regs
 		d, ad := (*[32]uint64)(r[dst:]), addrRegs(r, a)
-		if x.loadFast(w, d, ad, off, size, hintShared, cache, pc, k) {
+		cache := &w.blk.ctx.caches[pc]
+		if x.loadFast(w, d, ad, off, size, hintShared, *cache, pc, k) {
 			return run
 		}
 		var st memStats
 		for m := w.mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			addr := ad[l] + off
-			p, sp := x.resolve(w, l, addr, size, &cache, acc)
+			p, sp := x.resolve(w, l, addr, size, cache, acc)
 			if p == nil {
 				return stopFault
 			}
@@ -244,7 +244,7 @@ func (x *exec) mkLoad(in *ir.Inst, pc int) step {
 				st.add(sp, addr)
 			}
 		}
-		x.countMem(&st, size, false)
+		countMem(&w.blk.ctx.count, &st, size, false)
 		return run
 	}
 }
@@ -256,7 +256,6 @@ func (x *exec) mkStore(in *ir.Inst, pc int) step {
 	volatile := in.Flags&ir.FlagVolatile != 0
 	hintShared := in.Space == ir.SpaceShared
 	acc := access{"store", pc}
-	var cache *Alloc
 	return func(w *warp) stop {
 		if volatile {
 			if st := orderPoint(w, hintShared); st != run {
@@ -265,14 +264,15 @@ func (x *exec) mkStore(in *ir.Inst, pc int) step {
 		}
 		r := w.regs
 		v, ad := (*[32]uint64)(r[b:]), addrRegs(r, a)
-		if x.storeFast(w, v, ad, off, size, hintShared, cache, pc) {
+		cache := &w.blk.ctx.caches[pc]
+		if x.storeFast(w, v, ad, off, size, hintShared, *cache, pc) {
 			return run
 		}
 		var st memStats
 		for m := w.mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			addr := ad[l] + off
-			p, sp := x.resolve(w, l, addr, size, &cache, acc)
+			p, sp := x.resolve(w, l, addr, size, cache, acc)
 			if p == nil {
 				return stopFault
 			}
@@ -287,7 +287,7 @@ func (x *exec) mkStore(in *ir.Inst, pc int) step {
 				st.add(sp, addr)
 			}
 		}
-		x.countMem(&st, size, true)
+		countMem(&w.blk.ctx.count, &st, size, true)
 		return run
 	}
 }
@@ -306,11 +306,10 @@ func orderPoint(w *warp, shared bool) stop {
 	return stopGlobal
 }
 
-func (x *exec) countMem(st *memStats, size uint64, store bool) {
+func countMem(c *gpu.Counters, st *memStats, size uint64, store bool) {
 	if st.n == 0 {
 		return
 	}
-	c := &x.count
 	switch st.space {
 	case spGlobal:
 		if store {
@@ -368,7 +367,6 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 	agg := in.Flags&ir.FlagAggregatable != 0
 	acc := access{"atomic " + op.String(), pc}
 	floatAdd := op == cudac.AtomicAdd && (k == cudac.Float32 || k == cudac.Float64)
-	var cache *Alloc
 	return func(w *warp) stop {
 		r := w.regs
 		ad := addrRegs(r, a)
@@ -389,15 +387,16 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 		}
 		var group atomGroup
 		var offs [32]uint64
-		fast := cache != nil && globalOffsets(cache, w.mask, ad, 0, size, &offs)
+		cache := &w.blk.ctx.caches[pc]
+		fast := *cache != nil && globalOffsets(*cache, w.mask, ad, 0, size, &offs)
 		for m := w.mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			addr := ad[l]
 			var p unsafe.Pointer
 			sp := spGlobal
 			if fast {
-				p = unsafe.Pointer(&cache.Data[offs[l]])
-			} else if p, sp = x.resolve(w, l, addr, size, &cache, acc); p == nil {
+				p = unsafe.Pointer(&(*cache).Data[offs[l]])
+			} else if p, sp = x.resolve(w, l, addr, size, cache, acc); p == nil {
 				return stopFault
 			}
 			old := loadBits(p, k)

@@ -183,7 +183,7 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 				return stopGlobal
 			}
 			w.cleared = false
-			x.count.Fences++
+			w.blk.ctx.count.Fences++
 			return run
 		}, nil
 	case ir.Printf:

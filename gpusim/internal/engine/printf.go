@@ -30,9 +30,8 @@ func (x *exec) mkPrintf(in *ir.Inst) step {
 		args[i] = ri(r)
 	}
 	dst := ri(in.Dst)
-	var total int
-	var seq int64
 	return func(w *warp) stop {
+		c := w.blk.ctx
 		r := w.regs
 		vals := make([]uint64, len(args))
 		for m := w.mask; m != 0; m &= m - 1 {
@@ -40,15 +39,15 @@ func (x *exec) mkPrintf(in *ir.Inst) step {
 			for i, a := range args {
 				vals[i] = r[a+l]
 			}
-			if total < maxPrintfBytes {
+			if c.printfBytes < maxPrintfBytes {
 				s := FormatC(f.Text, vals, f.Kinds)
-				total += len(s)
-				seq++
-				x.printfs = append(x.printfs, printfRec{block: w.blk.linear, thread: w.idx*32 + l, seq: seq, text: s})
+				c.printfBytes += len(s)
+				w.printfs++
+				c.printfs = append(c.printfs, printfRec{block: w.blk.linear, thread: w.idx*32 + l, seq: w.printfs, text: s})
 			}
 			r[dst+l] = uint64(len(args))
 		}
-		x.count.Printfs++
+		c.count.Printfs++
 		return run
 	}
 }

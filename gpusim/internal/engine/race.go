@@ -131,7 +131,7 @@ func (x *exec) reportRace(w *warp, l int, off uint64, pc, otherPC, otherTid int,
 	if otherTid/32 == w.idx {
 		sep = "no __syncthreads() or __syncwarp() between them (threads of one warp are not in lockstep on Volta and later)"
 	}
-	x.diags.add(gpu.Diagnostic{
+	w.blk.ctx.diags.add(gpu.Diagnostic{
 		Kind:  "race",
 		Pos:   here,
 		Other: there,

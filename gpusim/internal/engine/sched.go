@@ -27,19 +27,23 @@ type exec struct {
 	nextBlock       int64
 	resident        int
 
-	executed int64
-	budget   int64
-	err      error
+	heap   eventHeap
+	seq    uint64
+	free   []*block // finished blocks whose storage can be reused
+	cycles int64
+	atom   atomStats
 
-	heap    eventHeap
-	seq     uint64
-	free    []*block // finished blocks whose storage can be reused
-	cycles  int64
-	epochs  uint32
-	count   gpu.Counters
-	atom    atomStats
-	printfs []printfRec
-	diags   diagSet
+	// main is the context of everything the scheduler runs itself; the
+	// contexts of blocks that ran elsewhere are merged into it.
+	main *ctx
+	// ready are blocks that have started but not yet run, in start order;
+	// they run together, in parallel when the kernel allows (see batch.go).
+	ready     []*block
+	lookahead int64
+	workers   int
+	pool      []*ctx
+	// lives sums the lifetimes of the finished blocks, for the batch window.
+	lives, finished int64
 
 	raceShift uint
 }
@@ -90,15 +94,18 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	if err := x.checkLimits(); err != nil {
 		return nil, err
 	}
-	x.budget = cfg.MaxInstructions
-	if x.budget <= 0 {
-		x.budget = DefaultBudget(x.blocks * int64(x.warpsPerBlock))
+	budget := cfg.MaxInstructions
+	if budget <= 0 {
+		budget = DefaultBudget(x.blocks * int64(x.warpsPerBlock))
 	}
 	x.atom.init()
 	x.raceShift = raceGranule(k)
 	if err := x.compile(); err != nil {
 		return nil, err
 	}
+	x.main = x.newCtx(budget)
+	x.lookahead = x.minLookahead()
+	x.workers = workersFor(k)
 
 	// Fill the resident slots, SM by SM in round robin, as the block
 	// scheduler does.
@@ -106,7 +113,16 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	for s := 0; s < slots && x.nextBlock < x.blocks; s++ {
 		x.startBlock(s, s%m.SMs, int64(s/m.SMs)*m.Costs.Launch/8)
 	}
-	for x.heap.Len() > 0 && x.err == nil {
+	for x.main.err == nil {
+		// A started block cannot reach anything another block observes
+		// before start+lookahead: events until then are safe to process.
+		if len(x.ready) > 0 && (x.heap.Len() == 0 || x.heap[0].t >= x.ready[0].start+x.window()) {
+			x.runReady()
+			continue
+		}
+		if x.heap.Len() == 0 {
+			break
+		}
 		e := heap.Pop(&x.heap).(event)
 		if e.b == nil {
 			if x.nextBlock < x.blocks {
@@ -116,8 +132,8 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 		}
 		x.resume(e.b, true)
 	}
-	if x.err != nil {
-		return nil, x.err
+	if x.main.err != nil {
+		return nil, x.main.err
 	}
 	return x.outcome(), nil
 }
@@ -155,7 +171,8 @@ func (x *exec) checkLimits() error {
 	return nil
 }
 
-// startBlock makes the next block resident in a slot at time t.
+// startBlock makes the next block resident in a slot at time t; it runs
+// with the next batch of ready blocks.
 func (x *exec) startBlock(slot, sm int, t int64) {
 	lin := x.nextBlock
 	x.nextBlock++
@@ -173,13 +190,15 @@ func (x *exec) startBlock(slot, sm int, t int64) {
 	b.arrived, b.barCnt, b.barLane = 0, 0, 0
 	b.live = len(b.warps)
 	clear(b.queues)
-	x.epochs++
-	b.epoch = x.epochs
+	// Epochs number a slot's barrier intervals: a new block's accesses are
+	// never ordered after its predecessor's in the race shadow.
+	b.epoch++
+	b.ctx = x.main
 	for _, w := range b.warps {
 		x.initWarp(w, t)
 	}
-	x.count.Blocks++
-	x.resume(b, false)
+	x.main.count.Blocks++
+	x.ready = append(x.ready, b)
 }
 
 func (x *exec) newBlock() *block {
@@ -210,9 +229,10 @@ func (x *exec) initWarp(w *warp, t int64) {
 	w.syncEpoch = 0
 	w.ways = w.ways[:0]
 	w.clock = t
+	w.printfs = 0
 	w.rng = splitmix(x.cfg.Seed ^ uint64(w.blk.linear)*0x9e3779b97f4a7c15 ^ uint64(w.idx)<<48)
-	x.count.Warps++
-	x.count.Threads += int64(bits.OnesCount32(w.launched))
+	x.main.count.Warps++
+	x.main.count.Threads += int64(bits.OnesCount32(w.launched))
 	// Parameters are broadcast to every lane.
 	for i, r := range x.k.Params {
 		v := x.cfg.Params[i]
@@ -235,20 +255,41 @@ func (b *block) pick() *warp {
 	return best
 }
 
-// resume runs a block's warps until the block finishes, fails, or must wait
-// for the global scheduler; granted says the global scheduler has just
-// allowed its earliest warp's pending global instruction.
+// resume runs a granted block in the scheduler's own context.
 func (x *exec) resume(b *block, granted bool) {
-	for x.err == nil {
+	b.ctx = x.main
+	x.phase(b, granted)
+	x.after(b)
+}
+
+// after schedules what a block's phase left: its next global event, or its
+// slot's release.
+func (x *exec) after(b *block) {
+	switch {
+	case x.main.err != nil:
+	case b.yielded:
+		x.push(event{t: b.yieldAt, b: b})
+	default:
+		x.finishBlock(b)
+	}
+}
+
+// phase runs a block's warps until the block finishes, fails, or must wait
+// for the global scheduler (b.yielded); granted says the global scheduler
+// has just allowed its earliest warp's pending global instruction. It
+// touches nothing outside the block and its context, so blocks' phases can
+// run side by side.
+func (x *exec) phase(b *block, granted bool) {
+	b.yielded = false
+	for b.ctx.err == nil {
 		w := b.pick()
 		if w == nil {
-			x.finishBlock(b)
 			return
 		}
 		switch w.pend {
 		case pendGlobal:
 			if !granted {
-				x.push(event{t: w.clock, b: b})
+				b.yielded, b.yieldAt = true, w.clock
 				return
 			}
 			w.cleared = true
@@ -300,6 +341,8 @@ func splitmix(z uint64) uint64 {
 
 func (x *exec) finishBlock(b *block) {
 	x.cycles = max(x.cycles, b.end)
+	x.lives += b.end - b.start
+	x.finished++
 	x.free = append(x.free, b)
 	x.push(event{t: b.end + x.m.Costs.Launch/4, slot: b.slot, sm: b.sm})
 }
@@ -328,7 +371,7 @@ func (x *exec) release(b *block) {
 	for _, w := range b.warps {
 		if w.state == done && w.exitEpoch == b.epoch {
 			x.skippedBarrier(b, w)
-			if x.err != nil {
+			if b.ctx.err != nil {
 				return
 			}
 		}
@@ -363,49 +406,55 @@ func (x *exec) release(b *block) {
 			}
 		}
 	}
-	x.count.Barriers++
-	x.epochs++
-	b.epoch = x.epochs
+	b.ctx.count.Barriers++
+	b.epoch++
 	b.arrived, b.barCnt, b.barLane = 0, 0, 0
 }
 
 // runWarp executes instructions until the warp stops.
 func (x *exec) runWarp(w *warp) stop {
 	code := x.code
-	n := x.executed
+	c := w.blk.ctx
+	execs, lanes := c.execs, c.lanes
+	n := c.executed
 	for {
 		pc := w.pc
 		p := &code[pc]
-		lanes := int64(bits.OnesCount32(w.mask))
+		active := int64(bits.OnesCount32(w.mask))
 		w.pc = pc + 1
 		st := p.fn(w)
 		if st == stopGlobal || st == stopLocal {
 			w.pc = pc // not executed yet
-			x.executed = n
+			c.executed = n
 			return st
 		}
-		p.execs++
-		p.lanes += lanes
+		execs[pc]++
+		lanes[pc] += active
 		w.clock += p.cost
 		n++
 		if st != run {
-			x.executed = n
+			c.executed = n
 			return st
 		}
-		if n > x.budget {
-			x.executed = n
-			x.fail(w, 0, gpu.ErrBudget, fmt.Sprintf(
-				"more than %d warp instructions executed (an endless loop?); block (%d,%d,%d) warp %d was here; raise the limit with --max-instructions or LaunchConfig.MaxInstructions",
-				x.budget, w.blk.id.X, w.blk.id.Y, w.blk.id.Z, w.idx))
+		if n > c.budget || n%spendStep == 0 && c.spent != nil && c.spent.Add(spendStep) > c.budget {
+			c.executed = n
+			x.overBudget(w)
 			return stopFault
 		}
 	}
 }
 
+// overBudget fails the launch for running past its instruction budget.
+func (x *exec) overBudget(w *warp) {
+	x.fail(w, -1, gpu.ErrBudget, fmt.Sprintf(
+		"more than %d warp instructions executed (an endless loop?); block (%d,%d,%d) warp %d was here; raise the limit with --max-instructions or LaunchConfig.MaxInstructions",
+		x.main.budget, w.blk.id.X, w.blk.id.Y, w.blk.id.Z, w.idx))
+}
+
 // fail records the launch's error at warp w's current instruction; lane
 // says which thread to name (-1: none).
 func (x *exec) fail(w *warp, lane int, kind error, msg string) {
-	if x.err != nil {
+	if w.blk.ctx.err != nil {
 		return
 	}
 	e := &gpu.LaunchError{Kind: kind, Kernel: x.k.Name, Msg: msg, Pos: w.pos()}
@@ -414,7 +463,7 @@ func (x *exec) fail(w *warp, lane int, kind error, msg string) {
 		e.Block = w.blk.id
 		e.Thread = w.thread(lane)
 	}
-	x.err = e
+	w.blk.ctx.err = e
 }
 
 // diagSet collects diagnostics, once per kind and place.
@@ -438,18 +487,18 @@ func (d *diagSet) add(g gpu.Diagnostic) {
 }
 
 func (x *exec) outcome() *Outcome {
-	c := &x.count
+	m := x.main
+	c := &m.count
 	c.ResidentBlocksPerSM = x.resident
 	perWave := int64(x.resident * x.m.SMs)
 	c.Waves = (x.blocks + perWave - 1) / perWave
-	for pc := range x.code {
-		p := &x.code[pc]
-		if p.execs == 0 {
+	for pc, n := range m.execs {
+		if n == 0 {
 			continue
 		}
-		c.WarpInstructions += p.execs
-		c.ThreadInstructions += p.lanes
-		*classOf(&c.ByClass, &x.k.Code[pc]) += p.execs
+		c.WarpInstructions += n
+		c.ThreadInstructions += m.lanes[pc]
+		*classOf(&c.ByClass, &x.k.Code[pc]) += n
 	}
 	x.atom.fill(c)
 	// The kernel ends when its last block has finished and the L2 has
@@ -457,17 +506,19 @@ func (x *exec) outcome() *Outcome {
 	o := &Outcome{Counters: *c, Cycles: max(x.cycles, x.atom.drained), BlocksEnd: x.cycles,
 		L2Drain: x.atom.drained, ResidentBlocks: x.resident}
 	o.L2 = x.atom.l2Profile()
-	o.Diagnostics = x.diags.list
-	o.Printf = x.printfText()
+	o.Diagnostics = m.diags.list
+	o.Printf = printfText(m.printfs)
 	return o
 }
 
-func (x *exec) printfText() string {
-	if len(x.printfs) == 0 {
+// printfText orders printf output by block, thread and call, and cuts it
+// at the device's buffer size.
+func printfText(recs []printfRec) string {
+	if len(recs) == 0 {
 		return ""
 	}
-	sort.SliceStable(x.printfs, func(i, j int) bool {
-		a, b := x.printfs[i], x.printfs[j]
+	sort.SliceStable(recs, func(i, j int) bool {
+		a, b := recs[i], recs[j]
 		if a.block != b.block {
 			return a.block < b.block
 		}
@@ -477,7 +528,10 @@ func (x *exec) printfText() string {
 		return a.seq < b.seq
 	})
 	var sb strings.Builder
-	for _, p := range x.printfs {
+	for _, p := range recs {
+		if sb.Len()+len(p.text) > maxPrintfBytes {
+			break
+		}
 		sb.WriteString(p.text)
 	}
 	return sb.String()

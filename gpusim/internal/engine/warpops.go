@@ -35,12 +35,12 @@ func laneSet(m uint32) string {
 func (x *exec) checkSyncMask(w *warp, mask uint32, pc int, what string) {
 	alive := w.launched &^ w.exited
 	if absent := mask & alive &^ w.mask; absent != 0 {
-		x.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
+		w.blk.ctx.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
 			"%s names lanes %s in its mask %#x, but they are not executing this call (a divergent branch or an earlier return); the result is undefined",
 			what, laneSet(absent), mask)})
 	}
 	if outside := w.mask &^ mask; outside != 0 {
-		x.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
+		w.blk.ctx.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
 			"%s is executed by lanes %s, which its mask %#x leaves out; the result is undefined",
 			what, laneSet(outside), mask)})
 	}
@@ -60,7 +60,7 @@ func (x *exec) mkShfl(in *ir.Inst, pc int) step {
 			l := bits.TrailingZeros32(m)
 			width := int(int32(uint32(widths[l])))
 			if width < 1 || width > 32 || width&(width-1) != 0 {
-				x.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
+				w.blk.ctx.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
 					"%s width %d is not a power of two between 1 and 32; the result is undefined (treated as 32)", mode, width)})
 				width = 32
 			}
@@ -89,14 +89,14 @@ func (x *exec) mkShfl(in *ir.Inst, pc int) step {
 			out[l] = v[src]
 		}
 		if stale != 0 {
-			x.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
+			w.blk.ctx.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
 				"%s reads lanes %s, which are not active here; their value is undefined", mode, laneSet(stale))})
 		}
 		for m := w.mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			d[l] = out[l]
 		}
-		x.count.Shuffles++
+		w.blk.ctx.count.Shuffles++
 		return run
 	}
 }
@@ -127,7 +127,7 @@ func (x *exec) mkVote(in *ir.Inst, pc int) step {
 		for m := w.mask; m != 0; m &= m - 1 {
 			d[bits.TrailingZeros32(m)] = res
 		}
-		x.count.Votes++
+		w.blk.ctx.count.Votes++
 		return run
 	}
 }
@@ -175,7 +175,7 @@ func (x *exec) mkMatch(in *ir.Inst, pc int) step {
 				d[l] = out[l]
 			}
 		}
-		x.count.Votes++
+		w.blk.ctx.count.Votes++
 		return run
 	}
 }
@@ -186,7 +186,7 @@ func (x *exec) mkSyncWarp(in *ir.Inst, pc int) step {
 		mask := uint32((*[32]uint64)(w.regs[mk:])[bits.TrailingZeros32(w.mask)])
 		x.checkSyncMask(w, mask, pc, "__syncwarp")
 		w.syncEpoch++
-		x.count.SyncWarps++
+		w.blk.ctx.count.SyncWarps++
 		return run
 	}
 }

@@ -1,0 +1,226 @@
+package engine
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpusim/internal/ir"
+)
+
+// Blocks run in batches. A block that has just started cannot do anything
+// another block observes (a global atomic, a volatile access, a fence, its
+// own end) before lookahead cycles have passed, and typically does nothing
+// of the kind for about a block's lifetime: the scheduler processes events
+// up to the earliest ready block's start plus that window, then runs every
+// ready block's phase up to its first such point. (Past the strict
+// lookahead, a batch may hand the scheduler an event earlier than one it
+// has already processed; events stay in virtual-time order within a
+// window of a block's lifetime, and the choice is deterministic.) A phase
+// touches only its block and its own context, so the phases of a batch run
+// side by side on the host's cores when the kernel has no plain global
+// stores (whose order between blocks would then depend on the host); their
+// contexts are merged in batch order. The batches, and so every result,
+// counter and message, are the same whatever the number of cores.
+
+// window is how far past the earliest ready block's start the scheduler
+// processes events before running the ready blocks: the strict lookahead,
+// or the mean lifetime of the blocks finished so far if longer.
+func (x *exec) window() int64 {
+	if x.finished == 0 {
+		return x.lookahead
+	}
+	return max(x.lookahead, x.lives/x.finished)
+}
+
+// ctx is what a phase's instructions update besides its block.
+type ctx struct {
+	count        gpu.Counters
+	execs, lanes []int64 // per instruction: warp and lane executions
+	diags        diagSet
+	printfs      []printfRec
+	printfBytes  int
+	executed     int64
+	budget       int64 // the most warp instructions this context may execute
+	// spent, shared by the contexts of a batch, counts their instructions
+	// together in steps of spendStep, so that an endless loop in many
+	// blocks at once stops after the budget, not after a budget per block.
+	spent *atomic.Int64
+	err   error
+	caches       []*Alloc // per instruction: the allocation its last global access hit
+}
+
+func (x *exec) newCtx(budget int64) *ctx {
+	n := len(x.code)
+	return &ctx{execs: make([]int64, n), lanes: make([]int64, n), caches: make([]*Alloc, n), budget: budget}
+}
+
+// workerCtx returns a cleared context for a batch phase.
+func (x *exec) workerCtx(budget int64) *ctx {
+	if n := len(x.pool); n > 0 {
+		c := x.pool[n-1]
+		x.pool = x.pool[:n-1]
+		c.count = gpu.Counters{}
+		clear(c.execs)
+		clear(c.lanes)
+		c.diags = diagSet{}
+		c.printfs = c.printfs[:0]
+		c.printfBytes, c.executed, c.budget, c.err, c.spent = 0, 0, budget, nil, nil
+		return c
+	}
+	return x.newCtx(budget)
+}
+
+// runReady runs the ready blocks' phases and schedules what they left.
+func (x *exec) runReady() {
+	batch := x.ready
+	x.ready = nil
+	remaining := x.main.budget - x.main.executed
+	var spent atomic.Int64
+	for _, b := range batch {
+		b.ctx = x.workerCtx(remaining)
+		b.ctx.spent = &spent
+	}
+	if x.workers > 1 && len(batch) > 1 {
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range min(x.workers, len(batch)) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := next.Add(1) - 1; i < int64(len(batch)); i = next.Add(1) - 1 {
+					x.phase(batch[i], false)
+				}
+			}()
+		}
+		wg.Wait()
+	} else {
+		for _, b := range batch {
+			x.phase(b, false)
+		}
+	}
+	for _, b := range batch {
+		c := b.ctx
+		b.ctx = x.main
+		x.merge(c, b)
+		x.pool = append(x.pool, c)
+		x.after(b)
+		if x.main.err != nil {
+			return
+		}
+	}
+	x.ready = batch[:0]
+}
+
+// spendStep is how many instructions a batch context counts at a time
+// into the batch's shared count.
+const spendStep = 1 << 12
+
+// merge adds a phase's context to the main one.
+func (x *exec) merge(c *ctx, b *block) {
+	m := x.main
+	addCounters(&m.count, &c.count)
+	for pc, n := range c.execs {
+		m.execs[pc] += n
+		m.lanes[pc] += c.lanes[pc]
+	}
+	for _, d := range c.diags.list {
+		m.diags.add(d)
+	}
+	m.printfs = append(m.printfs, c.printfs...)
+	m.printfBytes += c.printfBytes
+	m.executed += c.executed
+	if m.err == nil {
+		m.err = c.err
+	}
+	if m.err == nil && m.executed > m.budget {
+		// Each phase may use what was left when the batch began; together
+		// they went over (b.ctx is the main context again).
+		x.overBudget(b.warps[0])
+	}
+}
+
+// workersFor says how many goroutines may run a kernel's phases: one when
+// it stores to global memory with plain stores, whose order between blocks
+// would then be the host's.
+func workersFor(k *ir.Kernel) int {
+	for i := range k.Code {
+		if in := &k.Code[i]; in.Op == ir.St && in.Space != ir.SpaceShared && in.Space != ir.SpaceLocal {
+			return 1
+		}
+	}
+	return min(runtime.GOMAXPROCS(0), 8)
+}
+
+// minLookahead is the fewest cycles from a block's start to anything
+// another block observes: the shortest path, by instruction cost, from the
+// kernel's first instruction to a global atomic, a volatile global access, a
+// fence or the end of a warp. Waiting at barriers and jitter only add.
+func (x *exec) minLookahead() int64 {
+	code := x.k.Code
+	n := len(code)
+	const inf = int64(1) << 62
+	dist := make([]int64, n)
+	for i := range dist {
+		dist[i] = inf
+	}
+	done := make([]bool, n)
+	dist[0] = 0
+	best := inf
+	for {
+		u := -1
+		for i := 0; i < n; i++ {
+			if !done[i] && dist[i] < inf && (u < 0 || dist[i] < dist[u]) {
+				u = i
+			}
+		}
+		if u < 0 || dist[u] >= best {
+			break
+		}
+		done[u] = true
+		if observed(&code[u]) {
+			best = min(best, dist[u])
+			continue
+		}
+		d := dist[u] + x.code[u].cost
+		for _, v := range successors(code, u) {
+			if v >= 0 && v < n && d < dist[v] {
+				dist[v] = d
+			}
+		}
+	}
+	if best == inf {
+		return 0
+	}
+	return best
+}
+
+// observed reports whether an instruction is one the scheduler orders
+// between blocks, or ends a warp.
+func observed(in *ir.Inst) bool {
+	switch in.Op {
+	case ir.Atom:
+		return in.Space != ir.SpaceShared
+	case ir.Ld, ir.St:
+		return in.Flags&ir.FlagVolatile != 0 && in.Space != ir.SpaceShared
+	case ir.Fence, ir.Exit, ir.End, ir.Trap:
+		return true
+	}
+	return false
+}
+
+// successors are the instructions that can follow instruction i.
+func successors(code []ir.Inst, i int) []int {
+	in := &code[i]
+	switch in.Op {
+	case ir.Jmp, ir.Break, ir.Continue, ir.Return:
+		return []int{int(in.Target)}
+	case ir.Loop, ir.Func, ir.Switch:
+		return []int{i + 1}
+	}
+	if in.Op.IsControl() {
+		return []int{i + 1, int(in.Target)}
+	}
+	return []int{i + 1}
+}

@@ -1,0 +1,34 @@
+package engine
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/warplab/warplab/gpu"
+)
+
+// TestAddCountersCoversEveryField fails when gpu.Counters gains a field
+// that addCounters does not add.
+func TestAddCountersCoversEveryField(t *testing.T) {
+	var s gpu.Counters
+	var fill func(v reflect.Value)
+	fill = func(v reflect.Value) {
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Field(i)
+			switch f.Kind() {
+			case reflect.Struct:
+				fill(f)
+			case reflect.Int64, reflect.Int:
+				f.SetInt(int64(i + 1))
+			}
+		}
+	}
+	fill(reflect.ValueOf(&s).Elem())
+	var d gpu.Counters
+	addCounters(&d, &s)
+	d.ResidentBlocksPerSM, s.ResidentBlocksPerSM = 0, 0
+	d.Waves, s.Waves = 0, 0
+	if !reflect.DeepEqual(d, s) {
+		t.Errorf("addCounters misses fields:\n got %+v\nwant %+v", d, s)
+	}
+}
