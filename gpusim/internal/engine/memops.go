@@ -348,6 +348,17 @@ func addrRegs(r []uint64, a int) *[32]uint64 {
 	return (*[32]uint64)(r[a:])
 }
 
+// uniformAddr reports whether every active lane holds the same address.
+func uniformAddr(ad *[32]uint64, mask uint32) bool {
+	a := ad[bits.TrailingZeros32(mask)]
+	for m := mask; m != 0; m &= m - 1 {
+		if ad[bits.TrailingZeros32(m)] != a {
+			return false
+		}
+	}
+	return true
+}
+
 // windowOf says which window an address is in.
 func windowOf(addr uint64) uint8 {
 	switch {
@@ -389,7 +400,34 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 		var offs [32]uint64
 		cache := &w.blk.ctx.caches[pc]
 		fast := *cache != nil && globalOffsets(*cache, w.mask, ad, 0, size, &offs)
-		for m := w.mask; m != 0; m &= m - 1 {
+		uniform := fast && uniformAddr(ad, w.mask)
+		if uniform {
+			// Every lane on one global address, the common contended
+			// case: apply the lanes in order to a value held here.
+			first := bits.TrailingZeros32(w.mask)
+			p := unsafe.Pointer(&(*cache).Data[offs[first]])
+			cur := loadBits(p, k)
+			n := 0
+			for m := w.mask; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				var v, cv uint64
+				if val != nil {
+					v = val[l]
+				}
+				if cmp != nil {
+					cv = cmp[l]
+				}
+				if hasDst {
+					d[l] = cur
+				}
+				cur = Canon(k, atomicOp(op, k, cur, v, cv, true))
+				n++
+			}
+			storeBits(p, size, cur)
+			group = atomGroup{space: spGlobal, n: n, k: 1}
+			group.addrs[0], group.count[0] = ad[first], int64(n)
+		}
+		for m := w.mask; m != 0 && !uniform; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			addr := ad[l]
 			var p unsafe.Pointer
