@@ -46,9 +46,9 @@ type ctx struct {
 	// spent, shared by the contexts of a batch, counts their instructions
 	// together in steps of spendStep, so that an endless loop in many
 	// blocks at once stops after the budget, not after a budget per block.
-	spent *atomic.Int64
-	err   error
-	caches       []*Alloc // per instruction: the allocation its last global access hit
+	spent  *atomic.Int64
+	err    error
+	caches []*Alloc // per instruction: the allocation its last global access hit
 }
 
 func (x *exec) newCtx(budget int64) *ctx {
