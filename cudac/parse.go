@@ -656,30 +656,7 @@ func (p *parser) declSpecs() *declSpec {
 				return nil
 			}
 			typed()
-			switch w {
-			case "void":
-				s.Void++
-			case "bool":
-				s.Bool++
-			case "char":
-				s.Char++
-			case "short":
-				s.Short++
-			case "int":
-				s.Int++
-			case "long":
-				s.Long++
-			case "signed":
-				s.Signed++
-			case "unsigned":
-				s.Unsigned++
-			case "float":
-				s.Float++
-			case "double":
-				s.Double++
-			case "auto":
-				s.Auto++
-			}
+			p.declSpecsWord(s, w)
 		case "struct", "class", "union":
 			if s.hasType() {
 				p.errorf(p.here(), "cannot combine '%s' with a previous type", w)

@@ -429,6 +429,10 @@ func (p *parser) primary() sExpr {
 // declSpecsWord records one simple type keyword in s.
 func (p *parser) declSpecsWord(s *declSpec, w string) {
 	switch w {
+	case "void":
+		s.Void++
+	case "auto":
+		s.Auto++
 	case "bool":
 		s.Bool++
 	case "char":
