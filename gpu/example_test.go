@@ -37,7 +37,7 @@ __global__ void sum(const int* in, int* total, int n) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	got, _ := total.Download()
+	got, _ := res.Arg("total").(*gpu.Buffer[int32]).Download()
 	fmt.Println("sum:", got[0])
 	fmt.Println("atomics issued to the L2:", res.Counters.GlobalAtomicIssued)
 	fmt.Println("time from:", res.Timing.Source)

@@ -196,6 +196,10 @@ func (k *Kernel) Launch(cfg LaunchConfig, args ...any) (*Result, error) {
 	}
 	res.Kernel = k.fn.Name
 	res.Grid, res.Block, res.SharedBytes = cfg.Grid, cfg.Block, cfg.SharedBytes
+	res.Args = make([]Arg, len(args))
+	for i, a := range args {
+		res.Args[i] = Arg{Name: k.fn.Params[i].Name, Value: a}
+	}
 	return res, nil
 }
 
@@ -253,6 +257,26 @@ type Result struct {
 	// Diagnostics are problems found that did not stop the launch (races,
 	// shuffles from inactive lanes).
 	Diagnostics []Diagnostic `json:"diagnostics"`
+	// Args are the launch's arguments by parameter: the buffers hold the
+	// kernel's outputs.
+	Args []Arg `json:"-"`
+}
+
+// Arg is one argument of a launch: the parameter's name and what was
+// passed for it (a *Buffer[T], a Ptr, a number or nil).
+type Arg struct {
+	Name  string
+	Value any
+}
+
+// Arg returns what was passed for the named parameter, or nil.
+func (r *Result) Arg(name string) any {
+	for _, a := range r.Args {
+		if a.Name == name {
+			return a.Value
+		}
+	}
+	return nil
 }
 
 // Timing is a kernel time and where it came from.
