@@ -377,7 +377,7 @@ func printRun(w io.Writer, o *runOpts, r *runRecord) {
 	}
 	fmt.Fprintf(w, "  time: %.4f ms (%s)\n", r.Timing.Ms, r.Timing.Source)
 	for _, c := range r.Timing.Breakdown {
-		fmt.Fprintf(w, "    %-12s %9.4f ms  %s\n", c.Resource, c.Ms, c.Detail)
+		fmt.Fprintf(w, "    %-16s %9.4f ms  %s\n", c.Resource, c.Ms, c.Detail)
 	}
 	if c := r.Counters; c != nil {
 		fmt.Fprintf(w, "  counters: %d warp instructions, %d global load sectors, %d global atomics (%d issued to the L2, longest chain %d on one address), %d shared atomics, %d barriers\n",
