@@ -324,19 +324,14 @@ func (x *exec) mkS2R(which int32, dst int) step {
 				d[l] = uint64((base + l) % blockDim.X)
 			}
 			return run
-		case int32(cudac.ThreadIdxY), int32(cudac.ThreadIdxZ), ir.SRLaneID, ir.SRWarpID:
+		case int32(cudac.ThreadIdxY), int32(cudac.ThreadIdxZ):
 			for m := w.mask; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				t := w.thread(l)
-				switch which {
-				case int32(cudac.ThreadIdxY):
+				if which == int32(cudac.ThreadIdxY) {
 					d[l] = uint64(t.Y)
-				case int32(cudac.ThreadIdxZ):
+				} else {
 					d[l] = uint64(t.Z)
-				case ir.SRLaneID:
-					d[l] = uint64(l)
-				default:
-					d[l] = uint64(w.idx)
 				}
 			}
 			return run

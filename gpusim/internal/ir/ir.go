@@ -132,12 +132,6 @@ const (
 	numOps
 )
 
-// Special registers beyond the cudac built-ins, for S2R.
-const (
-	SRLaneID = 1000 + iota
-	SRWarpID
-)
-
 // Flags modify an instruction.
 type Flags uint16
 
@@ -292,11 +286,7 @@ func (in *Inst) String() string {
 	case Cvt:
 		fmt.Fprintf(&b, ".%s.%s", kindSuffix(in.T), kindSuffix(in.T2))
 	case Math, Bits, S2R, Atom, Shfl, Vote, Match, Bar, Fence:
-		if in.Op == S2R && in.Aux >= SRLaneID {
-			b.WriteString([]string{".laneid", ".warpid"}[in.Aux-SRLaneID])
-		} else {
-			fmt.Fprintf(&b, ".%s", cudac.Builtin(in.Aux))
-		}
+		fmt.Fprintf(&b, ".%s", cudac.Builtin(in.Aux))
 		if in.T != cudac.Invalid {
 			fmt.Fprintf(&b, ".%s", kindSuffix(in.T))
 		}
