@@ -34,25 +34,37 @@ func (g *atomGroup) add(sp uint8, addr uint64) {
 
 // atomStats accumulates the launch's atomic traffic.
 type atomStats struct {
-	perAddr  map[uint64]int64
-	perLine  map[uint64]int64
-	lineBusy map[uint64]float64 // ns
-	lineFree map[uint64]int64   // the SM cycle each line's queue empties
-	drained  int64              // the last cycle any line is busy
+	perAddr map[uint64]int64 // operations issued per address
+	lines   map[uint64]*lineState
+	drained int64 // the last cycle any line is busy
+}
+
+// lineState is one L2 line's share of the launch's global atomics.
+type lineState struct {
+	ops    int64   // operations issued
+	busyNs float64 // time the line's atomic unit is held
+	free   int64   // the SM cycle its queue empties
 }
 
 func (s *atomStats) init() {
 	s.perAddr = map[uint64]int64{}
-	s.perLine = map[uint64]int64{}
-	s.lineBusy = map[uint64]float64{}
-	s.lineFree = map[uint64]int64{}
+	s.lines = map[uint64]*lineState{}
 }
 
-// record counts one atomic instruction. agg says the compiler aggregates
-// it per warp when its address is uniform (an integer add whose result is
-// unused); floatAdd that it is a float or double add.
+// line returns the state of the L2 line that holds addr, adding it on first use.
+func (s *atomStats) line(addr uint64) *lineState {
+	ls := s.lines[addr>>7]
+	if ls == nil {
+		ls = &lineState{}
+		s.lines[addr>>7] = ls
+	}
+	return ls
+}
+
 // record counts one atomic instruction and returns the SM cycle at which
-// its global transactions complete (0 for shared atomics).
+// its global transactions complete (0 for shared atomics). agg says the
+// compiler aggregates it per warp when its address is uniform (an integer
+// add whose result is unused); floatAdd that it is a float or double add.
 func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, floatAdd bool, k cudac.Kind) int64 {
 	if g.n == 0 {
 		return 0
@@ -78,7 +90,7 @@ func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, floatAdd bool, k
 			c.GlobalAtomicIssued += issued
 			addr := g.addrs[i]
 			s.perAddr[addr] += issued
-			s.perLine[addr>>7] += issued
+			s.line(addr).ops += issued
 		}
 	case spShared:
 		c.SharedAtomicRequests++
@@ -131,9 +143,10 @@ func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cuda
 			most = 1
 		}
 		busy := max(float64(addrs)*c.L2Addr, float64(most)*op)
-		s.lineBusy[line] += busy
-		free := max(now, s.lineFree[line]) + int64(math.Ceil(busy*x.m.ClockGHz))
-		s.lineFree[line] = free
+		ls := s.line(g.addrs[i])
+		ls.busyNs += busy
+		free := max(now, ls.free) + int64(math.Ceil(busy*x.m.ClockGHz))
+		ls.free = free
 		last = max(last, free)
 	}
 	s.drained = max(s.drained, last)
@@ -142,22 +155,22 @@ func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cuda
 
 func (s *atomStats) l2Profile() L2Profile {
 	var p L2Profile
-	for _, b := range s.lineBusy {
-		p.MaxLineNs = max(p.MaxLineNs, b)
-		p.SumNs += b
+	for _, ls := range s.lines {
+		p.MaxLineNs = max(p.MaxLineNs, ls.busyNs)
+		p.SumNs += ls.busyNs
 	}
-	p.HotLines = int64(len(s.lineBusy))
+	p.HotLines = int64(len(s.lines))
 	return p
 }
 
 func (s *atomStats) fill(c *gpu.Counters) {
 	c.GlobalAtomicAggregated = c.GlobalAtomicOps - c.GlobalAtomicIssued
 	c.GlobalAtomicAddresses = int64(len(s.perAddr))
-	c.GlobalAtomicLines = int64(len(s.perLine))
+	c.GlobalAtomicLines = int64(len(s.lines))
 	for _, n := range s.perAddr {
 		c.GlobalAtomicMaxChain = max(c.GlobalAtomicMaxChain, n)
 	}
-	for _, n := range s.perLine {
-		c.GlobalAtomicMaxLine = max(c.GlobalAtomicMaxLine, n)
+	for _, ls := range s.lines {
+		c.GlobalAtomicMaxLine = max(c.GlobalAtomicMaxLine, ls.ops)
 	}
 }
