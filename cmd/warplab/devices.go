@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -37,17 +35,9 @@ type deviceRow struct {
 }
 
 func devicesCmd(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("devices", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, devicesUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("devices", devicesUsage, stderr)
 	asJSON := fs.Bool("json", false, "print a JSON object: the devices and the default")
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errUsage
-		}
 		return errUsage
 	}
 	if fs.NArg() > 0 {

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,12 +25,7 @@ is missed (more than 30% off, or the wrong fastest kernel).
 flags:`
 
 func fidelityCmd(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("fidelity", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, fidelityUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("fidelity", fidelityUsage, stderr)
 	profile := fs.String("profile", "", "the profile to check (default: all with reference tables: t4, h200)")
 	asJSON := fs.Bool("json", false, "print the reports as JSON")
 	asMarkdown := fs.Bool("markdown", false, "print Markdown tables (the README's section)")

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -62,21 +61,16 @@ type labOpts struct {
 }
 
 func labCmd(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("lab", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		var names []string
-		for n := range labs {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		var list strings.Builder
-		for _, n := range names {
-			fmt.Fprintf(&list, "  %-8s %s\n", n, labs[n].summary)
-		}
-		fmt.Fprintf(stderr, labUsage+"\n", list.String())
-		fs.PrintDefaults()
+	var names []string
+	for n := range labs {
+		names = append(names, n)
 	}
+	sort.Strings(names)
+	var list strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&list, "  %-8s %s\n", n, labs[n].summary)
+	}
+	fs := newFlags("lab", fmt.Sprintf(labUsage, list.String()), stderr)
 	o := &labOpts{}
 	var sizes, blocks string
 	fs.StringVar(&o.device, "device", "", "device spec: sim:t4, sim:h200, cuda, ... (default: $WARPLAB_DEVICE, else a GPU, else sim:t4)")
@@ -88,17 +82,9 @@ func labCmd(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&o.detN, "determinism-n", 0, "elements in the determinism experiment (default: the lab's)")
 	fs.IntVar(&o.detRuns, "determinism-runs", 0, "runs per kernel in the determinism experiment (default: the lab's)")
 
-	// Accept the lab's name before, between or after the flags.
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return errUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
 	}
 	if len(pos) != 1 {
 		fs.Usage()
@@ -112,7 +98,6 @@ func labCmd(args []string, stdout, stderr io.Writer) error {
 	if o.json && o.markdown {
 		return errors.New("--json and --markdown: choose one")
 	}
-	var err error
 	if o.sizes, err = parseInts(sizes, "--sizes"); err != nil {
 		return err
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -61,12 +60,7 @@ type runOpts struct {
 }
 
 func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, runUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("run", runUsage, stderr)
 	o := &runOpts{}
 	var grid, block string
 	var bufs, scalars, prints, defines repeated
@@ -84,20 +78,9 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	fs.Int64Var(&o.maxInstr, "max-instructions", 0, "warp-instruction budget per launch (0: the default)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per run")
 
-	// Accept the file before, between or after the flags.
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, errUsage
-			}
-			return nil, errUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return nil, err
 	}
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "seed" {
@@ -113,7 +96,6 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	if o.kernel == "" {
 		return nil, fmt.Errorf("missing --kernel NAME")
 	}
-	var err error
 	if o.grid, err = parseDim(grid, "--grid"); err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -34,27 +33,15 @@ a GPU only to pick the architecture when --arch is not given.
 flags:`
 
 func sassCmd(args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("sass", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, sassUsage)
-		fs.PrintDefaults()
-	}
+	fs := newFlags("sass", sassUsage, stderr)
 	kernel := fs.String("kernel", "", "the kernel (a template as NAME<ARGS>, e.g. sumTree<256>)")
 	arch := fs.String("arch", "", "the target, e.g. sm_90 (default: the first GPU's)")
 	fmad := fs.Bool("fmad", true, "contract a*b+c into fused multiply-adds (--fmad)")
 	var defines repeated
 	fs.Var(&defines, "define", "predefine a macro NAME=VALUE, like nvcc -D (repeatable)")
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return errUsage
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
 	}
 	if len(pos) != 1 {
 		fs.Usage()
