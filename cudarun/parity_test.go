@@ -183,19 +183,30 @@ func checkInexactSum(t *testing.T, what string, sim, gpu float32, ref, bound flo
 		what, sim, gpu, ref, relErr(sim, ref), relErr(gpu, ref), bound/ref, relErr(sim, float64(gpu)))
 }
 
-func parityDay26(t *testing.T, sim, cuda *gpu.Device) {
-	const n = 1<<20 + 5
-	exact := make([]float32, n)
-	inexact := make([]float32, n)
+// sumN is the length of the sums' inputs: a little over 2^20, so the
+// last block is partial.
+const sumN = 1<<20 + 5
+
+// sumInputs returns the two inputs the sums are compared on: 0,1,2,3
+// repeated, whose float32 sum is exact in any order, and 1.5 + 0.1k, whose
+// every addition rounds.
+func sumInputs() (exact, inexact []float32) {
+	exact = make([]float32, sumN)
+	inexact = make([]float32, sumN)
 	for i := range exact {
 		exact[i] = float32(i % 4)
 		inexact[i] = 1.5 + float32(i%7)*0.1
 	}
+	return exact, inexact
+}
+
+func parityDay26(t *testing.T, sim, cuda *gpu.Device) {
+	exact, inexact := sumInputs()
 	for _, name := range []string{"sumGlobalAtomic", "sumSharedAtomic", "sumTreeAtomic"} {
 		sum := func(d *gpu.Device, in []float32) float32 {
 			k := seedKernel(t, d, "day26_sums.cu", name)
 			total := newBuf[float32](t, d, 1)
-			run1D(t, k, (n+255)/256, 256, 0, upload(t, d, in), total, uint64(n))
+			run1D(t, k, (sumN+255)/256, 256, 0, upload(t, d, in), total, uint64(sumN))
 			return download(t, total)[0]
 		}
 		// Input 0,1,2,3: every partial sum is an integer below 2^24, exact
@@ -209,7 +220,7 @@ func parityDay26(t *testing.T, sim, cuda *gpu.Device) {
 		// picks, so neither result is exact and they need not be equal.
 		ref := kahan(inexact)
 		s, c = sum(sim, inexact), sum(cuda, inexact)
-		checkInexactSum(t, name+" inexact input", s, c, ref, roundingBound(n, ref, 0))
+		checkInexactSum(t, name+" inexact input", s, c, ref, roundingBound(sumN, ref, 0))
 	}
 }
 
@@ -374,13 +385,7 @@ func TestLabParity(t *testing.T) {
 	}
 	defer sim.Close()
 	cuda := openGPU(t, "cuda")
-	const n = 1<<20 + 5
-	exact := make([]float32, n)
-	inexact := make([]float32, n)
-	for i := range exact {
-		exact[i] = float32(i % 4)
-		inexact[i] = 1.5 + float32(i%7)*0.1
-	}
+	exact, inexact := sumInputs()
 	wantExact := float32(kahan(exact))
 	ref := kahan(inexact)
 	for _, f := range files {
@@ -421,7 +426,7 @@ func TestLabParity(t *testing.T) {
 				block := blocks[i]
 				sum := func(d *gpu.Device, k *gpu.Kernel, in []float32) float32 {
 					total := newBuf[float32](t, d, 1)
-					run1D(t, k, (n+block-1)/block, block, 0, upload(t, d, in), total, uint64(n))
+					run1D(t, k, (sumN+block-1)/block, block, 0, upload(t, d, in), total, uint64(sumN))
 					return download(t, total)[0]
 				}
 				what := fmt.Sprintf("%s %s block %d", name, inst, block)
@@ -430,7 +435,7 @@ func TestLabParity(t *testing.T) {
 					t.Errorf("%s exact input: sim %v, GPU %v, want %v bit for bit", what, s, c, wantExact)
 				}
 				s, c = sum(sim, ks, inexact), sum(cuda, kc, inexact)
-				checkInexactSum(t, what+" inexact input", s, c, ref, roundingBound(n, ref, 0))
+				checkInexactSum(t, what+" inexact input", s, c, ref, roundingBound(sumN, ref, 0))
 			}
 		}
 	}
