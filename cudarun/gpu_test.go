@@ -40,14 +40,10 @@ func TestProbe(t *testing.T) {
 // no counters, an empty (not nil) diagnostics list.
 func TestResult(t *testing.T) {
 	d := openGPU(t, "cuda")
-	m, err := d.Compile("fill.cu", []byte(`__global__ void fill(float* p, float v, int n) {
+	k := compileKernel(t, d, "fill.cu", []byte(`__global__ void fill(float* p, float v, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) p[i] = v;
-}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, _ := m.Kernel("fill")
+}`), "fill")
 	n := 1 << 22
 	p, _ := gpu.NewBuffer[float32](d, n)
 	res, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(n / 256), Block: gpu.D1(256)}, p, float32(2), n)
@@ -72,11 +68,7 @@ func TestNoFMA(t *testing.T) {
 	unfused := float32(float64(float32(float64(a)*float64(b))) + float64(c))
 	for spec, want := range map[string]float32{"cuda:0": fused, "cuda:0?fmad=false": unfused} {
 		d := openGPU(t, spec)
-		m, err := d.Compile("muladd.cu", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, _ := m.Kernel("muladd")
+		k := compileKernel(t, d, "muladd.cu", []byte(src), "muladd")
 		in, _ := gpu.Upload(d, []float32{a, b, c})
 		out, _ := gpu.NewBuffer[float32](d, 1)
 		if _, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(1)}, in, out); err != nil {
@@ -106,17 +98,16 @@ func helperMode(ordinal int) bool {
 	return s.gen > 0
 }
 
+// pokeKernel returns poke(p, i), which writes 1 to p[i], compiled on d.
+func pokeKernel(t *testing.T, d *gpu.Device) *gpu.Kernel {
+	t.Helper()
+	return compileKernel(t, d, "poke.cu", []byte(`__global__ void poke(int* p, long long i) { p[i] = 1; }`), "poke")
+}
+
 // fault makes the GPU fault with an illegal address, through d.
 func fault(t *testing.T, d *gpu.Device) {
 	t.Helper()
-	m, err := d.Compile("poke.cu", []byte(`__global__ void poke(int* p, long long i) { p[i] = 1; }`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := m.Kernel("poke")
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := pokeKernel(t, d)
 	p, err := gpu.NewBuffer[int32](d, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -133,14 +124,7 @@ func fault(t *testing.T, d *gpu.Device) {
 func TestLostBuffer(t *testing.T) {
 	d := openGPU(t, "cuda")
 	other := openGPU(t, "cuda")
-	m, err := d.Compile("poke.cu", []byte(`__global__ void poke(int* p, long long i) { p[i] = 1; }`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := m.Kernel("poke")
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := pokeKernel(t, d)
 	old, err := gpu.NewBuffer[int32](d, 4)
 	if err != nil {
 		t.Fatal(err)
@@ -207,11 +191,7 @@ func TestConformanceAfterFault(t *testing.T) {
 // H200 (gpusim/profiles/testdata/h200/2026-11-29/csv/launch.csv).
 func TestLaunchLatency(t *testing.T) {
 	d := openGPU(t, "cuda")
-	m, err := d.Compile("empty.cu", []byte(`__global__ void empty() {}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, _ := m.Kernel("empty")
+	k := compileKernel(t, d, "empty.cu", []byte(`__global__ void empty() {}`), "empty")
 	cfg := gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(32)}
 	for i := 0; i < 50; i++ {
 		k.Launch(cfg)
@@ -289,14 +269,10 @@ extern "C" __global__ void plain(float* p) { p[0] = SCALE; }`
 // and that output written by the process itself is not captured.
 func TestPrintfCapture(t *testing.T) {
 	d := openGPU(t, "cuda")
-	m, err := d.Compile("p.cu", []byte(`__global__ void many(int n) {
+	k := compileKernel(t, d, "p.cu", []byte(`__global__ void many(int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) printf("line %05d of many, padded to be long enough to fill buffers quickly\n", i);
-}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, _ := m.Kernel("many")
+}`), "many")
 	const n = 4096
 	res, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(n / 128), Block: gpu.D1(128)}, n)
 	if err != nil {
@@ -324,11 +300,7 @@ func TestTwoDevices(t *testing.T) {
 	b := openGPU(t, "cuda:0")
 	src := []byte(`__global__ void inc(int* p) { p[threadIdx.x] += threadIdx.x; }`)
 	run := func(d *gpu.Device) []int32 {
-		m, err := d.Compile("inc.cu", src)
-		if err != nil {
-			t.Fatal(err)
-		}
-		k, _ := m.Kernel("inc")
+		k := compileKernel(t, d, "inc.cu", src, "inc")
 		p, _ := gpu.Upload(d, []int32{10, 10, 10, 10})
 		if _, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(4)}, p); err != nil {
 			t.Fatal(err)

@@ -31,3 +31,17 @@ func openGPU(t testing.TB, spec string) *gpu.Device {
 	t.Cleanup(func() { d.Close() })
 	return d
 }
+
+// compileKernel compiles src, named file, on d and returns its kernel name.
+func compileKernel(t testing.TB, d *gpu.Device, file string, src []byte, name string) *gpu.Kernel {
+	t.Helper()
+	m, err := d.Compile(file, src)
+	if err != nil {
+		t.Fatalf("%s: compile %s: %v", d.Info().Backend, file, err)
+	}
+	k, err := m.Kernel(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}

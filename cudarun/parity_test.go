@@ -86,15 +86,7 @@ func TestParity(t *testing.T) {
 // seedKernel compiles a seed file on d and returns its kernel.
 func seedKernel(t *testing.T, d *gpu.Device, file, name string) *gpu.Kernel {
 	t.Helper()
-	m, err := d.Compile(file, seeds.Source(file))
-	if err != nil {
-		t.Fatalf("%s: compile %s: %v", d.Info().Backend, file, err)
-	}
-	k, err := m.Kernel(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
+	return compileKernel(t, d, file, seeds.Source(file), name)
 }
 
 func newBuf[T gpu.Scalar](t *testing.T, d *gpu.Device, n int) *gpu.Buffer[T] {
