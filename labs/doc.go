@@ -1,0 +1,41 @@
+// Package labs is the contract every warplab lab implements, the registry
+// that the command line, the notebooks and the class grader find labs in,
+// and the shared language of exercise feedback.
+//
+// # Labs
+//
+// A lab is a Go package under labs/ (labs/atomics is Day 26) that a
+// notebook imports. Besides its own typed experiments, tables and charts,
+// it registers a Lab in init:
+//
+//   - Info: the name `warplab lab NAME` takes, the title, what it teaches,
+//     the course documents it comes from, its notebook, the wall time of
+//     its headless run on the simulator, and its Exercise.
+//   - Options: the settings its run accepts, with defaults, kinds and
+//     bounds ("sizes", "block-size"). They are set by name, so the
+//     command line needs no per-lab flags (`--set sizes=4096,65536`) and
+//     an instructor's key can change them for a hidden check.
+//   - Run: every experiment, as the notebook runs them, returning a Report
+//     of tables and figures and the wall time it took.
+//
+// Package labs/all imports every lab, so a program that wants them all
+// (cmd/warplab, the grader) imports it for its side effect, the way
+// image/png registers a decoder.
+//
+// # Settings
+//
+// Resolve checks a map of settings against a list of Options: an unknown
+// name is an error that lists the known ones; a value is parsed as its
+// option's Kind and checked against its bounds before anything runs, so
+// that `--set sizes=10000000000` is refused with the option's name instead
+// of exhausting the host's memory.
+//
+// # Exercises and feedback
+//
+// An Exercise names the answer variable and its Go type, the check's own
+// Options (sizes, seeds, tolerances: what a hidden check varies), and a
+// Check function. Check returns Feedback: named Parts, each with a Verdict
+// (Pass, Fail, Unanswered or a Note), a message, the hint to read, points
+// and a Visibility. The notebook shows Feedback as HTML, the command line
+// as text, and the grader turns the same parts into a platform's results.
+package labs

@@ -1,0 +1,54 @@
+package labs
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/warplab/warplab/gpu"
+)
+
+// Exercise is a lab's exercise: the answer a student writes in the
+// notebook cell tagged "answer", and the check that judges it. The
+// notebook's check cell and the class grader call the same Check.
+//
+// An answer is a Go literal assigned to a top-level variable, `var answer
+// = atomics.Day26Answer{...}`; a student-written kernel is a field of it
+// holding a raw-string literal of CUDA C. The grader reads the literal
+// with go/parser into a value of the type New returns, and never runs
+// student Go.
+type Exercise struct {
+	// Title names the exercise in feedback: "Day 26 exercise".
+	Title string `json:"title"`
+	// Variable is the name of the answer variable: "answer".
+	Variable string `json:"variable"`
+	// Options are the check's settings (sizes, seeds, tolerances) that an
+	// instructor's key may change for hidden checks.
+	Options []Option `json:"options,omitempty"`
+	// New returns a pointer to a zero answer: a *atomics.Day26Answer.
+	New func() any `json:"-"`
+	// Check judges an answer (a pointer of New's type, or the value it
+	// points to) on dev with resolved settings.
+	Check func(dev *gpu.Device, answer any, s Settings) Feedback `json:"-"`
+}
+
+// AnswerType returns the Go type of the answer, qualified by its
+// package: "atomics.Day26Answer".
+func (e *Exercise) AnswerType() string {
+	return reflect.TypeOf(e.New()).Elem().String()
+}
+
+// Answer converts an answer given as a value or a pointer to the
+// exercise's answer type, for a Check function: a wrong type is an error
+// that names both types.
+func Answer[T any](answer any) (T, error) {
+	switch a := answer.(type) {
+	case T:
+		return a, nil
+	case *T:
+		if a != nil {
+			return *a, nil
+		}
+	}
+	var zero T
+	return zero, fmt.Errorf("labs: answer is a %T, want a %T", answer, zero)
+}
