@@ -59,9 +59,14 @@ read -r -a EXTRA <<<"${MB_NVCC_EXTRA:-}"
 NVFLAGS+=("${EXTRA[@]}")
 
 # Most important first, so that a short budget still gets them.
+# MB_PROGS (space-separated) runs a subset: MB_PROGS="counters queue".
 PROGS=(day26_blocksize determinism atomics_global atomics_shared softmax sliced histogram
-       bandwidth launch waves)
+       bandwidth launch waves counters queue histshape access cas reproducible ordering)
 SASS75=(atomics_global atomics_shared day26_blocksize sliced histogram softmax)
+if [ -n "${MB_PROGS:-}" ]; then
+    read -r -a PROGS <<<"$MB_PROGS"
+    SASS75=()
+fi
 
 log "microbench: out=$OUTDIR work=$RAW nvcc=${NVCC:-none} arch=$ARCH budget=${TOTAL_BUDGET}s"
 
