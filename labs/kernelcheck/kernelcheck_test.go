@@ -1,0 +1,274 @@
+package kernelcheck_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/warplab/warplab/gpu"
+	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/kernelcheck"
+)
+
+// sumHarness checks a kernel sum(const float* x, float* out, int n) that
+// adds x into *out, launched with 256 threads per block.
+func sumHarness() kernelcheck.Harness {
+	return kernelcheck.Harness{
+		Exercise: "sum exercise",
+		File:     "answer.cu",
+		Kernel:   "sum",
+		Prepare: func(dev *gpu.Device, n int, seed uint64) (*kernelcheck.Case, error) {
+			r := rand.New(rand.NewPCG(seed, 99))
+			x := make([]float32, n)
+			var want float64
+			for i := range x {
+				x[i] = float32(r.Float64()*2 - 1)
+				want += float64(x[i]) + 2
+				x[i] += 2
+			}
+			in, err := gpu.Upload(dev, x)
+			if err != nil {
+				return nil, err
+			}
+			out, err := gpu.NewBuffer[float32](dev, 1)
+			if err != nil {
+				return nil, err
+			}
+			return &kernelcheck.Case{
+				Launch: gpu.LaunchConfig{Grid: gpu.D1((n + 255) / 256), Block: gpu.D1(256)},
+				Args:   []any{in, out, n},
+				Judge: func(res *gpu.Result, tol float64) error {
+					got, err := res.Arg("out").(*gpu.Buffer[float32]).Download()
+					if err != nil {
+						return err
+					}
+					if rel := math.Abs(float64(got[0])-want) / want; rel > tol {
+						return fmt.Errorf("sum %g, reference %.6f (relative error %.2g)", got[0], want, rel)
+					}
+					return nil
+				},
+			}, nil
+		},
+		Reference:       []byte(shuffleSum),
+		ReferenceFile:   "reference.cu",
+		ReferenceKernel: "sum",
+		Hints:           map[string]int{kernelcheck.PartContention: 2},
+	}
+}
+
+const shuffleSum = `__global__ void sum(const float* x, float* out, int n) {
+    __shared__ float part[8];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    float v = (i < n) ? x[i] : 0.0f;
+    for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffff, v, d);
+    if (lane == 0) part[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = (lane < 8) ? part[lane] : 0.0f;
+        for (int d = 4; d > 0; d /= 2) v += __shfl_down_sync(0xffffffff, v, d);
+        if (lane == 0) atomicAdd(out, v);
+    }
+}`
+
+// fast is a configuration small enough for unit tests.
+func fast() kernelcheck.Config {
+	c := kernelcheck.DefaultConfig()
+	c.Sizes = []int{1000, 4133}
+	c.Seeds = []uint64{1, 2}
+	c.Budget = 200_000
+	return c
+}
+
+func check(t *testing.T, src string, cfg kernelcheck.Config) labs.Feedback {
+	t.Helper()
+	dev, err := gpu.Open("sim:t4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	f := kernelcheck.CheckConfig(dev, sumHarness(), src, cfg)
+	t.Logf("%s", f)
+	return f
+}
+
+// want checks that part has verdict v and a message holding every one of
+// subs.
+func want(t *testing.T, f labs.Feedback, part string, v labs.Verdict, subs ...string) {
+	t.Helper()
+	p, ok := f.Part(part)
+	if !ok {
+		t.Errorf("no part %q", part)
+		return
+	}
+	if p.Verdict != v {
+		t.Errorf("%s: verdict %s, want %s (%s)", part, p.Verdict, v, p.Message)
+	}
+	for _, s := range subs {
+		if !strings.Contains(p.Message, s) {
+			t.Errorf("%s: message %q does not hold %q", part, p.Message, s)
+		}
+	}
+}
+
+func TestCorrectKernelPasses(t *testing.T) {
+	f := check(t, shuffleSum, fast())
+	if !f.OK() {
+		t.Fatalf("a correct kernel fails:\n%s", f)
+	}
+	for _, name := range kernelcheck.Parts {
+		if _, ok := f.Part(name); !ok {
+			t.Errorf("no part %q", name)
+		}
+	}
+	want(t, f, kernelcheck.PartTime, labs.Note, "1.00x")
+	if f.Timing != "modelled, t4 profile" {
+		t.Errorf("timing %q", f.Timing)
+	}
+}
+
+func TestWrongSum(t *testing.T) {
+	// Drops the last element.
+	src := strings.Replace(shuffleSum, "(i < n)", "(i < n - 1)", 1)
+	f := check(t, src, fast())
+	want(t, f, kernelcheck.PartCorrect, labs.Fail, "n = 1000, seed 1: sum", "reference")
+	want(t, f, kernelcheck.PartRuns, labs.Pass)
+	want(t, f, kernelcheck.PartRaces, labs.Pass)
+}
+
+func TestMissingBarrierRace(t *testing.T) {
+	src := strings.Replace(shuffleSum, "__syncthreads();", "", 1)
+	f := check(t, src, fast())
+	// Both accesses, at the student's lines, with the line's text.
+	want(t, f, kernelcheck.PartRaces, labs.Fail, "race at answer.cu:", "part[warp] = v;", "part[lane]")
+}
+
+func TestBarrierDivergence(t *testing.T) {
+	src := strings.Replace(shuffleSum, "__syncthreads();", "if (warp < 4) __syncthreads();", 1)
+	f := check(t, src, fast())
+	want(t, f, kernelcheck.PartRaces, labs.Fail, "barrier divergence", "answer.cu:8:")
+	want(t, f, kernelcheck.PartRuns, labs.Fail)
+	want(t, f, kernelcheck.PartCorrect, labs.Fail, "not checked")
+}
+
+func TestTooManyAtomics(t *testing.T) {
+	src := `__global__ void sum(const float* x, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(out, x[i]);
+}`
+	f := check(t, src, fast())
+	want(t, f, kernelcheck.PartCorrect, labs.Pass)
+	want(t, f, kernelcheck.PartContention, labs.Fail, "n = 4133", "4133 global atomics", "ceil(n / 32) = 130")
+	if p, _ := f.Part(kernelcheck.PartContention); p.Hint != 2 {
+		t.Errorf("contention hint %d, want 2", p.Hint)
+	}
+}
+
+func TestCompileError(t *testing.T) {
+	src := strings.Replace(shuffleSum, "int lane = threadIdx.x & 31", "int lane = threadIdx.x & 31 +", 1)
+	f := check(t, src, fast())
+	want(t, f, kernelcheck.PartCompiles, labs.Fail, "answer.cu:4:")
+	want(t, f, kernelcheck.PartRuns, labs.Fail, "not checked")
+	want(t, f, kernelcheck.PartTime, labs.Fail, "not checked")
+}
+
+func TestWrongKernelName(t *testing.T) {
+	src := strings.Replace(shuffleSum, "void sum(", "void total(", 1)
+	f := check(t, src, fast())
+	want(t, f, kernelcheck.PartCompiles, labs.Fail, "no kernel named sum", "total")
+}
+
+func TestWrongParameters(t *testing.T) {
+	src := strings.Replace(shuffleSum, "const float* x", "const int* x", 1)
+	f := check(t, src, fast())
+	want(t, f, kernelcheck.PartRuns, labs.Fail, "parameters do not match", "int* x")
+}
+
+func TestEndlessLoop(t *testing.T) {
+	src := strings.Replace(shuffleSum, "for (int d = 16; d > 0; d /= 2)", "for (int d = 16; d > 0; d += 0)", 1)
+	f := check(t, src, fast())
+	want(t, f, kernelcheck.PartRuns, labs.Fail, "budget of 200000 warp instructions", "answer.cu:6:")
+}
+
+func TestWallClock(t *testing.T) {
+	src := strings.Replace(shuffleSum, "for (int d = 16; d > 0; d /= 2)", "for (int d = 16; d > 0; d += 0)", 1)
+	cfg := fast()
+	cfg.Budget = 1 << 30
+	cfg.TimeLimit = 50 * time.Millisecond
+	f := check(t, src, cfg)
+	want(t, f, kernelcheck.PartRuns, labs.Fail, "wall-clock limit of 50ms")
+}
+
+func TestOutOfBounds(t *testing.T) {
+	src := strings.Replace(shuffleSum, "float v = (i < n) ? x[i] : 0.0f;", "float v = x[i];", 1)
+	f := check(t, src, fast())
+	want(t, f, kernelcheck.PartRuns, labs.Fail, "illegal address", "answer.cu:5:", "x[i]")
+}
+
+func TestUnanswered(t *testing.T) {
+	f := check(t, "  \n", fast())
+	for _, p := range f.Parts {
+		if p.Verdict != labs.Unanswered {
+			t.Errorf("%s: %s, want unanswered", p.Name, p.Verdict)
+		}
+	}
+	if len(f.Parts) != len(kernelcheck.Parts) {
+		t.Errorf("%d parts, want %d", len(f.Parts), len(kernelcheck.Parts))
+	}
+}
+
+func TestHarnessPanicIsReported(t *testing.T) {
+	h := sumHarness()
+	prep := h.Prepare
+	h.Prepare = func(dev *gpu.Device, n int, seed uint64) (*kernelcheck.Case, error) {
+		c, err := prep(dev, n, seed)
+		if err == nil {
+			c.Judge = func(*gpu.Result, float64) error { panic("boom") }
+		}
+		return c, err
+	}
+	dev, _ := gpu.Open("sim:t4")
+	defer dev.Close()
+	f := kernelcheck.CheckConfig(dev, h, shuffleSum, fast())
+	want(t, f, kernelcheck.PartRuns, labs.Fail, "internal error: boom")
+}
+
+func TestSlowdownLimit(t *testing.T) {
+	src := `__global__ void sum(const float* x, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(out, x[i]);
+}`
+	cfg := fast()
+	cfg.MaxSlowdown = 1.5
+	f := check(t, src, cfg)
+	want(t, f, kernelcheck.PartTime, labs.Fail, "The limit is 1.5x")
+}
+
+func TestSettings(t *testing.T) {
+	s, err := labs.Resolve("sum exercise", kernelcheck.Options(), map[string]string{"sizes": "77,999", "seeds": "5", "tolerance": "0.001"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := kernelcheck.ConfigFrom(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Sizes) != 2 || c.Sizes[1] != 999 || len(c.Seeds) != 1 || c.Seeds[0] != 5 || c.Tolerance != 0.001 {
+		t.Errorf("config %+v", c)
+	}
+	if _, err := labs.Resolve("x", kernelcheck.Options(), map[string]string{"sizes": "100000000"}); err == nil {
+		t.Error("a size past MaxSize resolves")
+	}
+	s, _ = labs.Resolve("x", kernelcheck.Options(), map[string]string{"tolerance": "-1"})
+	if _, err := kernelcheck.ConfigFrom(s); err == nil {
+		t.Error("a negative tolerance is accepted")
+	}
+	dev, _ := gpu.Open("sim:t4")
+	defer dev.Close()
+	f := kernelcheck.Check(dev, sumHarness(), shuffleSum, s)
+	want(t, f, kernelcheck.PartCompiles, labs.Fail, "settings are wrong", "tolerance")
+}
