@@ -36,18 +36,23 @@ type Counters struct {
 
 	// Global atomics. Requests are warp instructions and Ops the lanes'
 	// operations. Issued is what reaches the L2 after the compiler's warp
-	// aggregation (same-address integer adds whose result is unused become one
-	// operation per warp): Aggregated = Ops - Issued. Addresses and Lines
-	// count the distinct addresses and 128-byte lines; MaxChain is the most
-	// issued operations to one address and MaxLineChain to one line.
-	GlobalAtomicRequests   int64 `json:"global_atomic_requests"`
-	GlobalAtomicOps        int64 `json:"global_atomic_ops"`
-	GlobalAtomicIssued     int64 `json:"global_atomic_issued"`
-	GlobalAtomicAggregated int64 `json:"global_atomic_aggregated"`
-	GlobalAtomicAddresses  int64 `json:"global_atomic_addresses"`
-	GlobalAtomicLines      int64 `json:"global_atomic_lines"`
-	GlobalAtomicMaxChain   int64 `json:"global_atomic_max_chain"`
-	GlobalAtomicMaxLine    int64 `json:"global_atomic_max_line_chain"`
+	// aggregation (an integer add to an address the compiler proves the
+	// same for every lane becomes one operation per warp, whether or not
+	// its result is used): Aggregated = Ops - Issued, and AggregatedUsed
+	// counts the lane operations, of those aggregated, whose lanes use the
+	// returned old value (the compiler hands each its share by a warp
+	// prefix sum). Addresses and Lines count the distinct addresses and
+	// 128-byte lines; MaxChain is the most issued operations to one address
+	// and MaxLineChain to one line.
+	GlobalAtomicRequests       int64 `json:"global_atomic_requests"`
+	GlobalAtomicOps            int64 `json:"global_atomic_ops"`
+	GlobalAtomicIssued         int64 `json:"global_atomic_issued"`
+	GlobalAtomicAggregated     int64 `json:"global_atomic_aggregated"`
+	GlobalAtomicAggregatedUsed int64 `json:"global_atomic_aggregated_used"`
+	GlobalAtomicAddresses      int64 `json:"global_atomic_addresses"`
+	GlobalAtomicLines          int64 `json:"global_atomic_lines"`
+	GlobalAtomicMaxChain       int64 `json:"global_atomic_max_chain"`
+	GlobalAtomicMaxLine        int64 `json:"global_atomic_max_line_chain"`
 	// FloatAtomicOps counts the global float/double atomic operations (never
 	// aggregated by the compiler).
 	GlobalFloatAtomicOps int64 `json:"global_float_atomic_ops"`

@@ -63,9 +63,10 @@ func (s *atomStats) line(addr uint64) *lineState {
 
 // record counts one atomic instruction and returns the SM cycle at which
 // its global transactions complete (0 for shared atomics). agg says the
-// compiler aggregates it per warp when its address is uniform (an integer
-// add whose result is unused); floatAdd that it is a float or double add.
-func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, floatAdd bool, k cudac.Kind) int64 {
+// compiler aggregates it per warp when its address is uniform (see the
+// ir package's compiler model), used that the lanes use the old value it
+// returns, floatAdd that it is a float or double add.
+func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, used, floatAdd bool, k cudac.Kind) int64 {
 	if g.n == 0 {
 		return 0
 	}
@@ -82,6 +83,9 @@ func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, floatAdd bool, k
 			c.GlobalFloatAtomicOps += int64(g.n)
 		}
 		aggregated := agg && g.k == 1
+		if aggregated && used {
+			c.GlobalAtomicAggregatedUsed += int64(g.n)
+		}
 		for i := 0; i < g.k; i++ {
 			issued := g.count[i]
 			if aggregated {

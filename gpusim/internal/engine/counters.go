@@ -35,6 +35,7 @@ func addCounters(d, s *gpu.Counters) {
 	d.GlobalAtomicOps += s.GlobalAtomicOps
 	d.GlobalAtomicIssued += s.GlobalAtomicIssued
 	d.GlobalAtomicAggregated += s.GlobalAtomicAggregated
+	d.GlobalAtomicAggregatedUsed += s.GlobalAtomicAggregatedUsed
 	d.GlobalAtomicAddresses += s.GlobalAtomicAddresses
 	d.GlobalAtomicLines += s.GlobalAtomicLines
 	d.GlobalAtomicMaxChain += s.GlobalAtomicMaxChain

@@ -376,6 +376,7 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 	op, k := cudac.Builtin(in.Aux), in.T
 	size := kindSize(k)
 	agg := in.Flags&ir.FlagAggregatable != 0
+	fullOnly := in.Flags&ir.FlagAggFullWarp != 0
 	acc := access{"atomic " + op.String(), pc}
 	floatAdd := op == cudac.AtomicAdd && (k == cudac.Float32 || k == cudac.Float64)
 	return func(w *warp) stop {
@@ -456,7 +457,9 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 				}
 			}
 		}
-		done := x.atom.record(x, w, &group, agg, floatAdd, k)
+		// The compiler's guard: some aggregations need every lane active.
+		aggNow := agg && (!fullOnly || w.mask == 0xffffffff)
+		done := x.atom.record(x, w, &group, aggNow, hasDst, floatAdd, k)
 		switch {
 		case group.space == spShared:
 			x.queueShared(w, &group, floatAdd)

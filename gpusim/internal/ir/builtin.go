@@ -168,15 +168,46 @@ func (l *lowerer) atomic(e *cudac.BuiltinCall, want bool) operand {
 	if want {
 		in.Dst = l.tmp()
 	}
-	if !want && e.Elem.IsInteger() && (e.Builtin == cudac.AtomicAdd || e.Builtin == cudac.AtomicSub) &&
-		l.uni.expr(e.Args[0]) {
-		in.Flags |= FlagAggregatable
-	}
+	in.Flags |= l.aggregation(e, want)
 	l.emit(in)
 	if in.Dst == NoReg {
 		return immOp(0)
 	}
 	return regOp(in.Dst)
+}
+
+// aggregation returns the flags of nvcc's warp aggregation of an atomic,
+// as CUDA 13.0 applies it on sm_75 and sm_90 (read in the SASS of
+// cmd/warplab/testdata/aggregation-sass.txt): the address must be one the
+// compiler proves uniform across the warp, the type an integer, and
+//
+//   - an add or sub becomes one atomic per warp whether or not its result is
+//     used: with a lane-invariant value, a vote, a popc and, when the result
+//     is used, a shuffle of the leader's old value plus each lane's rank;
+//     with a per-lane value and the result used, a shuffle prefix sum that
+//     the compiler guards with a full-warp test (FlagAggFullWarp), falling
+//     back to one atomic per lane;
+//   - an and, or, xor, min or max whose result is unused becomes a warp
+//     reduction (REDUX on sm_80 and later) and one atomic per warp.
+//
+// atomicInc, atomicDec, atomicExch and atomicCAS are never aggregated, and
+// neither is any atomic whose address depends on the lane's data.
+func (l *lowerer) aggregation(e *cudac.BuiltinCall, want bool) Flags {
+	if !e.Elem.IsInteger() || !l.uni.expr(e.Args[0]) {
+		return 0
+	}
+	switch e.Builtin {
+	case cudac.AtomicAdd, cudac.AtomicSub:
+		if want && !l.uni.expr(e.Args[1]) {
+			return FlagAggregatable | FlagAggFullWarp
+		}
+		return FlagAggregatable
+	case cudac.AtomicAnd, cudac.AtomicOr, cudac.AtomicXor, cudac.AtomicMin, cudac.AtomicMax:
+		if !want {
+			return FlagAggregatable
+		}
+	}
+	return 0
 }
 
 func (l *lowerer) printf(e *cudac.BuiltinCall) operand {

@@ -138,9 +138,9 @@ type Flags uint16
 const (
 	// FlagImmB: the second operand is Imm, not B.
 	FlagImmB Flags = 1 << iota
-	// FlagUniformAddr: the address of an atomic is the same for every lane
-	// (statically), and the result is unused: the compiler aggregates an
-	// integer add per warp.
+	// FlagAggregatable: the compiler aggregates an integer atomic per warp:
+	// its address is the same for every lane (statically) and its
+	// operation one that nvcc aggregates (see lowerer.aggregation).
 	FlagAggregatable
 	// FlagVolatile: a volatile access, which the scheduler orders against
 	// other warps like an atomic.
@@ -152,6 +152,10 @@ const (
 	// __syncthreads: threads of a block that go different ways there
 	// diverge at a barrier.
 	FlagBarrier
+	// FlagAggFullWarp: an aggregatable atomic is aggregated only when all
+	// 32 lanes of the warp are active (the compiler's guard around a
+	// shuffle prefix sum); otherwise every lane issues its own.
+	FlagAggFullWarp
 )
 
 // Space hints where a memory instruction's address probably points. The
@@ -309,6 +313,9 @@ func (in *Inst) String() string {
 	}
 	if in.Flags&FlagAggregatable != 0 {
 		b.WriteString(".agg")
+	}
+	if in.Flags&FlagAggFullWarp != 0 {
+		b.WriteString(".full")
 	}
 	var ops []string
 	if in.Dst != NoReg {

@@ -91,30 +91,50 @@ func TestContraction(t *testing.T) {
 }
 
 func TestAggregation(t *testing.T) {
-	// Only an integer add to an address the compiler can prove uniform,
-	// whose result is unused, is aggregated per warp.
-	src := `__global__ void k(unsigned* c, const int* idx, float* f) {
+	// nvcc's rule, as the SASS of CUDA 13.0 shows it on sm_75 and sm_90
+	// (gpusim/testdata/nvcc-atomics-sass.txt): an integer atomic to an
+	// address the compiler can prove uniform is aggregated per warp when it
+	// is an add or sub (result used or not; a per-lane value with the result
+	// used only in a full warp), or a bitwise or min/max op whose result is
+	// unused. Data-dependent addresses, atomicInc and floats never are.
+	src := `__global__ void k(unsigned* c, const int* idx, float* f, unsigned* v) {
     atomicAdd(c, 1u);
     atomicAdd(&c[blockIdx.x], 2u);
     atomicAdd(&c[idx[threadIdx.x]], 1u);
     unsigned old = atomicAdd(c, 1u);
     atomicAdd(f, 1.0f);
+    old += atomicSub(&c[blockIdx.x % 8], 1u);
+    old += atomicAdd(c, v[threadIdx.x]);
+    atomicAdd(c, v[threadIdx.x]);
+    old += atomicInc(c, 100u);
+    atomicOr(c, 1u << threadIdx.x);
+    old += atomicMax(c, threadIdx.x);
+    old += atomicAdd(&c[idx[threadIdx.x]], 1u);
+    if (idx[threadIdx.x] > 0) old += atomicAdd(c, 1u);
     c[1] = old;
 }`
 	k := lower(t, src, "k", ir.Options{})
-	var agg []bool
+	const no, any, full = 0, 1, 2
+	var got []int
 	for _, in := range k.Code {
 		if in.Op == ir.Atom {
-			agg = append(agg, in.Flags&ir.FlagAggregatable != 0)
+			g := no
+			if in.Flags&ir.FlagAggregatable != 0 {
+				g = any
+				if in.Flags&ir.FlagAggFullWarp != 0 {
+					g = full
+				}
+			}
+			got = append(got, g)
 		}
 	}
-	want := []bool{true, true, false, false, false}
-	if len(agg) != len(want) {
-		t.Fatalf("%d atomics, want %d", len(agg), len(want))
+	want := []int{any, any, no, any, no, any, full, any, no, any, no, no, any}
+	if len(got) != len(want) {
+		t.Fatalf("%d atomics, want %d", len(got), len(want))
 	}
 	for i := range want {
-		if agg[i] != want[i] {
-			t.Errorf("atomic %d: aggregatable %v, want %v\n%s", i, agg[i], want[i], k)
+		if got[i] != want[i] {
+			t.Errorf("atomic %d: aggregation %d, want %d (0 none, 1 any warp, 2 full warps)\n%s", i, got[i], want[i], k)
 		}
 	}
 }
