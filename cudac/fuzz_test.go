@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/warplab/warplab/internal/seeds"
+	"github.com/warplab/warplab/internal/coursekernels"
 )
 
 var fuzzExtra = []string{
@@ -19,8 +19,8 @@ var fuzzExtra = []string{
 }
 
 func FuzzCompile(f *testing.F) {
-	for _, name := range seeds.Names() {
-		f.Add(seeds.Source(name))
+	for _, name := range coursekernels.Names() {
+		f.Add(coursekernels.Source(name))
 	}
 	for _, s := range fuzzExtra {
 		f.Add([]byte(s))
@@ -85,15 +85,15 @@ func diagnosticsError(err error) error {
 	return nil
 }
 
-// TestFuzzCorpusQuick runs mutations of the seeds without the fuzzing
+// TestFuzzCorpusQuick runs mutations of the course kernels (and extra inputs) without the fuzzing
 // engine: truncations and single-byte changes must never crash.
 func TestFuzzCorpusQuick(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow")
 	}
 	var corpus [][]byte
-	for _, name := range seeds.Names() {
-		corpus = append(corpus, seeds.Source(name))
+	for _, name := range coursekernels.Names() {
+		corpus = append(corpus, coursekernels.Source(name))
 	}
 	for _, s := range fuzzExtra {
 		corpus = append(corpus, []byte(s))
@@ -119,10 +119,10 @@ func compileNoCrash(t *testing.T, src []byte) {
 	}
 }
 
-func BenchmarkCompileSeeds(b *testing.B) {
+func BenchmarkCompileCourseKernels(b *testing.B) {
 	var srcs [][]byte
-	for _, name := range seeds.Names() {
-		srcs = append(srcs, seeds.Source(name))
+	for _, name := range coursekernels.Names() {
+		srcs = append(srcs, coursekernels.Source(name))
 	}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -14,10 +14,10 @@ import (
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
-	"github.com/warplab/warplab/internal/seeds"
+	"github.com/warplab/warplab/internal/coursekernels"
 )
 
-// The parity tests run every kernel of internal/seeds on the GPU and on the
+// The parity tests run every kernel of internal/coursekernels on the GPU and on the
 // simulator (sim:h200) with the same inputs. Integer results and float
 // results that are exact in any order of the atomics must be equal bit for
 // bit; float results that depend on the order (or on expf's last bits) must
@@ -26,8 +26,8 @@ import (
 // paritySim is the simulator profile the GPU results are compared with.
 const paritySim = "sim:h200"
 
-// parityCases maps each seed kernel to the test that covers it;
-// TestParityCoversSeeds checks that none is missing.
+// parityCases maps each course kernel to the test that covers it;
+// TestParityCoversCourseKernels checks that none is missing.
 var parityCases = map[string]func(t *testing.T, sim, cuda *gpu.Device){
 	"day26_sums.cu:sumGlobalAtomic":                   parityDay26,
 	"day26_sums.cu:sumSharedAtomic":                   parityDay26,
@@ -42,15 +42,15 @@ var parityCases = map[string]func(t *testing.T, sim, cuda *gpu.Device){
 	"atomic_max_float.cu:maxFloatIntBits":             parityMaxFloat,
 }
 
-func TestParityCoversSeeds(t *testing.T) {
-	for _, name := range seeds.Names() {
-		prog, err := cudac.Compile(name, seeds.Source(name))
+func TestParityCoversCourseKernels(t *testing.T) {
+	for _, name := range coursekernels.Names() {
+		prog, err := cudac.Compile(name, coursekernels.Source(name))
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, k := range prog.KernelNames() {
 			if parityCases[name+":"+k] == nil {
-				t.Errorf("seed kernel %s:%s has no parity test", name, k)
+				t.Errorf("course kernel %s:%s has no parity test", name, k)
 			}
 		}
 	}
@@ -83,10 +83,10 @@ func TestParity(t *testing.T) {
 	}
 }
 
-// seedKernel compiles a seed file on d and returns its kernel.
-func seedKernel(t *testing.T, d *gpu.Device, file, name string) *gpu.Kernel {
+// courseKernel compiles a seed file on d and returns its kernel.
+func courseKernel(t *testing.T, d *gpu.Device, file, name string) *gpu.Kernel {
 	t.Helper()
-	return compileKernel(t, d, file, seeds.Source(file), name)
+	return compileKernel(t, d, file, coursekernels.Source(file), name)
 }
 
 func newBuf[T gpu.Scalar](t *testing.T, d *gpu.Device, n int) *gpu.Buffer[T] {
@@ -196,7 +196,7 @@ func parityDay26(t *testing.T, sim, cuda *gpu.Device) {
 	exact, inexact := sumInputs()
 	for _, name := range []string{"sumGlobalAtomic", "sumSharedAtomic", "sumTreeAtomic"} {
 		sum := func(d *gpu.Device, in []float32) float32 {
-			k := seedKernel(t, d, "day26_sums.cu", name)
+			k := courseKernel(t, d, "day26_sums.cu", name)
 			total := newBuf[float32](t, d, 1)
 			run1D(t, k, (sumN+255)/256, 256, 0, upload(t, d, in), total, uint64(sumN))
 			return download(t, total)[0]
@@ -229,7 +229,7 @@ func paritySoftmax(t *testing.T, sim, cuda *gpu.Device) {
 	}
 	for _, name := range []string{"onlineSoftmaxDenom_Atomic", "onlineSoftmaxDenom_WarpShuffle"} {
 		denom := func(d *gpu.Device) float32 {
-			k := seedKernel(t, d, "softmax_denom.cu", name)
+			k := courseKernel(t, d, "softmax_denom.cu", name)
 			out := newBuf[float32](t, d, 1)
 			run1D(t, k, n/256, 256, 0, upload(t, d, in), out, n)
 			return download(t, out)[0]
@@ -251,7 +251,7 @@ func parityHistogram(t *testing.T, sim, cuda *gpu.Device) {
 		want[data[i]]++
 	}
 	hist := func(d *gpu.Device, name, file string) []int32 {
-		k := seedKernel(t, d, file, name)
+		k := courseKernel(t, d, file, name)
 		out := newBuf[int32](t, d, bins)
 		run1D(t, k, grid, block, 4*bins, upload(t, d, data), n, out, bins)
 		return download(t, out)
@@ -287,7 +287,7 @@ func paritySliced(t *testing.T, sim, cuda *gpu.Device) {
 		}
 	}
 	count := func(d *gpu.Device) []uint64 {
-		k := seedKernel(t, d, "sliced_counter.cu", "count_matches")
+		k := courseKernel(t, d, "sliced_counter.cu", "count_matches")
 		padded := newBuf[uint64](t, d, slicesN*16) // 128 bytes per slice
 		run1D(t, k, 128, 256, 0, upload(t, d, data), uint64(n), key, padded, slicesN)
 		all := download(t, padded)
@@ -319,7 +319,7 @@ func parityAggInc(t *testing.T, sim, cuda *gpu.Device) {
 	}
 	slices.Sort(want)
 	filter := func(d *gpu.Device) (int32, []int32) {
-		k := seedKernel(t, d, "atomic_agg_inc.cu", "filterPositive")
+		k := courseKernel(t, d, "atomic_agg_inc.cu", "filterPositive")
 		out, cnt := newBuf[int32](t, d, n), newBuf[int32](t, d, 1)
 		run1D(t, k, (n+255)/256, 256, 0, upload(t, d, in), n, out, cnt)
 		c := download(t, cnt)[0]
@@ -347,7 +347,7 @@ func parityMaxFloat(t *testing.T, sim, cuda *gpu.Device) {
 	}
 	for _, name := range []string{"maxFloatCAS", "maxFloatIntBits"} {
 		mx := func(d *gpu.Device) float32 {
-			k := seedKernel(t, d, "atomic_max_float.cu", name)
+			k := courseKernel(t, d, "atomic_max_float.cu", name)
 			out := newBuf[float32](t, d, 1)
 			run1D(t, k, (n+255)/256, 256, 0, upload(t, d, in), n, out)
 			return download(t, out)[0]
@@ -362,7 +362,7 @@ func parityMaxFloat(t *testing.T, sim, cuda *gpu.Device) {
 // TestLabParity runs the lab kernels on the GPU and on the simulator.
 // Every lab kernel so far is a sum with the Day 26 signature
 // (const float* in, float* total, size_t n), a template over its block size
-// or not; those are compared as parityDay26 compares the seeds' sums. A
+// or not; those are compared as parityDay26 compares the Day 26 sums. A
 // kernel of another shape is compiled on both and reported as having no
 // parity recipe yet.
 func TestLabParity(t *testing.T) {

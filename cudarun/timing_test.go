@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/warplab/warplab/gpu"
-	"github.com/warplab/warplab/internal/seeds"
+	"github.com/warplab/warplab/internal/coursekernels"
 )
 
 // h200Day26 is the H200 table of shared/reference/measurements.md: the
@@ -77,7 +77,7 @@ func TestDay26Timing(t *testing.T) {
 	if !strings.Contains(name, "H200") {
 		t.Skipf("the reference figures are an H200's; this GPU is %s", name)
 	}
-	m, err := d.Compile("day26_sums.cu", seeds.Source("day26_sums.cu"))
+	m, err := d.Compile("day26_sums.cu", coursekernels.Source("day26_sums.cu"))
 	if err != nil {
 		t.Fatal(err)
 	}

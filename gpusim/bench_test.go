@@ -10,7 +10,7 @@ import (
 // reports simulated threads and warp instructions per second of host time.
 func benchSum(b *testing.B, spec, name string, n int) {
 	d := open(b, spec)
-	k := seedKernel(b, d, "day26_sums.cu", name)
+	k := courseKernel(b, d, "day26_sums.cu", name)
 	in := make([]float32, n)
 	for i := range in {
 		in[i] = float32(i % 4)

@@ -396,7 +396,7 @@ func TestParallelBatchesReplay(t *testing.T) {
 	run := func(name string) (float32, gpu.Counters, float64, string) {
 		d := open(t, "sim:t4?seed=11")
 		total := zeros[float32](t, d, 1)
-		res := launch(t, seedKernel(t, d, "day26_sums.cu", name), len(in)/256, 256, upload(t, d, in), total, uint64(len(in)))
+		res := launch(t, courseKernel(t, d, "day26_sums.cu", name), len(in)/256, 256, upload(t, d, in), total, uint64(len(in)))
 		return download(t, total)[0], *res.Counters, res.Timing.Ms, fmt.Sprint(res.Diagnostics)
 	}
 	prev := runtime.GOMAXPROCS(1)

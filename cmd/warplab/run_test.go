@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warplab/warplab/internal/seeds"
+	"github.com/warplab/warplab/internal/coursekernels"
 )
 
 // warplab runs the command line in-process and returns its exit status,
@@ -31,7 +31,7 @@ func writeFile(t *testing.T, name, text string) string {
 
 func TestRunText(t *testing.T) {
 	t.Setenv("WARPLAB_DEVICE", "")
-	sum := writeFile(t, "sum.cu", string(seeds.Source("day26_sums.cu")))
+	sum := writeFile(t, "sum.cu", string(coursekernels.Source("day26_sums.cu")))
 	code, out, errs := warplab(t, "run", sum, "--kernel", "sumTreeAtomic", "--grid", "64", "--block", "256",
 		"--buf", "in=f32:16384:mod:4", "--buf", "total=f32:1:zero", "--scalar", "n=u64:16384", "--print", "total",
 		"--device", "sim:t4")
@@ -47,7 +47,7 @@ func TestRunText(t *testing.T) {
 
 func TestRunJSONRuns(t *testing.T) {
 	t.Setenv("WARPLAB_DEVICE", "")
-	sum := writeFile(t, "sum.cu", string(seeds.Source("day26_sums.cu")))
+	sum := writeFile(t, "sum.cu", string(coursekernels.Source("day26_sums.cu")))
 	code, out, errs := warplab(t, "run", sum, "--kernel", "sumGlobalAtomic", "--grid", "16", "--block", "256",
 		"--buf", "in=f32:4096:uniform:0:1:9", "--buf", "total=f32:1:zero", "--scalar", "n=u64:4096",
 		"--print", "total", "--print", "in:3", "--runs", "3", "--seed", "5", "--json")

@@ -14,7 +14,7 @@
 //		})
 //	}
 //
-// The suite covers exact sums (the Day 26 kernels of internal/seeds,
+// The suite covers exact sums (the Day 26 kernels of internal/coursekernels,
 // bitwise), atomics of each type and operation with their exact results,
 // warp shuffles with widths, votes and matches, barriers and their
 // counting forms, dynamic shared memory, template instantiation, device

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/warplab/warplab/internal/seeds"
+	"github.com/warplab/warplab/internal/coursekernels"
 )
 
 // testExactSums runs the three Day 26 sums on input 0,1,2,3 repeating, at
@@ -12,7 +12,7 @@ import (
 // an integer below 2^24, so the float result is exact whatever the order
 // of the atomics, and must equal the integer sum bit for bit.
 func testExactSums(e *env) {
-	m, err := e.d.Compile("day26_sums.cu", seeds.Source("day26_sums.cu"))
+	m, err := e.d.Compile("day26_sums.cu", coursekernels.Source("day26_sums.cu"))
 	if err != nil {
 		e.Fatalf("compile: %v", err)
 	}

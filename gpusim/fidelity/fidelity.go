@@ -10,7 +10,7 @@ import (
 
 	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
-	"github.com/warplab/warplab/internal/seeds"
+	"github.com/warplab/warplab/internal/coursekernels"
 )
 
 //go:embed kernels/*.cu
@@ -274,7 +274,7 @@ func newSumRunner(spec string) (*sumRunner, error) {
 	}
 	s := &sumRunner{dev: dev, kernels: map[string]*gpu.Kernel{}, inputs: map[int]*gpu.Buffer[float32]{}}
 	shuffle, _ := kernelFS.ReadFile("kernels/shuffle_sum.cu")
-	for file, src := range map[string][]byte{"day26_sums.cu": seeds.Source("day26_sums.cu"), "shuffle_sum.cu": shuffle} {
+	for file, src := range map[string][]byte{"day26_sums.cu": coursekernels.Source("day26_sums.cu"), "shuffle_sum.cu": shuffle} {
 		mod, err := dev.Compile(file, src)
 		if err != nil {
 			dev.Close()
@@ -395,7 +395,7 @@ func runSoftmax(step func(string)) (RatioCheck, error) {
 		return rc, err
 	}
 	defer dev.Close()
-	mod, err := dev.Compile("softmax_denom.cu", seeds.Source("softmax_denom.cu"))
+	mod, err := dev.Compile("softmax_denom.cu", coursekernels.Source("softmax_denom.cu"))
 	if err != nil {
 		return rc, err
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpusim/internal/ir"
-	"github.com/warplab/warplab/internal/seeds"
+	"github.com/warplab/warplab/internal/coursekernels"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden disassemblies in testdata")
@@ -17,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden disassemblies in tes
 // TestLowerGolden compares the disassembly of the Day 26 kernels with
 // golden files: a change to the lowering shows up as a diff to review.
 func TestLowerGolden(t *testing.T) {
-	src := seeds.Source("day26_sums.cu")
+	src := coursekernels.Source("day26_sums.cu")
 	prog, err := cudac.Compile("day26_sums.cu", src)
 	if err != nil {
 		t.Fatal(err)

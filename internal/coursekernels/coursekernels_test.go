@@ -1,4 +1,4 @@
-package seeds
+package coursekernels
 
 import (
 	"strings"
@@ -16,8 +16,8 @@ func TestFiles(t *testing.T) {
 	}
 	for _, name := range got {
 		src := string(Source(name))
-		if !strings.HasPrefix(src, "// Seed document 00") {
-			t.Errorf("%s does not start by naming its seed document", name)
+		if !namesDocument(src) {
+			t.Errorf("%s does not start by naming its course document", name)
 		}
 		if strings.ContainsAny(src, "–—’“”") {
 			t.Errorf("%s contains typographic characters", name)
@@ -40,5 +40,34 @@ func TestMissingBarrier(t *testing.T) {
 	}
 	if got, want := barriers("hist_missing_barrier.cu"), barriers("hist_privatized.cu")-1; got != want {
 		t.Errorf("hist_missing_barrier.cu has %d barriers, want %d (one fewer than histPrivatized)", got, want)
+	}
+}
+
+// documents are the short titles the package doc gives the course
+// documents.
+var documents = []string{
+	"the counters-and-aggregates course notes",
+	"the atomics-vs-warp-shuffle course notes",
+	"the Day 26 course page",
+	"the atomic-operations reference",
+}
+
+// namesDocument reports whether src starts by naming one of the course
+// documents by its short title, then its full title in parentheses.
+func namesDocument(src string) bool {
+	for _, d := range documents {
+		if strings.HasPrefix(src, "// From "+d+" (\"") {
+			return true
+		}
+	}
+	return false
+}
+
+func TestNamesDocument(t *testing.T) {
+	if namesDocument("// Seed document 002_aef25945fefbf45b.txt, \"Day 26\"") {
+		t.Error("a file-name citation passes as a document title")
+	}
+	if !namesDocument("// From the Day 26 course page (\"Day 26, Module 3\"), section x") {
+		t.Error("a title citation does not pass")
 	}
 }

@@ -1,4 +1,4 @@
-// Seed document 003_743a27b4dcb0cdb3.txt, "Atomic Operations", section
+// From the atomic-operations reference ("Atomic Operations"), section
 // "atomicCAS for everything else": atomicMaxFloat, a compare-and-swap loop
 // on the float's bits. The page warns that it is only correct for
 // non-negative floats.

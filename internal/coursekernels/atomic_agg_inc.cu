@@ -1,9 +1,9 @@
-// Seed document 001_fa932a3f9d6d5c12.txt, "Atomic Operations, Warp Shuffle,
-// and the Register Cache: A Deep Dive with Online Softmax", section "Where
-// Atomic Operation Logic Lives Today": atomicAggInc, the warp-aggregated
-// increment built on __match_any_sync (after NVIDIA's "Using CUDA
-// Warp-Level Primitives"). The article's two en-dashes are written as
-// minus signs.
+// From the atomics-vs-warp-shuffle course notes ("Atomic Operations, Warp
+// Shuffle, and the Register Cache: A Deep Dive with Online Softmax"),
+// section "Where Atomic Operation Logic Lives Today": atomicAggInc, the
+// warp-aggregated increment built on __match_any_sync (after NVIDIA's
+// "Using CUDA Warp-Level Primitives"). The article's two en-dashes are
+// written as minus signs.
 
 // Added: the article assumes lane_id(), the thread's lane in its warp.
 __device__ int lane_id() { return threadIdx.x & 31; }

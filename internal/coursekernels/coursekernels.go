@@ -1,4 +1,4 @@
-package seeds
+package coursekernels
 
 import (
 	"embed"
@@ -6,12 +6,12 @@ import (
 	"sort"
 )
 
-// FS holds the seed kernels, one .cu file per topic.
+// FS holds the course kernels, one .cu file per topic.
 //
 //go:embed *.cu
 var FS embed.FS
 
-// Source returns the text of the named seed file ("day26_sums.cu"), or
+// Source returns the text of the named kernel file ("day26_sums.cu"), or
 // nil if there is none.
 func Source(name string) []byte {
 	b, err := FS.ReadFile(name)
@@ -21,7 +21,7 @@ func Source(name string) []byte {
 	return b
 }
 
-// Names lists the seed files in lexical order.
+// Names lists the kernel files in lexical order.
 func Names() []string {
 	entries, err := fs.ReadDir(FS, ".")
 	if err != nil {

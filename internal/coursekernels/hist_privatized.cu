@@ -1,4 +1,4 @@
-// Seed document 003_743a27b4dcb0cdb3.txt, "Atomic Operations", section
+// From the atomic-operations reference ("Atomic Operations"), section
 // "Privatization": a histogram privatised per block in dynamic shared
 // memory (at least nBins ints), merged with one global atomic per bin per
 // block.

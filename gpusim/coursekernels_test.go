@@ -8,14 +8,14 @@ import (
 	"testing"
 
 	"github.com/warplab/warplab/gpu"
-	"github.com/warplab/warplab/internal/seeds"
+	"github.com/warplab/warplab/internal/coursekernels"
 )
 
-func seedKernel(t testing.TB, d *gpu.Device, file, name string) *gpu.Kernel {
+func courseKernel(t testing.TB, d *gpu.Device, file, name string) *gpu.Kernel {
 	t.Helper()
-	src := seeds.Source(file)
+	src := coursekernels.Source(file)
 	if src == nil {
-		t.Fatalf("no seed file %s", file)
+		t.Fatalf("no course kernel file %s", file)
 	}
 	m, err := d.Compile(file, src)
 	if err != nil {
@@ -38,7 +38,7 @@ func TestDay26ExactSums(t *testing.T) {
 		sizes = sizes[:3]
 	}
 	for _, name := range []string{"sumGlobalAtomic", "sumSharedAtomic", "sumTreeAtomic"} {
-		k := seedKernel(t, d, "day26_sums.cu", name)
+		k := courseKernel(t, d, "day26_sums.cu", name)
 		for _, n := range sizes {
 			in := make([]float32, n)
 			var ref float64
@@ -68,7 +68,7 @@ func TestSoftmaxDenominators(t *testing.T) {
 	buf := upload(t, d, in)
 	sums := map[string]float64{}
 	for _, name := range []string{"onlineSoftmaxDenom_Atomic", "onlineSoftmaxDenom_WarpShuffle"} {
-		k := seedKernel(t, d, "softmax_denom.cu", name)
+		k := courseKernel(t, d, "softmax_denom.cu", name)
 		denom := zeros[float32](t, d, 1)
 		launch(t, k, n/256, 256, buf, denom, n)
 		sums[name] = float64(download(t, denom)[0])
@@ -96,7 +96,7 @@ func TestPrivatizedHistogram(t *testing.T) {
 		data[i] = int32(rng.IntN(bins))
 		want[data[i]]++
 	}
-	k := seedKernel(t, d, "hist_privatized.cu", "histPrivatized")
+	k := courseKernel(t, d, "hist_privatized.cu", "histPrivatized")
 	hist := zeros[int32](t, d, bins)
 	res, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(40), Block: gpu.D1(256), SharedBytes: bins * 4},
 		upload(t, d, data), n, hist, bins)
@@ -121,7 +121,7 @@ func TestMissingBarrierHistogram(t *testing.T) {
 	for i := range data {
 		data[i] = int32(i % bins)
 	}
-	k := seedKernel(t, d, "hist_missing_barrier.cu", "histMissingBarrier")
+	k := courseKernel(t, d, "hist_missing_barrier.cu", "histMissingBarrier")
 	res, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(8), Block: gpu.D1(256), SharedBytes: bins * 4},
 		upload(t, d, data), n, zeros[int32](t, d, bins), bins)
 	if err != nil {
@@ -131,7 +131,7 @@ func TestMissingBarrierHistogram(t *testing.T) {
 	if len(races) == 0 {
 		t.Fatal("the missing __syncthreads() was not reported")
 	}
-	src := strings.Split(string(seeds.Source("hist_missing_barrier.cu")), "\n")
+	src := strings.Split(string(coursekernels.Source("hist_missing_barrier.cu")), "\n")
 	line := func(n int) string { return strings.TrimSpace(src[n-1]) }
 	r := races[0]
 	a, b := line(r.Pos.Line), line(r.Other.Line)
@@ -151,7 +151,7 @@ func TestSlicedCounter(t *testing.T) {
 			want++
 		}
 	}
-	k := seedKernel(t, d, "sliced_counter.cu", "count_matches")
+	k := courseKernel(t, d, "sliced_counter.cu", "count_matches")
 	// PaddedCount is alignas(128): 16 unsigned long longs apart.
 	slices := zeros[uint64](t, d, nslices*16)
 	res := launch(t, k, 60, 256, upload(t, d, data), uint64(n), key, slices, nslices)
@@ -186,7 +186,7 @@ __global__ void plainOld(int n, int* olds, int* count) {
 
 func TestAtomicAggInc(t *testing.T) {
 	d := open(t, "sim:t4")
-	src := string(seeds.Source("atomic_agg_inc.cu")) + aggIncTest
+	src := string(coursekernels.Source("atomic_agg_inc.cu")) + aggIncTest
 	m, err := d.Compile("agg.cu", []byte(src))
 	if err != nil {
 		t.Fatal(err)
@@ -235,7 +235,7 @@ func TestAtomicAggInc(t *testing.T) {
 	}
 	out := zeros[int32](t, d, n)
 	count := zeros[int32](t, d, 1)
-	launch(t, seedKernel(t, d, "atomic_agg_inc.cu", "filterPositive"), (n+255)/256, 256, upload(t, d, in), n, out, count)
+	launch(t, courseKernel(t, d, "atomic_agg_inc.cu", "filterPositive"), (n+255)/256, 256, upload(t, d, in), n, out, count)
 	c := download(t, count)[0]
 	got := download(t, out)[:c]
 	slices.Sort(got)
@@ -254,8 +254,8 @@ func TestAtomicAggInc(t *testing.T) {
 // integer order is reversed.
 func TestAtomicMaxFloat(t *testing.T) {
 	d := open(t, "sim:t4")
-	cas := seedKernel(t, d, "atomic_max_float.cu", "maxFloatCAS")
-	ints := seedKernel(t, d, "atomic_max_float.cu", "maxFloatIntBits")
+	cas := courseKernel(t, d, "atomic_max_float.cu", "maxFloatCAS")
+	ints := courseKernel(t, d, "atomic_max_float.cu", "maxFloatIntBits")
 	rng := rand.New(rand.NewPCG(5, 6))
 	mixed := make([]float32, 5000)
 	for i := range mixed {

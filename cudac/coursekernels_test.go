@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"github.com/warplab/warplab/cudac"
-	"github.com/warplab/warplab/internal/seeds"
+	"github.com/warplab/warplab/internal/coursekernels"
 )
 
-func TestSeedsCompile(t *testing.T) {
+func TestCourseKernelsCompile(t *testing.T) {
 	tests := []struct {
 		file    string
 		kernels []string // signatures, in source order
@@ -44,9 +44,9 @@ func TestSeedsCompile(t *testing.T) {
 	for _, tt := range tests {
 		names = append(names, tt.file)
 		t.Run(tt.file, func(t *testing.T) {
-			src := seeds.Source(tt.file)
+			src := coursekernels.Source(tt.file)
 			if src == nil {
-				t.Fatalf("seeds.Source(%q) = nil", tt.file)
+				t.Fatalf("coursekernels.Source(%q) = nil", tt.file)
 			}
 			p, err := cudac.Compile(tt.file, src)
 			if err != nil {
@@ -77,8 +77,8 @@ func TestSeedsCompile(t *testing.T) {
 			}
 		})
 	}
-	if got := seeds.Names(); !slices.Equal(got, sorted(names)) {
-		t.Errorf("seeds.Names() = %q, want %q", got, sorted(names))
+	if got := coursekernels.Names(); !slices.Equal(got, sorted(names)) {
+		t.Errorf("coursekernels.Names() = %q, want %q", got, sorted(names))
 	}
 }
 
@@ -88,12 +88,12 @@ func sorted(s []string) []string {
 	return s
 }
 
-// TestSeedDetails checks properties of the seed kernels that the backends
+// TestCourseKernelDetails checks properties of the course kernels that the backends
 // rely on.
-func TestSeedDetails(t *testing.T) {
+func TestCourseKernelDetails(t *testing.T) {
 	compile := func(name string) *cudac.Program {
 		t.Helper()
-		p, err := cudac.Compile(name, seeds.Source(name))
+		p, err := cudac.Compile(name, coursekernels.Source(name))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,8 +1,8 @@
-// Seed document 001_fa932a3f9d6d5c12.txt, "Atomic Operations, Warp Shuffle,
-// and the Register Cache: A Deep Dive with Online Softmax", section
-// "Applying the Register Cache to Online Softmax": the softmax denominator
-// Z = sum(exp(x)) with one atomicAdd per thread, and with a warp shuffle
-// tree and one atomicAdd per block.
+// From the atomics-vs-warp-shuffle course notes ("Atomic Operations, Warp
+// Shuffle, and the Register Cache: A Deep Dive with Online Softmax"),
+// section "Applying the Register Cache to Online Softmax": the softmax
+// denominator Z = sum(exp(x)) with one atomicAdd per thread, and with a
+// warp shuffle tree and one atomicAdd per block.
 
 // Added: the article uses 256-thread blocks, so 8 warps per block.
 #define WARPS_PER_BLOCK 8

@@ -1,5 +1,5 @@
-// Seed document 000_949032735422e928.txt, "Atomics and Contention in
-// Counters and Aggregates", section "Aggregating before the atomic": a
+// From the counters-and-aggregates course notes ("Atomics and Contention
+// in Counters and Aggregates"), section "Aggregating before the atomic": a
 // count reduced per warp with shuffles, then one atomic per warp into one
 // of nslices counters, each padded to its own 128-byte line.
 

@@ -1,7 +1,7 @@
-// Seed document 002_aef25945fefbf45b.txt, "Day 26, Module 3: CUDA atomicAdd
-// and what contention costs", section "Three ways to add up an array":
-// one sum three ways (global atomic, shared atomic, shared tree + one
-// atomic per block).
+// From the Day 26 course page ("Day 26, Module 3: CUDA atomicAdd and what
+// contention costs"), section "Three ways to add up an array": one sum
+// three ways (global atomic, shared atomic, shared tree + one atomic per
+// block).
 
 // Added: the page's program defines the block size elsewhere; the
 // exercise changes it to 64 and 1024.

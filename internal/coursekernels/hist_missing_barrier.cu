@@ -1,5 +1,5 @@
-// Seed document 002_aef25945fefbf45b.txt, "Day 26, Module 3", the opening:
-// the r/CUDA poster's privatised histogram, asking why it needs a barrier
+// From the Day 26 course page ("Day 26, Module 3"), the opening: the
+// r/CUDA poster's privatised histogram, asking why it needs a barrier
 // between the atomics. Written for warplab (the post's code is not in the
 // document): the shape of histPrivatized with the __syncthreads() between
 // zeroing the shared bins and the shared atomicAdds left out.
