@@ -13,7 +13,7 @@ import (
 	"github.com/warplab/warplab/internal/coursekernels"
 )
 
-// h200Day26 is the H200 table of shared/reference/measurements.md: the
+// h200Day26 is the H200 table of docs/measurements.md: the
 // Day 26 sums at 256 threads per block, mean ms of 10 timed runs after 3
 // warm-ups, CUDA events around each launch, a fresh accumulator per launch,
 // built with nvcc -O3 -arch=sm_90 (CUDA 13.0, driver 580.159.04).

@@ -6,7 +6,7 @@ import (
 	"github.com/warplab/warplab/gpu"
 )
 
-// benchSum launches one of seed 002's sums over n elements b.N times and
+// benchSum launches one of the Day 26 course page's sums over n elements b.N times and
 // reports simulated threads and warp instructions per second of host time.
 func benchSum(b *testing.B, spec, name string, n int) {
 	d := open(b, spec)

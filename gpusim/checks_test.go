@@ -131,7 +131,7 @@ __global__ void k(int* out) {
 	}
 }
 
-// The histogram of the r/CUDA question in seed 002, with and without the
+// The histogram of the r/CUDA question on the Day 26 course page, with and without the
 // barrier between zeroing the shared bins and adding into them.
 const histSrc = `
 __global__ void histNoBarrier(const int* data, int n, int* hist, int nBins) {

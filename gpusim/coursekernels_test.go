@@ -28,7 +28,7 @@ func courseKernel(t testing.TB, d *gpu.Device, file, name string) *gpu.Kernel {
 	return k
 }
 
-// TestDay26ExactSums runs seed 002's three sums at the page's five sizes on
+// TestDay26ExactSums runs the Day 26 course page's three sums at the page's five sizes on
 // input 0,1,2,3,...: every partial sum is an integer below 2^24, so every
 // order of addition gives the same float, and the check is bitwise.
 func TestDay26ExactSums(t *testing.T) {
@@ -245,7 +245,7 @@ func TestAtomicAggInc(t *testing.T) {
 	}
 }
 
-// TestAtomicMaxFloat checks seed 003's claim that its atomicMaxFloat "is
+// TestAtomicMaxFloat checks the atomic-operations reference's claim that its atomicMaxFloat "is
 // only correct for non-negative floats". The CAS loop compares the values as
 // floats (cur >= value, with cur = __int_as_float(assumed)): integer bits are
 // only compared for equality, by atomicCAS, which is exact for any float.

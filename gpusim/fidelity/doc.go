@@ -1,7 +1,8 @@
 // Package fidelity holds the simulator to measured GPU figures: it runs the
-// reference kernels (seed 002's Day 26 sums, the H200 table measured for
-// this project, seed 001's softmax denominators, seed 002's determinism
-// table) on gpusim's profiles and reports, per table cell, the predicted
+// reference kernels (the Day 26 course page's sums, the H200 table
+// measured for this project, the softmax denominators of the
+// atomics-vs-warp-shuffle course notes, the Day 26 course page's
+// determinism table; all in docs/measurements.md) on gpusim's profiles and reports, per table cell, the predicted
 // and measured times and their ratio, the fastest kernel per size, the
 // ratios the lessons quote, and whether each is within Tolerance.
 //

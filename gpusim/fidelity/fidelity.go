@@ -17,8 +17,8 @@ import (
 var kernelFS embed.FS
 
 // Tolerance is how far a modelled time may be from the measured one: the
-// hardware's own run-to-run and toolkit-to-toolkit spread (seed 002's T4
-// moved by up to 27% between CUDA 12.6 and 13.0).
+// hardware's own run-to-run and toolkit-to-toolkit spread (the Day 26 course
+// page's T4 moved by up to 27% between CUDA 12.6 and 13.0).
 const Tolerance = 0.30
 
 // TieTolerance makes kernels whose measured times are this close to the
@@ -97,7 +97,8 @@ type Check struct {
 type Options struct {
 	// Determinism runs the determinism experiment (T4 only).
 	Determinism bool
-	// Softmax checks seed 001's ratio on the Turing-class profile.
+	// Softmax checks the atomics-vs-warp-shuffle course notes' ratio on
+	// the Turing-class profile.
 	Softmax bool
 	// Progress, if set, is called as cells finish.
 	Progress func(done, total int, what string)
@@ -385,7 +386,8 @@ func (r *Report) determinism(step func(string)) error {
 	return nil
 }
 
-// runSoftmax checks seed 001's ratio on its 14-SM Turing GPU.
+// runSoftmax checks the atomics-vs-warp-shuffle course notes' ratio on
+// their 14-SM Turing GPU.
 func runSoftmax(step func(string)) (RatioCheck, error) {
 	sm := Softmax
 	rc := RatioCheck{Name: fmt.Sprintf("softmax denominator atomic/shuffle at n=%d (%s)", sm.N, sm.Profile),

@@ -9,7 +9,8 @@ import (
 var Profiles = []string{"t4", "h200"}
 
 // DefaultOptions are the checks `warplab fidelity` runs for a profile: the
-// T4 run adds the determinism table and seed 001's Turing softmax ratio.
+// T4 run adds the determinism table and the Turing softmax ratio of the
+// atomics-vs-warp-shuffle course notes.
 func DefaultOptions(profile string) Options {
 	return Options{Determinism: profile == "t4", Softmax: profile == "t4"}
 }

@@ -28,12 +28,12 @@ type Table struct {
 	RatioAt int
 }
 
-// T4 is seed 002's table (Tesla T4, CUDA 12.6, 256 threads per block, 10
+// T4 is the Day 26 course page's table (Tesla T4, CUDA 12.6, 256 threads per block, 10
 // timed runs after 3 warm-ups), with the page's CUDA 13.0 re-run of the
 // largest size as the alternative measurement.
 var T4 = Table{
 	Name: "Tesla T4, Day 26 sums", Profile: "t4", Block: 256, RatioAt: 4194304,
-	Source: "seed 002 (Day 26 page), via shared/reference/measurements.md",
+	Source: "the Day 26 course page, via docs/measurements.md",
 	Cells: []Cell{
 		{"global", 4096, 0.0175, 0}, {"shared", 4096, 0.0300, 0}, {"tree", 4096, 0.0047, 0},
 		{"global", 65536, 0.2333, 0}, {"shared", 65536, 0.0774, 0}, {"tree", 65536, 0.0097, 0},
@@ -53,7 +53,7 @@ var T4 = Table{
 // same method).
 var H200 = Table{
 	Name: "NVIDIA H200, Day 26 sums", Profile: "h200", Block: 256, RatioAt: 4194304,
-	Source: "shared/reference/measurements.md (measured for this project)",
+	Source: "docs/measurements.md (measured for this project)",
 	Cells: []Cell{
 		{"global", 4096, 0.0137, 0}, {"shared", 4096, 0.0152, 0}, {"tree", 4096, 0.0072, 0}, {"shuffle", 4096, 0.0070, 0},
 		{"global", 65536, 0.1216, 0}, {"shared", 65536, 0.0162, 0}, {"tree", 65536, 0.0073, 0}, {"shuffle", 65536, 0.0073, 0},
@@ -67,7 +67,7 @@ var H200 = Table{
 // Tables lists the tables by profile.
 var Tables = map[string]Table{"t4": T4, "h200": H200}
 
-// Softmax is seed 001's experiment: a per-thread atomicAdd of expf(x)
+// Softmax is the experiment of the atomics-vs-warp-shuffle course notes: a per-thread atomicAdd of expf(x)
 // against a warp-shuffle tree with one atomic per block, 16,777,216
 // elements, 256 threads, on a 14-SM Turing GPU (modelled by the gtx1650
 // profile: TU117, sm_75, 14 SMs).
@@ -76,9 +76,9 @@ var Softmax = struct {
 	N                   int
 	AtomicMs, ShuffleMs float64
 	Source              string
-}{"gtx1650", 16777216, 34.95, 0.93082, "seed 001 (atomics vs warp shuffle, online softmax)"}
+}{"gtx1650", 16777216, 34.95, 0.93082, "the atomics-vs-warp-shuffle course notes (online softmax)"}
 
-// Determinism is seed 002's table: n = 4194304, 20 runs of each kernel on
+// Determinism is the Day 26 course page's table: n = 4194304, 20 runs of each kernel on
 // input that is not exactly representable (1 + (i mod 1000)/1000, whose
 // Kahan double sum is the page's reference 6289253.15).
 var Determinism = struct {
@@ -92,5 +92,5 @@ var Determinism = struct {
 	Profile: "t4", N: 4194304, Runs: 20, Reference: 6289253.15,
 	Distinct: map[string]int{"global": 20, "shared": 6, "tree": 3},
 	Spread:   map[string]float64{"global": 167.5, "shared": 2.5, "tree": 1},
-	Source:   "seed 002 (Day 26 page), determinism table",
+	Source:   "the Day 26 course page, determinism table",
 }

@@ -5,7 +5,7 @@ import "fmt"
 // Limits are from the CUDA C++ Programming Guide's table "Technical
 // Specifications per Compute Capability"; sizes, clocks and bandwidths from
 // NVIDIA's datasheets; measured figures from testdata/ (the microbenchmarks
-// run on the project's H200) and shared/reference/measurements.md;
+// run on the project's H200) and docs/measurements.md;
 // calibrated figures were fitted by `warplab fidelity` against the Day 26
 // tables, as its report shows.
 
@@ -54,31 +54,31 @@ func init() {
 			JitterCycles: 400,
 		},
 		Sources: sources(limits("7.5", 64), map[string]string{
-			"SMs":                    Datasheet + "NVIDIA T4 (TU104, 40 SMs, 2560 CUDA cores); seed 002 prints SMs: 40",
+			"SMs":                    Datasheet + "NVIDIA T4 (TU104, 40 SMs, 2560 CUDA cores); the Day 26 course page prints SMs: 40",
 			"ClockMHz":               Datasheet + "NVIDIA T4 boost clock 1590 MHz",
 			"MemoryBytes":            Datasheet + "NVIDIA T4, 16 GB GDDR6",
 			"DRAMGBps":               Datasheet + "NVIDIA T4, 320 GB/s",
 			"L2Bytes":                Datasheet + "Turing TU104, 4 MB L2",
 			"Cost.BaseClockMHz":      Datasheet + "NVIDIA T4 base clock 585 MHz",
-			"Cost.LaunchUs":          Calibrated + "the Day 26 tree sum at n = 4096 (seed 002)",
-			"Cost.DRAMEfficiency":    Calibrated + "the Day 26 tree sum at n = 4194304 (seed 002)",
+			"Cost.LaunchUs":          Calibrated + "the Day 26 course page's tree sum at n = 4096",
+			"Cost.DRAMEfficiency":    Calibrated + "the Day 26 course page's tree sum at n = 4194304",
 			"Cost.IssueIPC":          Calibrated + "assumed as for the H200 (4 schedulers, dependent instructions)",
 			"Cost.ALUCycles":         Calibrated + "dependent-issue latency of Turing's ALU pipes (4 cycles), as for the H200",
 			"Cost.SFUCycles":         Calibrated + "as for the H200",
 			"Cost.SharedCycles":      Calibrated + "as for the H200",
-			"Cost.GlobalCycles":      Calibrated + "the Day 26 tree sum (seed 002), latency-bound at every size",
+			"Cost.GlobalCycles":      Calibrated + "the Day 26 course page's tree sum, latency-bound at every size",
 			"Cost.AtomicCycles":      Calibrated + "as for the H200",
 			"Cost.BarrierCycles":     Calibrated + "as for the H200",
 			"Cost.BlockStartCycles":  Calibrated + "as for the H200",
-			"Cost.SharedFloatA":      Calibrated + "H200 value in cycles; the Day 26 shared-atomic sum (seed 002) checks it",
-			"Cost.SharedFloatB":      Calibrated + "H200 value in cycles; the Day 26 shared-atomic sum (seed 002) checks it",
+			"Cost.SharedFloatA":      Calibrated + "H200 value in cycles; the Day 26 course page's shared-atomic sum checks it",
+			"Cost.SharedFloatB":      Calibrated + "H200 value in cycles; the Day 26 course page's shared-atomic sum checks it",
 			"Cost.SharedInt":         Calibrated + "H200 value in cycles",
 			"Cost.L2AddrNs":          Calibrated + "the H200's ratio of per-address to float-operation time",
-			"Cost.L2OpF32Ns":         Measured + "the Day 26 global-atomic sum (seed 002): 3.1 to 3.5 ns per atomic at every size",
+			"Cost.L2OpF32Ns":         Measured + "the Day 26 course page's global-atomic sum: 3.1 to 3.5 ns per atomic at every size",
 			"Cost.L2OpF64Ns":         Calibrated + "assumed equal to float",
 			"Cost.L2OpIntNs":         Calibrated + "the H200's ratio of integer to float same-address throughput",
 			"Cost.L2LineParallelism": Calibrated + "as for the H200",
-			"Cost.JitterCycles":      Calibrated + "the Day 26 determinism table (seed 002)",
+			"Cost.JitterCycles":      Calibrated + "the Day 26 course page's determinism table",
 		}),
 	})
 	register(&Profile{
@@ -95,16 +95,16 @@ func init() {
 			JitterCycles: 400,
 		},
 		Sources: sources(limits("9.0", 228), map[string]string{
-			"SMs":                    Measured + "132 multiprocessors reported on the project's H200 (measurements.md)",
-			"ClockMHz":               Measured + "1980 MHz under load (measurements.md)",
+			"SMs":                    Measured + "132 multiprocessors reported on the project's H200 (docs/measurements.md)",
+			"ClockMHz":               Measured + "1980 MHz under load (docs/measurements.md)",
 			"MemoryBytes":            Datasheet + "NVIDIA H200, 141 GB HBM3e",
 			"DRAMGBps":               Datasheet + "NVIDIA H200, 4.8 TB/s",
-			"L2Bytes":                Measured + "60 MiB L2 reported (measurements.md)",
+			"L2Bytes":                Measured + "60 MiB L2 reported (docs/measurements.md)",
 			"Cost.LaunchUs":          Measured + h200Run + "/csv/launch.csv and bandwidth.csv (empty and tiny kernels, 3.5 to 6 us)",
 			"Cost.DRAMEfficiency":    Measured + h200Run + "/csv/bandwidth.csv: device-to-device copy of 1 GiB, 4.27 TB/s",
 			"Cost.IssueIPC":          Calibrated + "the Day 26 sums at n = 16777216",
 			"Cost.ALUCycles":         Calibrated + "dependent-issue latency of the ALU pipes",
-			"Cost.SFUCycles":         Calibrated + "the softmax denominators (seed 001)",
+			"Cost.SFUCycles":         Calibrated + "the softmax denominators of the atomics-vs-warp-shuffle course notes",
 			"Cost.SharedCycles":      Calibrated + "the Day 26 tree sum at small n",
 			"Cost.GlobalCycles":      Calibrated + "the Day 26 tree and shuffle sums at small n",
 			"Cost.AtomicCycles":      Calibrated + "assumed equal to a global load",
@@ -114,7 +114,7 @@ func init() {
 			"Cost.SharedFloatB":      Calibrated + h200Run + "/csv/day26_blocksize.csv and atomics_shared.csv",
 			"Cost.SharedInt":         Measured + h200Run + "/csv/atomics_shared.csv: u32 per-lane atomics to one address, 0.52 ns per op per SM",
 			"Cost.L2AddrNs":          Measured + h200Run + "/csv/atomics_global.csv: 32 addresses in one line, 2.34 ns per warp transaction, 0.073 ns an address",
-			"Cost.L2OpF32Ns":         Measured + h200Run + "/csv/atomics_global.csv: float atomicAdd to one address, 1.755 ns each (measurements.md: 0.570 G/s)",
+			"Cost.L2OpF32Ns":         Measured + h200Run + "/csv/atomics_global.csv: float atomicAdd to one address, 1.755 ns each (docs/measurements.md: 0.570 G/s)",
 			"Cost.L2OpF64Ns":         Calibrated + "assumed equal to float",
 			"Cost.L2OpIntNs":         Measured + h200Run + "/csv/atomics_global.csv: u32 atomicAdd to one address without warp aggregation (one_rt), 0.731 ns each",
 			"Cost.L2LineParallelism": Calibrated + h200Run + "/csv/sliced.csv: padded per-slice counters, 4 to 128 slices",
@@ -135,13 +135,13 @@ func init() {
 			JitterCycles: 400,
 		},
 		Sources: sources(limits("7.5", 64), turingAssumed, map[string]string{
-			"SMs":               Datasheet + "GeForce GTX 1650 (TU117, 14 SMs, 896 CUDA cores): the 14-SM Turing part of seed 001",
+			"SMs":               Datasheet + "GeForce GTX 1650 (TU117, 14 SMs, 896 CUDA cores): the 14-SM Turing part of the atomics-vs-warp-shuffle course notes",
 			"ClockMHz":          Datasheet + "GeForce GTX 1650 boost clock 1665 MHz",
 			"MemoryBytes":       Datasheet + "GeForce GTX 1650, 4 GB",
 			"DRAMGBps":          Datasheet + "GeForce GTX 1650, 128 GB/s GDDR5",
 			"L2Bytes":           Datasheet + "TU117, 1 MB L2",
 			"Cost.BaseClockMHz": Datasheet + "GeForce GTX 1650 base clock 1485 MHz",
-			"Cost.L2OpF32Ns":    Measured + "seed 001: 16,777,216 float atomicAdds to one address in 34.95 ms, 2.08 ns each",
+			"Cost.L2OpF32Ns":    Measured + "the atomics-vs-warp-shuffle course notes: 16,777,216 float atomicAdds to one address in 34.95 ms, 2.08 ns each",
 		}),
 	})
 	for _, p := range []*Profile{

@@ -70,7 +70,7 @@
 //
 // Determinism runs each sum 20 times at n = 4,194,304 over an input that
 // float32 cannot hold exactly, 1 + (i mod 1000) / 1000, and counts the
-// different totals. On the page's Tesla T4 (seed 002, CUDA 12.6) the
+// different totals. On the page's Tesla T4 (the Day 26 course page, CUDA 12.6) the
 // global atomic gave 20 different sums spread over 167.5, the shared
 // atomic 6 over 2.5 and the tree 3 over 1, around a Kahan reference of
 // 6289253.15. On the simulator the order of atomics to one address is

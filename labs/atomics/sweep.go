@@ -385,7 +385,7 @@ func (t *SweepTable) PredictedTable() *charts.Table {
 				charts.Float(c.Ms, 4), charts.Float(pc.Ms, 4), charts.Float(pc.Ms/c.Ms, 2))
 		}
 	}
-	tab.AddNote("The simulator's cost model is first-order; a prediction within ±30%% of the measurement is as close as two toolkits on one card (seed 002's T4 runs).")
+	tab.AddNote("The simulator's cost model is first-order; a prediction within ±30%% of the measurement is as close as two toolkits on one card (the Day 26 course page's T4 runs).")
 	return tab
 }
 

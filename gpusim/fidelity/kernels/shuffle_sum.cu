@@ -1,5 +1,5 @@
 // The fourth way to sum an array in the H200 table of
-// shared/reference/measurements.md: each warp adds its 32 values with
+// docs/measurements.md: each warp adds its 32 values with
 // shuffles, the warps' totals meet in shared memory, the first warp adds
 // those, and one thread per block does the single global atomicAdd.
 constexpr unsigned int kThreadsPerBlock = 256;

@@ -2,7 +2,7 @@
 // tree + one atomic per block, warp shuffle + one atomic per block) at block
 // sizes 64..1024 and n = 4096..16777216.
 //
-// Method, as in shared/reference/measurements.md (seed 002's page): input
+// Method, as in docs/measurements.md (the Day 26 course page's): input
 // 0,1,2,3 repeating (in[i] = i % 4), one element per thread, ceil(n / B)
 // blocks; for each (B, n, kernel): 3 warm-up launches then 10 timed launches,
 // CUDA events around each launch (synchronised after it), a fresh accumulator

@@ -1,7 +1,7 @@
 // day26_kernels.cuh: the Day 26 "one sum three ways" kernels (plus a warp
 // shuffle variant), with the block size as a template parameter.
 //
-// They keep the shape of the course page's kernels (seed 002): one element per
+// They keep the shape of the Day 26 course page's kernels: one element per
 // thread, index blockIdx.x * blockDim.x + threadIdx.x in size_t, a bounds test,
 // and a single float accumulator passed by pointer.
 //   sum_global_atomic<B>   every thread: atomicAdd(total, in[i])

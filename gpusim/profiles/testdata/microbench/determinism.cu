@@ -11,7 +11,7 @@
 //
 // Input b, in[i] = 1.0f + (float)(i % 1000) * 0.001f, runs too: its mean,
 // 1.4995, gives a sum of the same magnitude as the T4 table's (Kahan reference
-// 6289253.15 in measurements.md, whose exact input is not known), so the
+// 6289253.15 in docs/measurements.md, whose exact input is not known), so the
 // rounding granularity of the running total is the same.
 #include "common.cuh"
 #include "day26_kernels.cuh"

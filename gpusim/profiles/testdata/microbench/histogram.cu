@@ -1,4 +1,5 @@
-// histogram.cu: global-atomic histogram vs privatised shared histogram (seed 003).
+// histogram.cu: global-atomic histogram vs privatised shared histogram (the atomic-operations
+// reference).
 //
 // n = 16M bin indices, bins = 1, 8, 64, 256, 4096, two input distributions:
 //   uniform  bin = hash(i) % bins

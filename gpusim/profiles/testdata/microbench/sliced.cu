@@ -1,4 +1,5 @@
-// sliced.cu: sliced counters and false sharing (seed 000).
+// sliced.cu: sliced counters and false sharing (the counters-and-aggregates
+// course notes).
 //
 // Counting the elements equal to a key in n = 16M ints (data[i] = hash(i) & 15,
 // key 3, so about 1/16 match) into S slices, S = 1, 2, 4, ..., 128, summed on
@@ -6,7 +7,7 @@
 //   padded    struct alignas(128) { unsigned long long v; }: one 128-byte line each
 //   unpadded  struct { unsigned long long v; }: 8 bytes apart, 16 per line
 // Kernels (256 threads per block):
-//   warp_agg          seed 000's count_matches: grid-stride count per thread,
+//   warp_agg          the course notes' count_matches: grid-stride count per thread,
 //                     warp shuffle sum, lane 0 does one atomicAdd into slice
 //                     blockIdx.x % S. Two grids: n/1024 blocks (4 elements per
 //                     thread, many atomics) and SMs*8 blocks.

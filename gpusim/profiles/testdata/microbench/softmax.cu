@@ -1,4 +1,5 @@
-// softmax.cu: seed 001's softmax denominator Z = sum exp(x_i), two ways.
+// softmax.cu: the softmax denominator Z = sum exp(x_i) of the
+// atomics-vs-warp-shuffle course notes, two ways.
 //
 //   denom_atomic   every thread: atomicAdd(denom, expf(x[i]))
 //   denom_shuffle  expf, 5-step warp shuffle-down, warp partials in shared,
