@@ -188,7 +188,7 @@ func TestConformanceAfterFault(t *testing.T) {
 // launch.cu event_single row did (events around one <<<1,32>>> launch,
 // synchronised after each, 500 launches), to compare this launch path with
 // an nvcc build's: median 5.712 us, mean 6.006 us, min 4.480 us on the
-// H200 (gpusim/profiles/testdata/h200/2026-11-29/csv/launch.csv).
+// H200 (docs/evidence/2026-11-29-h200-microbenchmarks/csv/launch.csv).
 func TestLaunchLatency(t *testing.T) {
 	d := openGPU(t, "cuda")
 	k := compileKernel(t, d, "empty.cu", []byte(`__global__ void empty() {}`), "empty")

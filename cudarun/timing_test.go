@@ -31,7 +31,7 @@ var h200Day26 = []struct {
 
 // h200Day26Microbench is the same measurement from the project's
 // microbenchmarks, another nvcc build timed on this machine kind
-// (gpusim/profiles/testdata/h200/2026-11-29/summary.txt, "block 256", the
+// (docs/evidence/2026-11-29-h200-microbenchmarks/summary.txt, "block 256", the
 // average of three passes of the same method). The two nvcc runs differ
 // by up to 22% (sumSharedAtomic at 16M: 0.7833 and 0.6552 ms; sumTreeAtomic
 // at 4096: 0.0072 and 0.0056 ms).
@@ -51,7 +51,7 @@ var h200Day26Microbench = map[int][3]float64{
 // build too (launch.csv's event_single row beside summary.txt: standard
 // deviation 1.904 us, max 41 us), and the two nvcc runs above differ by
 // 1.6 to 1.7 us on the 4096-element cells. A cell passes against
-// measurements.md's figure or, failing that, the microbenchmark run's:
+// docs/measurements.md's figure or, failing that, the microbenchmark run's:
 // cudarun cannot be held closer to nvcc than nvcc is to itself.
 const (
 	timingTolerance = 0.10

@@ -4,14 +4,14 @@ import "fmt"
 
 // Limits are from the CUDA C++ Programming Guide's table "Technical
 // Specifications per Compute Capability"; sizes, clocks and bandwidths from
-// NVIDIA's datasheets; measured figures from testdata/ (the microbenchmarks
-// run on the project's H200) and docs/measurements.md;
-// calibrated figures were fitted by `warplab fidelity` against the Day 26
-// tables, as its report shows.
+// NVIDIA's datasheets; measured figures from docs/evidence/ (the
+// microbenchmarks of testdata/microbench run on the project's H200) and
+// docs/measurements.md; calibrated figures were fitted by
+// `warplab fidelity` against the Day 26 tables, as its report shows.
 
 const (
 	ccTable = Guide + "Technical Specifications per Compute Capability"
-	h200Run = "testdata/h200/2026-11-29"
+	h200Run = "docs/evidence/2026-11-29-h200-microbenchmarks"
 )
 
 // sources merges source maps.

@@ -1,7 +1,10 @@
 package profiles
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -61,5 +64,30 @@ func TestGet(t *testing.T) {
 	}
 	if _, err := Get("v100"); err == nil || !strings.Contains(err.Error(), "h200") {
 		t.Errorf("unknown profile: %v", err)
+	}
+}
+
+// TestSourcesCiteFilesThatExist checks that every repository path a
+// parameter's source names (docs/...) is a file or folder of the
+// repository, so a moved evidence file cannot leave a dangling citation.
+func TestSourcesCiteFilesThatExist(t *testing.T) {
+	cited := regexp.MustCompile(`docs/[A-Za-z0-9_./-]*[A-Za-z0-9_]`)
+	n := 0
+	for _, name := range Names() {
+		p, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for key, src := range p.Sources {
+			for _, path := range cited.FindAllString(src, -1) {
+				n++
+				if _, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(path))); err != nil {
+					t.Errorf("%s: source of %s cites %s: %v", name, key, path, err)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no profile source cites a file under docs/")
 	}
 }
