@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# test.sh installs what the tests need (scripts/setup.sh) and runs the Go
-# tests of the whole module. Arguments go to go test, before the package
-# pattern: scripts/test.sh -short, scripts/test.sh -run Notebook -v.
+# test.sh installs what the tests need (scripts/setup.sh), runs the
+# repository checks (scripts/check.sh: gofmt, go vet, generated code fresh,
+# the build and the backend tests without cgo), then the Go tests of the
+# whole module. Arguments go to go test, before the package pattern:
+# scripts/test.sh -short, scripts/test.sh -run Notebook -v.
 #
 # It sets WARPLAB_REQUIRE_JUPYTER=1, so the notebook tests fail, rather
 # than skip, when Jupyter, GoNB or Chromium is missing.
@@ -16,4 +18,5 @@ export PATH="$gobin:$PATH"
 export WARPLAB_REQUIRE_JUPYTER=1
 
 cd "$root"
+scripts/check.sh
 exec go test "$@" ./...

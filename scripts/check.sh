@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# check.sh runs the checks every commit must pass besides the tests, and
+# fails (exit 1) when any of them does:
+#
+#   - gofmt -l prints nothing;
+#   - go vet ./... is clean, with cgo and without (the cudarun stub);
+#   - go generate ./... leaves the tree as it was: generated code is not
+#     stale (it needs a git checkout; elsewhere it is skipped with a note);
+#   - the module builds with CGO_ENABLED=0, and the tests of cudarun (its
+#     stub) and gpu pass without cgo.
+#
+# scripts/test.sh runs it before go test; run it alone before a merge.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+failed=()
+step() { echo "check: $1" >&2; }
+fail() { echo "check: FAILED: $1" >&2; failed+=("$1"); }
+
+step "gofmt -l ."
+unformatted=$(gofmt -l .)
+if [ -n "$unformatted" ]; then
+	echo "$unformatted" >&2
+	fail "gofmt: the files above need gofmt -w"
+fi
+
+step "go vet ./..."
+go vet ./... || fail "go vet ./..."
+step "CGO_ENABLED=0 go vet ./cudarun/..."
+CGO_ENABLED=0 go vet ./cudarun/... || fail "CGO_ENABLED=0 go vet ./cudarun/..."
+
+step "go generate ./... leaves the tree unchanged"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	# Compare the whole state (status and diff) before and after, so that
+	# the check works in a tree with uncommitted changes too.
+	state() { git status --porcelain=v1 --untracked-files=all && git diff --no-ext-diff --binary; }
+	before=$(state | sha256sum)
+	go generate ./... || fail "go generate ./..."
+	after=$(state | sha256sum)
+	if [ "$before" != "$after" ]; then
+		git status --short >&2
+		fail "go generate changed files (shown above): commit the regenerated code"
+	fi
+else
+	echo "check: not a git checkout: go generate freshness not checked" >&2
+fi
+
+step "CGO_ENABLED=0 go build ./..."
+CGO_ENABLED=0 go build ./... || fail "CGO_ENABLED=0 go build ./..."
+step "CGO_ENABLED=0 go test ./cudarun/... ./gpu/..."
+CGO_ENABLED=0 go test ./cudarun/... ./gpu/... || fail "CGO_ENABLED=0 go test ./cudarun/... ./gpu/..."
+
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "check: ${#failed[@]} check(s) failed:" >&2
+	printf '  %s\n' "${failed[@]}" >&2
+	exit 1
+fi
+echo "check: all checks passed" >&2
