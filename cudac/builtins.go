@@ -124,6 +124,7 @@ const (
 	Printf  // int printf(const char* format, ...): Args[0] is the *StringLit;
 	// the rest have had C's default argument promotions (float to double,
 	// bool/char/short to int).
+	GridSync // void: cooperative_groups grid_group::sync(), a barrier of the whole grid; the launch must be cooperative
 
 	numBuiltins
 )
@@ -157,6 +158,7 @@ var builtinNames = [numBuiltins]string{
 	UintAsFloat: "__uint_as_float", DoubleAsLongLong: "__double_as_longlong",
 	LongLongAsDouble: "__longlong_as_double",
 	Ldg:              "__ldg", Clock: "clock", Clock64: "clock64", Trap: "__trap", Printf: "printf",
+	GridSync: "grid_group::sync",
 }
 
 func (b Builtin) String() string {

@@ -32,6 +32,8 @@ type programImpl struct {
 	instInfo map[*Func]*funcInfo
 	// defines are the Define options.
 	defines map[string]string
+	// cgFuncs are the functions made for cooperative_groups::reduce.
+	cgFuncs map[string]*Func
 }
 
 type kernelEntry struct {
@@ -92,6 +94,10 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 	for name, t := range predefTypedef {
 		impl.global.names[name] = &entity{kind: entType, name: name, t: t}
 	}
+	for name, t := range cgTypes {
+		impl.global.names[name] = &entity{kind: entType, name: name, t: t}
+	}
+	impl.global.names[cgPrefix+"thread_block_tile"] = &entity{kind: entType, name: cgPrefix + "thread_block_tile", t: invalidType}
 	defer func() {
 		if r := recover(); r != nil {
 			prog = nil
@@ -105,6 +111,10 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 			return
 		}
 		toks, impl.macros = preprocess(toks, d, o.defines)
+		if d.count() > 0 {
+			return
+		}
+		toks = resolveNamespaces(toks, d)
 		if d.count() > 0 {
 			return
 		}

@@ -1,6 +1,9 @@
 package cudac
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // expr checks an expression used for its value: arrays decay to pointers
 // and const variables with constant values fold.
@@ -51,6 +54,9 @@ func (c *checker) check(e sExpr, wantObj bool) Expr {
 		return c.sizeof(e)
 	case *sInitList:
 		c.errorf(e.P, "an initializer list is not allowed here")
+		return badExpr(e.P)
+	case *sTypeArg:
+		c.errorf(e.P, "type template arguments are not supported here")
 		return badExpr(e.P)
 	}
 	c.errorf(e.spos(), "unsupported expression")
@@ -768,6 +774,13 @@ var builtinVarField = map[string][3]Builtin{
 }
 
 func (c *checker) member(e *sMember) Expr {
+	if call, ok := e.X.(*sCall); ok {
+		if m, ok := call.Fn.(*sMember); ok {
+			if _, isDim := dim3Methods[m.Name]; isDim && !e.Arrow {
+				return c.groupDim3(e, call, m)
+			}
+		}
+	}
 	if id, ok := e.X.(*sIdent); ok && builtinVarNames[id.Name] && c.lookup(id.Name) == nil {
 		if e.Arrow {
 			c.errorf(e.P, "'%s' is not a pointer; use '.'", id.Name)
@@ -880,7 +893,13 @@ func (c *checker) sizeof(e *sSizeof) Expr {
 // ---- calls ----
 
 func (c *checker) call(e *sCall) Expr {
+	if m, ok := e.Fn.(*sMember); ok {
+		return c.methodCall(e, m)
+	}
 	id, ok := e.Fn.(*sIdent)
+	if ok && strings.HasPrefix(id.Name, cgPrefix) && c.lookup(id.Name) == nil {
+		return c.cgCall(e, strings.TrimPrefix(id.Name, cgPrefix))
+	}
 	if !ok {
 		if s, ok := e.Fn.(*sScoped); ok {
 			c.errorf(s.P, "namespaces are not supported ('%s::%s')", s.Scope, s.Name)

@@ -48,7 +48,7 @@ func usualArith(a, b *Type) *Type {
 // sameRep reports whether converting from a to b is a no-op that needs no
 // Conv node: the same scalar kind, identical pointers, or the same struct.
 func sameRep(a, b *Type) bool {
-	if a.Kind != b.Kind {
+	if a.Kind != b.Kind || a.Group != b.Group {
 		return false
 	}
 	switch a.Kind {
@@ -111,6 +111,14 @@ func (c *checker) convertTo(x Expr, t *Type, ctx string) Expr {
 	switch {
 	case t.Kind == Void:
 		return fail("")
+	case t.Group != NotGroup || xt.Group != NotGroup:
+		if !groupConvertible(xt, t) {
+			return fail("")
+		}
+		if Identical(xt, t) {
+			return x
+		}
+		return &Conv{P: x.Pos(), X: x, T: t}
 	case t.IsArithmetic():
 		if xt.IsArithmetic() {
 			return c.conv(x, t)

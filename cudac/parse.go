@@ -35,6 +35,12 @@ func newParser(toks []token, d *diags) *parser {
 	for name := range predefTypedef {
 		p.scopes[0][name] = true
 	}
+	for _, name := range cgTypeNames {
+		p.scopes[0][cgPrefix+name] = true
+	}
+	for _, name := range cgTemplateNames {
+		p.tmpls[cgPrefix+name] = true
+	}
 	p.tok = toks[0]
 	return p
 }
@@ -703,6 +709,11 @@ func (p *parser) declSpecs() *declSpec {
 			if p.isTypeName(w) {
 				typed()
 				s.Name, s.NamePos = w, p.here()
+				if w == cgPrefix+"thread_block_tile" && p.peek(1).kind == tLt {
+					p.next()
+					s.TArgs = p.templateArgs()
+					continue
+				}
 				break
 			}
 			if unsupportedTypes[w] {
@@ -1119,8 +1130,8 @@ func (p *parser) templateArgs() []sExpr {
 	var args []sExpr
 	for !p.is(tGt) && !p.is(tEOF) {
 		if p.isTypeStart(p.tok) && !p.isTypeName(p.tok.text) || p.isTypeName(p.tok.text) && p.peek(1).kind != tLParen {
-			p.errorf(p.here(), "type template arguments are not supported")
-			p.typeName("")
+			pos := p.here()
+			args = append(args, &sTypeArg{P: pos, T: p.typeName("in template argument")})
 		} else {
 			args = append(args, p.assign())
 		}

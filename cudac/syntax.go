@@ -105,6 +105,11 @@ type (
 		P     Pos
 		Elems []sExpr
 	}
+	// sTypeArg is a type given as a template argument: plus<float>.
+	sTypeArg struct {
+		P Pos
+		T *sTypeName
+	}
 	// sBad stands for an expression that failed to parse.
 	sBad struct{ P Pos }
 )
@@ -138,6 +143,7 @@ func (e *sCast) spos() Pos     { return e.P }
 func (e *sSizeof) spos() Pos   { return e.P }
 func (e *sInitList) spos() Pos { return e.P }
 func (e *sBad) spos() Pos      { return e.P }
+func (e *sTypeArg) spos() Pos  { return e.P }
 
 func (*sIdent) sexpr()    {}
 func (*sScoped) sexpr()   {}
@@ -158,6 +164,7 @@ func (*sCast) sexpr()     {}
 func (*sSizeof) sexpr()   {}
 func (*sInitList) sexpr() {}
 func (*sBad) sexpr()      {}
+func (*sTypeArg) sexpr()  {}
 
 // startPos returns the position of an expression's first token.
 func startPos(e sExpr) Pos {
@@ -197,7 +204,10 @@ type declSpec struct {
 	// Type keywords: how often each appeared.
 	Void, Bool, Char, Short, Int, Long, Signed, Unsigned, Float, Double, Auto int
 	// Name is a typedef name used as the type.
-	Name    string
+	Name string
+	// TArgs are the template arguments of a named class template
+	// (cooperative_groups::thread_block_tile<32>).
+	TArgs   []sExpr
 	NamePos Pos
 	Struct  *sStruct
 	Enum    *sEnum

@@ -1,5 +1,7 @@
 package cudac
 
+import "strings"
+
 // This file checks the names in a template's body when the template is
 // defined, as C++'s two-phase lookup does: an undeclared identifier is
 // reported at once, not only when (and each time) the template is
@@ -167,7 +169,8 @@ func (w *nameWalker) expr(e sExpr, s *nameScope) {
 }
 
 func (w *nameWalker) ident(pos Pos, name string, s *nameScope) {
-	if s.has(name) || w.c.lookup(name) != nil || isBuiltinVarName(name) || builtinFuncs[name] != nil {
+	if s.has(name) || w.c.lookup(name) != nil || isBuiltinVarName(name) || builtinFuncs[name] != nil ||
+		strings.HasPrefix(name, cgPrefix) {
 		return
 	}
 	if w.seen == nil {

@@ -63,7 +63,36 @@ type Type struct {
 	// Name is the spelling to use in diagnostics when it differs from the
 	// kind's name ("size_t", "uint32_t", "long"). Empty for the canonical name.
 	Name string
+	// Group marks a cooperative groups type (Kind is Uint64: a group's
+	// value is a handle, see GroupKind); GroupSize is a tile's size.
+	Group     GroupKind
+	GroupSize int64
 }
+
+// GroupKind says which cooperative groups type a Type is. A group's value
+// is a 64-bit handle: bits 32 and up say what the group is at run time
+// (GroupHandleBlock, GroupHandleWarp or GroupHandleGrid) and, for a
+// group inside one warp (a tile, a coalesced or labelled group), the low
+// 32 bits are its lane mask. A backend needs nothing more: every group
+// operation is lowered by the front end to built-ins on the handle.
+type GroupKind uint8
+
+// The cooperative groups types.
+const (
+	NotGroup       GroupKind = iota
+	GroupBlock               // cooperative_groups::thread_block
+	GroupTile                // cooperative_groups::thread_block_tile<N>, N <= 32
+	GroupCoalesced           // cooperative_groups::coalesced_group
+	GroupGrid                // cooperative_groups::grid_group
+	GroupThread              // cooperative_groups::thread_group: any of the others
+)
+
+// The run-time kinds in a group handle's high bits.
+const (
+	GroupHandleBlock = 1
+	GroupHandleWarp  = 2
+	GroupHandleGrid  = 3
+)
 
 // StructType is a struct's layout.
 type StructType struct {
@@ -150,7 +179,7 @@ func ArrayOf(elem *Type, n int64) *Type {
 }
 
 // IsInteger reports whether t is bool or an integer type.
-func (t *Type) IsInteger() bool { return t.Kind >= Bool && t.Kind <= Uint64 }
+func (t *Type) IsInteger() bool { return t.Kind >= Bool && t.Kind <= Uint64 && t.Group == NotGroup }
 
 // IsFloat reports whether t is float or double.
 func (t *Type) IsFloat() bool { return t.Kind == Float32 || t.Kind == Float64 }
@@ -212,6 +241,9 @@ func Identical(a, b *Type) bool {
 		return true
 	}
 	if a == nil || b == nil || a.Kind != b.Kind {
+		return false
+	}
+	if a.Group != b.Group || a.GroupSize != b.GroupSize {
 		return false
 	}
 	switch a.Kind {

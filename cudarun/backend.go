@@ -499,7 +499,8 @@ func Build(prog *cudac.Program, opts BuildOptions) (*Image, error) {
 		defines = programDefines(prog)
 	}
 	text := nvrtcSource(prog.File, prog.Source, defines)
-	return compileImage(prog.File, prog.Source, text, compileOptions(arch, opts.NoFMA, defines), kernelNames(prog, opts.Kernels...))
+	copts := append(compileOptions(arch, opts.NoFMA, defines), includeOptions(text, fileExists)...)
+	return compileImage(prog.File, prog.Source, text, copts, kernelNames(prog, opts.Kernels...))
 }
 
 // DeviceArch returns the target NVRTC would compile for on GPU ordinal:
@@ -557,6 +558,7 @@ func (d *device) Compile(prog *cudac.Program) (gpu.BackendModule, error) {
 		printf:   strings.Contains(string(prog.Source), "printf"),
 		usesTrap: strings.Contains(string(prog.Source), "__trap"),
 	}
+	m.opts = append(m.opts, includeOptions(m.text, fileExists)...)
 	img, err := compileImage(prog.File, prog.Source, m.text, m.opts, m.names)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -53,20 +55,23 @@ const preludeName = "warplab-prelude"
 
 var (
 	includeLine = regexp.MustCompile(`^[ \t]*#[ \t]*include\b`)
-	defineLine  = regexp.MustCompile(`^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_][A-Za-z0-9_]*)`)
-	identRE     = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	// cgInclude matches an #include of the cooperative groups headers,
+	// which NVRTC reads (cudac knows their names without them).
+	cgInclude  = regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*<cooperative_groups(/[a-z_]+)?\.h>`)
+	defineLine = regexp.MustCompile(`^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_][A-Za-z0-9_]*)`)
+	identRE    = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 )
 
 // nvrtcSource returns what NVRTC compiles for a source that cudac checked:
 // a prelude with the standard typedefs and macros the source uses (and does
 // not define itself or get from defines), then "#line 1" naming file, then
-// the source with every #include line emptied, so that NVRTC's line numbers
-// are the source's own.
+// the source with every #include line emptied but those of the cooperative
+// groups headers, so that NVRTC's line numbers are the source's own.
 func nvrtcSource(file string, src []byte, defines map[string]string) string {
 	lines := strings.Split(string(src), "\n")
 	own := map[string]bool{}
 	for i, l := range lines {
-		if includeLine.MatchString(l) {
+		if includeLine.MatchString(l) && !cgInclude.MatchString(l) {
 			lines[i] = ""
 			continue
 		}
@@ -112,6 +117,36 @@ func compileOptions(arch string, noFMA bool, defines map[string]string) []string
 		opts = append(opts, "-D"+n+"="+defines[n])
 	}
 	return opts
+}
+
+// includeOptions returns the include path NVRTC needs for text: the CUDA
+// toolkit's include directory when text includes the cooperative groups
+// headers, found through $CUDA_HOME, $CUDA_PATH, /usr/local/cuda or
+// /usr/include. None when no directory has them (NVRTC's own built-in
+// headers are then the last resort).
+func includeOptions(text string, stat func(string) bool) []string {
+	if !strings.Contains(text, "<cooperative_groups") {
+		return nil
+	}
+	var dirs []string
+	for _, env := range []string{"CUDA_HOME", "CUDA_PATH"} {
+		if v := os.Getenv(env); v != "" {
+			dirs = append(dirs, filepath.Join(v, "include"))
+		}
+	}
+	dirs = append(dirs, "/usr/local/cuda/include", "/usr/include")
+	for _, dir := range dirs {
+		if stat(filepath.Join(dir, "cooperative_groups.h")) {
+			return []string{"--include-path=" + dir}
+		}
+	}
+	return nil
+}
+
+// fileExists reports whether path names an existing file.
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // cacheKey identifies a compiled image: the text NVRTC saw, its options,

@@ -200,3 +200,31 @@ func TestNVRTCCandidates(t *testing.T) {
 		t.Errorf("cuda-12.10 sorts below cuda-12.4")
 	}
 }
+
+func TestNVRTCSourceKeepsCooperativeGroups(t *testing.T) {
+	src := "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n#include <cstdio>\n" +
+		"namespace cg = cooperative_groups;\n__global__ void k(int* p) { cg::this_thread_block().sync(); }\n"
+	got := nvrtcSource("k.cu", []byte(src), nil)
+	_, body, _ := strings.Cut(got, "#line 1 \"k.cu\"\n")
+	lines := strings.Split(body, "\n")
+	if lines[0] != "#include <cooperative_groups.h>" || lines[1] != "#include <cooperative_groups/reduce.h>" || lines[2] != "" {
+		t.Errorf("include lines %q: want the cooperative groups headers kept and <cstdio> emptied", lines[:3])
+	}
+	stat := func(dir string) func(string) bool {
+		return func(p string) bool { return p == dir+"/cooperative_groups.h" }
+	}
+	t.Setenv("CUDA_HOME", "/opt/cuda")
+	t.Setenv("CUDA_PATH", "")
+	if o := includeOptions(got, stat("/opt/cuda/include")); !slices.Equal(o, []string{"--include-path=/opt/cuda/include"}) {
+		t.Errorf("include options %q, want $CUDA_HOME/include", o)
+	}
+	if o := includeOptions(got, stat("/usr/local/cuda/include")); !slices.Equal(o, []string{"--include-path=/usr/local/cuda/include"}) {
+		t.Errorf("include options %q, want /usr/local/cuda/include", o)
+	}
+	if o := includeOptions(got, stat("/nowhere")); o != nil {
+		t.Errorf("include options %q with no headers anywhere, want none", o)
+	}
+	if o := includeOptions("__global__ void k() {}", stat("/usr/local/cuda/include")); o != nil {
+		t.Errorf("include options %q for a source without cooperative groups, want none", o)
+	}
+}

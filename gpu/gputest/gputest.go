@@ -59,6 +59,8 @@ var tests = []struct {
 	{"LaunchErrors", testLaunchErrors},
 	{"Faults", testFaults},
 	{"BadArguments", testBadArguments},
+	{"CooperativeGroups", testCooperativeGroups},
+	{"CooperativeAggregation", testCooperativeAggregation},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

@@ -31,19 +31,52 @@ func laneSet(m uint32) string {
 
 // checkSyncMask reports a warp-synchronous call whose mask names lanes that
 // are not executing it, or that is executed by lanes its mask leaves out:
-// the CUDA programming guide makes both undefined.
-func (x *exec) checkSyncMask(w *warp, mask uint32, pc int, what string) {
+// the CUDA programming guide makes both undefined. lanes are the lanes
+// that execute the call with this mask.
+func (x *exec) checkSyncMask(w *warp, mask, lanes uint32, pc int, what string) {
 	alive := w.launched &^ w.exited
-	if absent := mask & alive &^ w.mask; absent != 0 {
+	if absent := mask & alive &^ lanes; absent != 0 {
 		w.blk.ctx.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
-			"%s names lanes %s in its mask %#x, but they are not executing this call (a divergent branch or an earlier return); the result is undefined",
+			"%s names lanes %s in its mask %#x, but they are not executing this call with that mask (a divergent branch, an earlier return or another mask); the result is undefined",
 			what, laneSet(absent), mask)})
 	}
-	if outside := w.mask &^ mask; outside != 0 {
+	if outside := lanes &^ mask; outside != 0 {
 		w.blk.ctx.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
 			"%s is executed by lanes %s, which its mask %#x leaves out; the result is undefined",
 			what, laneSet(outside), mask)})
 	}
+}
+
+// checkLaneMasks checks the masks of a warp-synchronous call. The lanes
+// may pass different masks (each tile of a warp its own): each mask is
+// checked against the lanes that pass it. It returns the mask and true
+// when every active lane passes the same one.
+func (x *exec) checkLaneMasks(w *warp, masks *[32]uint64, pc int, what string) (uint32, bool) {
+	first := uint32(masks[bits.TrailingZeros32(w.mask)])
+	uniform := true
+	for m := w.mask; m != 0; m &= m - 1 {
+		if uint32(masks[bits.TrailingZeros32(m)]) != first {
+			uniform = false
+			break
+		}
+	}
+	if uniform {
+		x.checkSyncMask(w, first, w.mask, pc, what)
+		return first, true
+	}
+	for todo := w.mask; todo != 0; {
+		mask := uint32(masks[bits.TrailingZeros32(todo)])
+		var lanes uint32
+		for m := todo; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			if uint32(masks[l]) == mask {
+				lanes |= 1 << l
+			}
+		}
+		todo &^= lanes
+		x.checkSyncMask(w, mask, lanes, pc, what)
+	}
+	return 0, false
 }
 
 func (x *exec) mkShfl(in *ir.Inst, pc int) step {
@@ -52,8 +85,7 @@ func (x *exec) mkShfl(in *ir.Inst, pc int) step {
 	return func(w *warp) stop {
 		r := w.regs
 		d, masks, v, cs, widths := (*[32]uint64)(r[dst:]), (*[32]uint64)(r[mk:]), (*[32]uint64)(r[vr:]), (*[32]uint64)(r[cr:]), (*[32]uint64)(r[wr:])
-		first := bits.TrailingZeros32(w.mask)
-		x.checkSyncMask(w, uint32(masks[first]), pc, mode.String())
+		x.checkLaneMasks(w, masks, pc, mode.String())
 		var out [32]uint64
 		var stale uint32
 		for m := w.mask; m != 0; m &= m - 1 {
@@ -111,18 +143,18 @@ func (x *exec) mkVote(in *ir.Inst, pc int) step {
 		if mode == cudac.ActiveMask {
 			res = uint64(w.mask)
 		} else {
-			mask := uint32((*[32]uint64)(r[mk:])[bits.TrailingZeros32(w.mask)])
-			x.checkSyncMask(w, mask, pc, mode.String())
-			part := w.mask & mask
-			ballot := condBits(w, pr) & part
-			switch mode {
-			case cudac.BallotSync:
-				res = uint64(ballot)
-			case cudac.AnySync:
-				res = b2u(ballot != 0)
-			case cudac.AllSync:
-				res = b2u(ballot == part)
+			masks := (*[32]uint64)(r[mk:])
+			mask, uniform := x.checkLaneMasks(w, masks, pc, mode.String())
+			preds := condBits(w, pr)
+			if !uniform {
+				for m := w.mask; m != 0; m &= m - 1 {
+					l := bits.TrailingZeros32(m)
+					d[l] = vote(mode, preds, w.mask&uint32(masks[l]))
+				}
+				w.blk.ctx.count.Votes++
+				return run
 			}
+			res = vote(mode, preds, w.mask&mask)
 		}
 		for m := w.mask; m != 0; m &= m - 1 {
 			d[bits.TrailingZeros32(m)] = res
@@ -130,6 +162,18 @@ func (x *exec) mkVote(in *ir.Inst, pc int) step {
 		w.blk.ctx.count.Votes++
 		return run
 	}
+}
+
+// vote is a ballot, any or all of the predicates preds over the lanes part.
+func vote(mode cudac.Builtin, preds, part uint32) uint64 {
+	ballot := preds & part
+	switch mode {
+	case cudac.BallotSync:
+		return uint64(ballot)
+	case cudac.AnySync:
+		return b2u(ballot != 0)
+	}
+	return b2u(ballot == part)
 }
 
 func (x *exec) mkMatch(in *ir.Inst, pc int) step {
@@ -141,15 +185,13 @@ func (x *exec) mkMatch(in *ir.Inst, pc int) step {
 	}
 	return func(w *warp) stop {
 		r := w.regs
-		d, v := (*[32]uint64)(r[dst:]), (*[32]uint64)(r[vr:])
-		mask := uint32((*[32]uint64)(r[mk:])[bits.TrailingZeros32(w.mask)])
-		x.checkSyncMask(w, mask, pc, mode.String())
-		part := w.mask & mask
+		d, v, masks := (*[32]uint64)(r[dst:]), (*[32]uint64)(r[vr:]), (*[32]uint64)(r[mk:])
+		x.checkLaneMasks(w, masks, pc, mode.String())
 		var out [32]uint64
-		all := true
-		first := v[bits.TrailingZeros32(w.mask)]
+		var all uint32 // lanes whose group holds one value
 		for m := w.mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
+			part := w.mask & uint32(masks[l])
 			var same uint32
 			for n := part; n != 0; n &= n - 1 {
 				j := bits.TrailingZeros32(n)
@@ -157,22 +199,21 @@ func (x *exec) mkMatch(in *ir.Inst, pc int) step {
 					same |= 1 << j
 				}
 			}
-			out[l] = uint64(same)
-			if v[l] != first {
-				all = false
+			if mode == cudac.MatchAllSync {
+				if same == part {
+					all |= 1 << l
+					same = part
+				} else {
+					same = 0
+				}
 			}
+			out[l] = uint64(same)
 		}
 		for m := w.mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
+			d[l] = out[l]
 			if mode == cudac.MatchAllSync {
-				if all {
-					d[l] = uint64(part)
-				} else {
-					d[l] = 0
-				}
-				(*[32]uint64)(r[pred:])[l] = b2u(all)
-			} else {
-				d[l] = out[l]
+				(*[32]uint64)(r[pred:])[l] = b2u(all&(1<<l) != 0)
 			}
 		}
 		w.blk.ctx.count.Votes++
@@ -183,8 +224,7 @@ func (x *exec) mkMatch(in *ir.Inst, pc int) step {
 func (x *exec) mkSyncWarp(in *ir.Inst, pc int) step {
 	mk := ri(in.A)
 	return func(w *warp) stop {
-		mask := uint32((*[32]uint64)(w.regs[mk:])[bits.TrailingZeros32(w.mask)])
-		x.checkSyncMask(w, mask, pc, "__syncwarp")
+		x.checkLaneMasks(w, (*[32]uint64)(w.regs[mk:]), pc, "__syncwarp")
 		w.syncEpoch++
 		w.blk.ctx.count.SyncWarps++
 		return run
