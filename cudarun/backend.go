@@ -274,22 +274,18 @@ func (s *gpuState) lostErr(what string) error {
 	return fmt.Errorf("cudarun: %s lost when the context was reset after %s", what, s.lost)
 }
 
-// Open opens the GPU named by config.
-func (backend) Open(config string) (gpu.BackendDevice, error) {
-	o, err := ParseSpec(config)
+// Open opens the GPU spec names.
+func (backend) Open(spec gpu.Spec) (gpu.BackendDevice, error) {
+	s, err := state(spec.Ordinal())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("cudarun: no usable GPU for cuda:%d: %v", spec.Ordinal(), err)
 	}
-	s, err := state(o.Ordinal)
-	if err != nil {
-		return nil, fmt.Errorf("cudarun: no usable GPU for cuda:%d: %v", o.Ordinal, err)
-	}
-	return &device{st: s, opts: o, mems: map[*memory]bool{}}, nil
+	return &device{st: s, spec: spec, mems: map[*memory]bool{}}, nil
 }
 
 type device struct {
 	st     *gpuState
-	opts   Options
+	spec   gpu.Spec
 	mems   map[*memory]bool
 	mods   []*module
 	closed bool
@@ -297,7 +293,7 @@ type device struct {
 
 func (d *device) Info() gpu.Info {
 	i := d.st.info
-	i.Spec = d.opts.Spec()
+	i.Spec = d.spec.String()
 	return i
 }
 
@@ -552,7 +548,7 @@ func (d *device) Compile(prog *cudac.Program) (gpu.BackendModule, error) {
 		dev:      d,
 		prog:     prog,
 		text:     nvrtcSource(prog.File, prog.Source, defines),
-		opts:     compileOptions(d.st.arch, d.opts.NoFMA, defines),
+		opts:     compileOptions(d.st.arch, !d.spec.FMAD(), defines),
 		names:    kernelNames(prog),
 		funcs:    map[string]*function{},
 		printf:   strings.Contains(string(prog.Source), "printf"),

@@ -134,28 +134,6 @@ func TestCaretColumn(t *testing.T) {
 	}
 }
 
-func TestParseSpec(t *testing.T) {
-	for _, tc := range []struct {
-		config, spec string
-	}{
-		{"", "cuda:0"}, {"1", "cuda:1"}, {"0?fmad=false", "cuda:0?fmad=false"}, {"?fmad=true", "cuda:0"},
-	} {
-		o, err := ParseSpec(tc.config)
-		if err != nil {
-			t.Errorf("ParseSpec(%q): %v", tc.config, err)
-			continue
-		}
-		if o.Spec() != tc.spec {
-			t.Errorf("ParseSpec(%q).Spec() = %q, want %q", tc.config, o.Spec(), tc.spec)
-		}
-	}
-	for _, bad := range []string{"x", "-1", "0?seed=3", "0?fmad=maybe"} {
-		if _, err := ParseSpec(bad); err == nil || !strings.HasPrefix(err.Error(), "cudarun: ") {
-			t.Errorf("ParseSpec(%q) = %v, want a cudarun error", bad, err)
-		}
-	}
-}
-
 func TestLaunchKind(t *testing.T) {
 	for _, tc := range []struct {
 		code     int

@@ -22,12 +22,7 @@ var errStub = func() error {
 
 type backend struct{}
 
-func (backend) Open(config string) (gpu.BackendDevice, error) {
-	if _, err := ParseSpec(config); err != nil {
-		return nil, err
-	}
-	return nil, errStub
-}
+func (backend) Open(gpu.Spec) (gpu.BackendDevice, error) { return nil, errStub }
 
 func (backend) Probe() []gpu.Availability {
 	return []gpu.Availability{{Spec: "cuda", Name: "CUDA GPU", Reason: errStub.Error()}}

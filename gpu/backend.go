@@ -8,9 +8,9 @@ import "github.com/warplab/warplab/cudac"
 
 // Backend is a registered implementation: "sim" or "cuda".
 type Backend interface {
-	// Open opens the device named by config, the part of a device spec after
-	// "name:" ("t4?seed=7" for "sim:t4?seed=7", "1" for "cuda:1", "" for "cuda").
-	Open(config string) (BackendDevice, error)
+	// Open opens the device spec names; spec.Backend() is the name the
+	// backend was registered under.
+	Open(spec Spec) (BackendDevice, error)
 	// Probe reports the devices this backend offers and whether each can be
 	// opened, for `warplab devices` and for Open("")'s automatic choice.
 	Probe() []Availability

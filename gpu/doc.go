@@ -6,8 +6,11 @@
 // # Devices
 //
 // Open takes a device spec: "sim:t4", "sim:h200?seed=7&order=deterministic",
-// "cuda", "cuda:1", or "" for the automatic choice (WARPLAB_DEVICE, else
-// the first usable GPU, else DefaultSim). Backends register themselves
+// "cuda", "cuda:1?fmad=false", or "" for the automatic choice
+// (WARPLAB_DEVICE, else the first usable GPU, else DefaultSim). ParseSpec
+// parses one into a Spec, with typed options and a canonical String;
+// OpenSpec opens a Spec, and Device.Spec().WithSeed(n) is the same device
+// with another seed. Backends register themselves
 // with Register from init, the way database/sql drivers do, so a program
 // picks them with blank imports:
 //

@@ -66,3 +66,41 @@ __global__ void scale(float* x, float a, int n) {
 	// gpu: launch scale: argument 1 (float* x): got a buffer of int, want float
 	// gpu: launch scale: 2 arguments for 3 parameters: scale(float* x, float a, int n)
 }
+
+// A spec is parsed once into typed options; WithSeed derives the same
+// device with another seed, and String spells the canonical form.
+func ExampleParseSpec() {
+	s, err := gpu.ParseSpec("sim:h200?order=deterministic&seed=7")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(s, s.Profile(), s.Seed(), s.Order())
+	fmt.Println(s.WithSeed(8))
+	_, err = gpu.ParseSpec("sim:t4?budget=-1")
+	fmt.Println(err)
+	_, err = gpu.ParseSpec("cuda:1?seed=3")
+	fmt.Println(err)
+	// Output:
+	// sim:h200?seed=7&order=deterministic h200 7 deterministic
+	// sim:h200?seed=8&order=deterministic
+	// gpu: device spec "sim:t4?budget=-1": option budget=-1: want a positive number of warp instructions
+	// gpu: device spec "cuda:1?seed=3": unknown option seed (cuda options: fmad)
+}
+
+// A device remembers its spec, so a lab can open the same simulated
+// device with the next seed.
+func ExampleDevice_Spec() {
+	dev, err := gpu.Open("sim:t4?seed=5")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer dev.Close()
+	next, err := gpu.OpenSpec(dev.Spec().WithSeed(dev.Spec().Seed() + 1))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer next.Close()
+	fmt.Println(next.Info().Spec)
+	// Output:
+	// sim:t4?seed=6
+}

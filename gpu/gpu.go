@@ -11,7 +11,7 @@ import (
 // A Device is not safe for concurrent use.
 type Device struct {
 	impl   BackendDevice
-	spec   string
+	spec   Spec
 	closed bool
 }
 
@@ -55,6 +55,10 @@ func (d *Device) Info() Info { return d.impl.Info() }
 
 // Capabilities says what the device can do.
 func (d *Device) Capabilities() Capabilities { return d.impl.Capabilities() }
+
+// Spec returns the spec that opened the device, the automatic choice
+// resolved: Spec().WithSeed(n) opens the same device with another seed.
+func (d *Device) Spec() Spec { return d.spec }
 
 // String returns the device's name and spec.
 func (d *Device) String() string {

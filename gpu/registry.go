@@ -57,40 +57,80 @@ const DefaultSim = "sim:t4"
 // Open opens a device by spec:
 //
 //	"sim:t4", "sim:h200", "sim:t4?seed=7&order=deterministic"  the simulator
-//	"cuda", "cuda:1"                                            a real GPU
+//	"cuda", "cuda:1", "cuda:1?fmad=false"                       a real GPU
 //	""                                                          automatic
 //
 // The automatic choice reads WARPLAB_DEVICE; if that is empty it takes the
 // first usable cuda device, else DefaultSim. Only the automatic choice falls
-// back: an explicit "cuda" that cannot start is an error saying why.
+// back: an explicit "cuda" that cannot start is an error saying why. See
+// Spec for the options.
 func Open(spec string) (*Device, error) {
-	if spec == "" {
-		spec = os.Getenv(EnvDevice)
-	}
-	if spec == "" {
-		spec = autoSpec()
-	}
-	name, config, _ := strings.Cut(spec, ":")
-	b, ok := backend(name)
-	if !ok {
-		return nil, fmt.Errorf("gpu: open %q: no backend %q (registered: %s)", spec, name, strings.Join(Backends(), ", "))
-	}
-	impl, err := b.Open(config)
+	s, err := ParseSpec(spec)
 	if err != nil {
-		return nil, fmt.Errorf("gpu: open %q: %w", spec, err)
+		return nil, err
 	}
-	return &Device{impl: impl, spec: spec}, nil
+	return OpenSpec(s)
 }
 
-func autoSpec() string {
-	if b, ok := backend("cuda"); ok {
+// OpenSpec opens the device s names; the zero Spec is the automatic
+// choice, as Open("") is.
+func OpenSpec(s Spec) (*Device, error) {
+	if !s.IsAuto() {
+		d, err := openSpec(s)
+		if err != nil {
+			return nil, fmt.Errorf("gpu: %w", err)
+		}
+		return d, nil
+	}
+	if env := os.Getenv(EnvDevice); env != "" {
+		s, err := parseSpec(env)
+		if err == nil && s.IsAuto() {
+			err = errors.New("not a device spec")
+		}
+		var d *Device
+		if err == nil {
+			d, err = openSpec(s)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("gpu: %s=%s: %w", EnvDevice, env, err)
+		}
+		return d, nil
+	}
+	d, err := openSpec(autoSpec())
+	if err != nil {
+		return nil, fmt.Errorf("gpu: automatic device choice: %w", err)
+	}
+	return d, nil
+}
+
+// openSpec opens a device; its errors have no "gpu: " prefix.
+func openSpec(s Spec) (*Device, error) {
+	b, ok := backend(s.backend)
+	if !ok {
+		return nil, fmt.Errorf("open %s: no backend %q (registered: %s)", s, s.backend, strings.Join(Backends(), ", "))
+	}
+	impl, err := b.Open(s)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", s, err)
+	}
+	return &Device{impl: impl, spec: s}, nil
+}
+
+// autoSpec is the automatic choice without WARPLAB_DEVICE: the first
+// usable GPU, else DefaultSim.
+func autoSpec() Spec {
+	if b, ok := backend(backendCUDA); ok {
 		for _, a := range b.Probe() {
-			if a.Usable {
-				return a.Spec
+			if !a.Usable {
+				continue
+			}
+			if s, err := parseSpec(a.Spec); err == nil && !s.IsAuto() {
+				return s
 			}
 		}
 	}
-	return DefaultSim
+	s, _ := parseSpec(DefaultSim)
+	return s
 }
 
 // Devices reports every device of every registered backend, usable or not.

@@ -17,11 +17,14 @@
 // OPTIONS are
 //
 //	seed=N                the seed of the first launch; launch k uses N+k (default 1)
-//	order=deterministic   fix the order of atomics (no jitter)
+//	order=deterministic   fix the order of atomics (no jitter; default seeded)
 //	fmad=false            do not contract a*b+c into fused multiply-adds
 //	racecheck=false       skip the shared-memory race check (faster)
-//	budget=N              the default warp-instruction budget per launch
+//	budget=N              the default warp-instruction budget per launch (N > 0)
 //	clock=MHZ|base|boost  run the profile's SMs at another clock (default boost)
+//
+// gpu.ParseSpec checks the syntax and the values; opening the device checks
+// that the profile exists and, for clock=base, that it has a base clock.
 //
 // A launch's results and counters are a pure function of the source, the
 // inputs, the launch, the profile and the seed.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/warplab/warplab/gpu"
-	"github.com/warplab/warplab/gpusim"
+	_ "github.com/warplab/warplab/gpusim"
 )
 
 // The simulator reports a shared-memory race with both source lines: here
@@ -60,14 +60,16 @@ __global__ void scale(float* x, int n) {
 	// true 4 0 100
 }
 
-// Specs select a profile and options; launch k of a device opened with
-// seed=S orders its atomics with seed S+k.
-func ExampleParseSpec() {
-	o, err := gpusim.ParseSpec("h200?seed=7&order=deterministic&clock=base")
+// A spec selects a profile and options; launch k of a device opened with
+// seed=S orders its atomics with seed S+k. Options the profile cannot
+// honour are errors when the device opens.
+func Example_specs() {
+	_, err := gpu.Open("sim:h200?seed=7&order=deterministic&clock=base")
 	fmt.Println(err)
-	o, _ = gpusim.ParseSpec("t4?seed=7&fmad=false")
-	fmt.Println(o.Spec())
+	dev, _ := gpu.Open("sim:T4?fmad=false&seed=7")
+	defer dev.Close()
+	fmt.Println(dev.Info().Spec, dev.Spec().Seed(), dev.Spec().FMAD())
 	// Output:
-	// option clock=base: profile h200 has no base clock
-	// sim:t4?seed=7&fmad=false
+	// gpu: open sim:h200?seed=7&order=deterministic&clock=base: gpusim: option clock=base: profile h200 has no base clock
+	// sim:t4?seed=7&fmad=false 7 false
 }

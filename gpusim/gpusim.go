@@ -2,9 +2,6 @@ package gpusim
 
 import (
 	"fmt"
-	"net/url"
-	"strconv"
-	"strings"
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
@@ -17,107 +14,25 @@ func init() { gpu.Register("sim", backend{}) }
 
 type backend struct{}
 
-// Options are a simulated device's settings, parsed from its spec.
-type Options struct {
-	Profile string
-	// ClockMHz runs the profile at another SM clock (0: its boost clock).
-	ClockMHz  float64
-	Seed      uint64
-	Order     engine.Order
-	NoFMA     bool
-	RaceCheck bool
-	Budget    int64
-}
-
-// ParseSpec parses the config part of a "sim:..." spec.
-func ParseSpec(config string) (Options, error) {
-	o := Options{Profile: "t4", Seed: 1, RaceCheck: true}
-	name, query, _ := strings.Cut(config, "?")
-	if name != "" {
-		o.Profile = strings.ToLower(name)
-	}
-	if _, err := profiles.Get(o.Profile); err != nil {
-		return o, err
-	}
-	vals, err := url.ParseQuery(query)
-	if err != nil {
-		return o, fmt.Errorf("bad options %q: %v", query, err)
-	}
-	for key, vs := range vals {
-		v := vs[len(vs)-1]
-		switch key {
-		case "seed":
-			o.Seed, err = strconv.ParseUint(v, 10, 64)
-		case "order":
-			switch v {
-			case "deterministic":
-				o.Order = engine.Deterministic
-			case "seeded":
-				o.Order = engine.Seeded
-			default:
-				err = fmt.Errorf("want seeded or deterministic")
-			}
-		case "fmad":
-			var b bool
-			b, err = strconv.ParseBool(v)
-			o.NoFMA = !b
-		case "racecheck":
-			o.RaceCheck, err = strconv.ParseBool(v)
-		case "budget":
-			o.Budget, err = strconv.ParseInt(v, 10, 64)
-		case "clock":
-			p, _ := profiles.Get(o.Profile)
-			switch v {
-			case "boost":
-				o.ClockMHz = 0
-			case "base":
-				if o.ClockMHz = p.Cost.BaseClockMHz; o.ClockMHz == 0 {
-					err = fmt.Errorf("profile %s has no base clock", p.Name)
-				}
-			default:
-				o.ClockMHz, err = strconv.ParseFloat(v, 64)
-				if err == nil && (o.ClockMHz < 100 || o.ClockMHz > 5000) {
-					err = fmt.Errorf("want MHz between 100 and 5000, base or boost")
-				}
-			}
-		default:
-			err = fmt.Errorf("unknown option (options: seed, order, fmad, racecheck, budget, clock)")
-		}
-		if err != nil {
-			return o, fmt.Errorf("option %s=%s: %v", key, v, err)
-		}
-	}
-	return o, nil
-}
-
-// Spec spells the options as a spec, normalised.
-func (o Options) Spec() string {
-	s := fmt.Sprintf("sim:%s?seed=%d", o.Profile, o.Seed)
-	if o.Order == engine.Deterministic {
-		s += "&order=deterministic"
-	}
-	if o.NoFMA {
-		s += "&fmad=false"
-	}
-	if !o.RaceCheck {
-		s += "&racecheck=false"
-	}
-	if o.Budget > 0 {
-		s += fmt.Sprintf("&budget=%d", o.Budget)
-	}
-	if o.ClockMHz > 0 {
-		s += fmt.Sprintf("&clock=%g", o.ClockMHz)
-	}
-	return s
-}
-
-func (backend) Open(config string) (gpu.BackendDevice, error) {
-	o, err := ParseSpec(config)
+func (backend) Open(spec gpu.Spec) (gpu.BackendDevice, error) {
+	p, err := profiles.Get(spec.Profile())
 	if err != nil {
 		return nil, err
 	}
-	p, _ := profiles.Get(o.Profile)
-	return &device{opts: o, prof: p, mem: engine.NewMemory(p.MemoryBytes)}, nil
+	clock := p.ClockMHz
+	switch c := spec.Clock(); {
+	case c.MHz > 0:
+		clock = c.MHz
+	case c.Base:
+		if clock = p.Cost.BaseClockMHz; clock == 0 {
+			return nil, fmt.Errorf("gpusim: option clock=base: profile %s has no base clock", p.Name)
+		}
+	}
+	order := engine.Seeded
+	if spec.Order() == gpu.OrderDeterministic {
+		order = engine.Deterministic
+	}
+	return &device{spec: spec, prof: p, clock: clock, order: order, mem: engine.NewMemory(p.MemoryBytes)}, nil
 }
 
 func (backend) Probe() []gpu.Availability {
@@ -130,33 +45,28 @@ func (backend) Probe() []gpu.Availability {
 }
 
 type device struct {
-	opts     Options
-	prof     *profiles.Profile
+	spec gpu.Spec
+	prof *profiles.Profile
+	// clock is the SM clock the device runs at, in MHz.
+	clock    float64
+	order    engine.Order
 	mem      *engine.Memory
 	launches uint64
 	closed   bool
 }
 
-// clock is the SM clock the device runs at, in MHz.
-func (d *device) clock() float64 {
-	if d.opts.ClockMHz > 0 {
-		return d.opts.ClockMHz
-	}
-	return d.prof.ClockMHz
-}
-
 func (d *device) Info() gpu.Info {
 	p := d.prof
 	return gpu.Info{
-		Backend: "sim", Spec: d.opts.Spec(), Name: p.Device + " (gpusim profile " + p.Name + ")",
+		Backend: "sim", Spec: d.spec.String(), Name: p.Device + " (gpusim profile " + p.Name + ")",
 		Arch: p.Arch, Profile: p.Name, SMs: p.SMs, WarpSize: 32,
 		MaxThreadsPerBlock: p.MaxThreadsPerBlock, MaxSharedPerBlock: int(p.SharedPerBlock),
-		ClockMHz: int(d.clock()), MemoryBytes: p.MemoryBytes,
+		ClockMHz: int(d.clock), MemoryBytes: p.MemoryBytes,
 	}
 }
 
 func (d *device) Capabilities() gpu.Capabilities {
-	return gpu.Capabilities{ModelledTiming: true, Counters: true, Seeded: true, DeterministicOrder: true, RaceCheck: d.opts.RaceCheck}
+	return gpu.Capabilities{ModelledTiming: true, Counters: true, Seeded: true, DeterministicOrder: true, RaceCheck: d.spec.RaceCheck()}
 }
 
 func (d *device) Close() error {
@@ -265,7 +175,7 @@ func (m *module) kernel(fn *cudac.Func) (*ir.Kernel, error) {
 	if k, ok := m.kernels[fn]; ok {
 		return k, nil
 	}
-	k, err := ir.Lower(m.prog, fn, ir.Options{NoFMA: m.dev.opts.NoFMA})
+	k, err := ir.Lower(m.prog, fn, ir.Options{NoFMA: !m.dev.spec.FMAD()})
 	if err != nil {
 		return nil, fmt.Errorf("gpusim: %v", err)
 	}
@@ -305,17 +215,17 @@ func (m *module) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValu
 		}
 		globals[i] = a.Base
 	}
-	seed := d.opts.Seed + d.launches
+	seed := d.spec.Seed() + d.launches
 	d.launches++
 	budget := cfg.MaxInstructions
 	if budget == 0 {
-		budget = d.opts.Budget
+		budget = d.spec.Budget()
 	}
-	mach := machine(d.prof, d.clock())
+	mach := machine(d.prof, d.clock)
 	out, err := engine.Run(mach, &engine.Config{
 		Kernel: k, Grid: cfg.Grid, Block: cfg.Block, SharedBytes: int64(cfg.SharedBytes),
-		Params: params, Memory: d.mem, Globals: globals, Seed: seed, Order: d.opts.Order,
-		MaxInstructions: budget, RaceCheck: d.opts.RaceCheck,
+		Params: params, Memory: d.mem, Globals: globals, Seed: seed, Order: d.order,
+		MaxInstructions: budget, RaceCheck: d.spec.RaceCheck(),
 	})
 	if err != nil {
 		return nil, err
@@ -330,6 +240,6 @@ func (m *module) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValu
 	if res.Diagnostics == nil {
 		res.Diagnostics = []gpu.Diagnostic{}
 	}
-	res.Timing = Model(d.prof, d.clock(), out)
+	res.Timing = Model(d.prof, d.clock, out)
 	return res, nil
 }

@@ -376,7 +376,7 @@ func testFloatContraction(e *env) {
 	e.launch(e.kernel(contractionSrc, "muladd"), 1, 1, upload(e, []float32{a}), upload(e, []float32{b}), upload(e, []float32{c}), out)
 	got := download(e, out)
 	want := fused
-	if strings.Contains(e.d.Info().Spec, "fmad=false") {
+	if !e.d.Spec().FMAD() {
 		want = unfused
 	}
 	eq(e, "a*b+c on "+e.d.Info().Spec, got[0], want)

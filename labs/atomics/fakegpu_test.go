@@ -28,7 +28,7 @@ func openFake() (*gpu.Device, error) {
 	return gpu.Open("fakegpu")
 }
 
-func (fakeGPU) Open(string) (gpu.BackendDevice, error) {
+func (fakeGPU) Open(gpu.Spec) (gpu.BackendDevice, error) {
 	return &fakeDevice{rng: rand.New(rand.NewPCG(1, 2))}, nil
 }
 

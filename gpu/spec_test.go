@@ -1,0 +1,199 @@
+package gpu
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestParseSpec(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		check    func(Spec) bool
+	}{
+		{"", "", Spec.IsAuto},
+		{"sim", "sim:t4?seed=1", func(s Spec) bool { return s.Profile() == "t4" && s.Seed() == 1 && s.RaceCheck() && s.FMAD() }},
+		{"sim:t4", "sim:t4?seed=1", nil},
+		{"sim:H200", "sim:h200?seed=1", func(s Spec) bool { return s.Profile() == "h200" }},
+		{"sim:h200?seed=7&order=deterministic", "sim:h200?seed=7&order=deterministic",
+			func(s Spec) bool { return s.Seed() == 7 && s.Order() == OrderDeterministic }},
+		{"sim:t4?order=deterministic&seed=7", "sim:t4?seed=7&order=deterministic", nil},
+		{"sim:t4?seed=0", "sim:t4?seed=0", func(s Spec) bool { return s.Seed() == 0 }},
+		{"sim:t4?seed=18446744073709551615", "sim:t4?seed=18446744073709551615", nil},
+		{"sim:t4?order=seeded&fmad=true&racecheck=true&clock=boost", "sim:t4?seed=1", nil},
+		{"sim:t4?fmad=false&racecheck=false", "sim:t4?seed=1&fmad=false&racecheck=false",
+			func(s Spec) bool { return !s.FMAD() && !s.RaceCheck() }},
+		{"sim:t4?budget=1000", "sim:t4?seed=1&budget=1000", func(s Spec) bool { return s.Budget() == 1000 }},
+		{"sim:t4?clock=base", "sim:t4?seed=1&clock=base", func(s Spec) bool { return s.Clock() == Clock{Base: true} }},
+		{"sim:t4?clock=800", "sim:t4?seed=1&clock=800", func(s Spec) bool { return s.Clock() == Clock{MHz: 800} }},
+		{"sim:t4?clock=1590.5", "sim:t4?seed=1&clock=1590.5", nil},
+		{"cuda", "cuda:0", func(s Spec) bool { return s.Backend() == "cuda" && s.Ordinal() == 0 && !s.Seeded() && !s.RaceCheck() }},
+		{"cuda:1", "cuda:1", func(s Spec) bool { return s.Ordinal() == 1 }},
+		{"cuda:1?fmad=false", "cuda:1?fmad=false", func(s Spec) bool { return !s.FMAD() }},
+		{"cuda?fmad=true", "cuda:0", nil},
+		{"fakegpu", "fakegpu", func(s Spec) bool { return s.Backend() == "fakegpu" }},
+		{"fakegpu:dev-2", "fakegpu:dev-2", func(s Spec) bool { return s.Profile() == "dev-2" }},
+	} {
+		s, err := ParseSpec(tc.in)
+		if err != nil {
+			t.Errorf("ParseSpec(%q): %v", tc.in, err)
+			continue
+		}
+		if got := s.String(); got != tc.want {
+			t.Errorf("ParseSpec(%q).String() = %q, want %q", tc.in, got, tc.want)
+		}
+		if tc.check != nil && !tc.check(s) {
+			t.Errorf("ParseSpec(%q) = %#v: wrong fields", tc.in, s)
+		}
+		again, err := ParseSpec(s.String())
+		if err != nil || again != s {
+			t.Errorf("ParseSpec(%q) = %#v, %v; want the spec it was printed from, %#v", s.String(), again, err, s)
+		}
+	}
+}
+
+func TestParseSpecErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"sim:t4?budget=-1", `option budget=-1: want a positive number of warp instructions`},
+		{"sim:t4?budget=0", `option budget=0: want a positive`},
+		{"sim:t4?budget=many", `option budget=many: want a positive`},
+		{"sim:t4?seed=-1", `option seed=-1: want a whole number from 0 to 18446744073709551615`},
+		{"sim:t4?seed=x", `option seed=x: want a whole number`},
+		{"sim:t4?seed=", `option seed=: want a whole number`},
+		{"sim:t4?order=random", `option order=random: want seeded or deterministic`},
+		{"sim:t4?fmad=maybe", `option fmad=maybe: want true or false`},
+		{"sim:t4?racecheck=1", `option racecheck=1: want true or false`},
+		{"sim:t4?clock=50", `option clock=50: want boost, base or MHz from 100 to 5000`},
+		{"sim:t4?clock=NaN", `option clock=NaN: want boost, base or MHz`},
+		{"sim:t4?clock=fast", `option clock=fast: want boost, base or MHz`},
+		{"sim:t4?speed=3", `unknown option speed (sim options: seed, order, fmad, racecheck, budget, clock)`},
+		{"sim:t4?Seed=3", `unknown option Seed (sim options: seed, order, fmad, racecheck, budget, clock)`},
+		{"cuda?seed=3", `unknown option seed (cuda options: fmad)`},
+		{"cuda:0?order=deterministic", `unknown option order (cuda options: fmad)`},
+		{"fakegpu?seed=3", `unknown option seed: backend fakegpu takes no options`},
+		{"sim:t4?seed=1&seed=2", `option seed given twice`},
+		{"sim:t4?seed", `option "seed": want NAME=VALUE`},
+		{"sim:t4?seed=1&", `option "": want NAME=VALUE`},
+		{"sim:t4?", `empty option list after ?`},
+		{"cuda:x", `bad device ordinal "x": want a number such as cuda:1`},
+		{"cuda:-1", `bad device ordinal "-1"`},
+		{"cuda:", `bad device ordinal ""`},
+		{"sim:", `bad profile "": want a profile name such as sim:t4`},
+		{"sim:t 4", `bad profile "t 4"`},
+		{":t4", `want BACKEND[:DEVICE][?OPTION=VALUE&...]`},
+		{"?seed=1", `want BACKEND[:DEVICE]`},
+		{"sim t4", `want BACKEND[:DEVICE]`},
+		{"fakegpu:a/b", `bad device name "a/b"`},
+	} {
+		_, err := ParseSpec(tc.in)
+		if err == nil {
+			t.Errorf("ParseSpec(%q) succeeded, want an error", tc.in)
+			continue
+		}
+		prefix := "gpu: device spec " + strconv.Quote(tc.in) + ": "
+		if msg := err.Error(); !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, tc.want) {
+			t.Errorf("ParseSpec(%q) = %q, want %q followed by %q", tc.in, msg, prefix, tc.want)
+		}
+	}
+}
+
+func TestSpecWithSeed(t *testing.T) {
+	s, err := ParseSpec("sim:h200?seed=3&order=deterministic&fmad=false")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.WithSeed(12)
+	if got.String() != "sim:h200?seed=12&order=deterministic&fmad=false" || got.Seed() != 12 {
+		t.Errorf("WithSeed(12) = %s", got)
+	}
+	if s.Seed() != 3 {
+		t.Errorf("WithSeed changed the spec it was called on: %s", s)
+	}
+	c, _ := ParseSpec("cuda:1?fmad=false")
+	if c.WithSeed(5) != c {
+		t.Errorf("cuda WithSeed(5) = %s, want %s unchanged", c.WithSeed(5), c)
+	}
+	if (Spec{}).WithSeed(5) != (Spec{}) {
+		t.Error("the automatic spec took a seed")
+	}
+}
+
+func TestSpecText(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var s Spec
+	fs.TextVar(&s, "device", Spec{}, "")
+	if err := fs.Parse([]string{"--device", "sim:t4?order=deterministic"}); err != nil {
+		t.Fatal(err)
+	}
+	if s.String() != "sim:t4?seed=1&order=deterministic" {
+		t.Errorf("flag gives %s", s)
+	}
+	if err := fs.Parse([]string{"--device", "sim:t4?budget=-1"}); err == nil {
+		t.Error("a bad spec is a good flag")
+	}
+	b, err := json.Marshal(struct{ D Spec }{s})
+	if err != nil || string(b) != `{"D":"sim:t4?seed=1\u0026order=deterministic"}` {
+		t.Errorf("json %s, %v", b, err)
+	}
+	var back struct{ D Spec }
+	if err := json.Unmarshal(b, &back); err != nil || back.D != s {
+		t.Errorf("json round trip: %s, %v", back.D, err)
+	}
+}
+
+// specBackend records the spec it is opened with.
+type specBackend struct{ got *Spec }
+
+func (b specBackend) Open(s Spec) (BackendDevice, error) {
+	*b.got = s
+	return nil, errors.New("test backend opens nothing")
+}
+
+func (specBackend) Probe() []Availability { return nil }
+
+func TestOpenSpecs(t *testing.T) {
+	var got Spec
+	Register("spectest", specBackend{&got})
+	defer func() {
+		registryMu.Lock()
+		delete(registry, "spectest")
+		registryMu.Unlock()
+	}()
+
+	_, err := Open("spectest:dev1")
+	if got.String() != "spectest:dev1" || err == nil || err.Error() != "gpu: open spectest:dev1: test backend opens nothing" {
+		t.Errorf("Open gave the backend %s and returned %v", got, err)
+	}
+	if _, err := Open("sim:t4?budget=-1"); err == nil || !strings.HasPrefix(err.Error(), `gpu: device spec "sim:t4?budget=-1": option budget=-1`) {
+		t.Errorf("Open with a bad budget: %v", err)
+	}
+	if _, err := Open("nosuch:x"); err == nil || !strings.Contains(err.Error(), `no backend "nosuch" (registered: `) {
+		t.Errorf("Open of an unregistered backend: %v", err)
+	}
+
+	for _, tc := range []struct{ env, want string }{
+		{"garbage", `gpu: WARPLAB_DEVICE=garbage: open garbage: no backend "garbage"`},
+		{"sim:t4?budget=-1", `gpu: WARPLAB_DEVICE=sim:t4?budget=-1: option budget=-1: want a positive number`},
+		{"sim t4", `gpu: WARPLAB_DEVICE=sim t4: want BACKEND[:DEVICE]`},
+		{"spectest:x?seed=1", `gpu: WARPLAB_DEVICE=spectest:x?seed=1: unknown option seed`},
+		{"spectest:fromenv", `gpu: WARPLAB_DEVICE=spectest:fromenv: open spectest:fromenv: test backend opens nothing`},
+	} {
+		t.Setenv(EnvDevice, tc.env)
+		_, err := Open("")
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s=%s: Open(\"\") = %v, want %q", EnvDevice, tc.env, err, tc.want)
+		}
+		_, err2 := OpenSpec(Spec{})
+		if err == nil || err2 == nil || err.Error() != err2.Error() {
+			t.Errorf("%s=%s: OpenSpec(Spec{}) = %v, Open(\"\") = %v", EnvDevice, tc.env, err2, err)
+		}
+	}
+	if got.String() != "spectest:fromenv" {
+		t.Errorf("WARPLAB_DEVICE opened %s", got)
+	}
+}
