@@ -46,8 +46,11 @@ func devicesCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	var rows []deviceRow
 	for _, a := range gpu.Devices() {
-		backend, _, _ := strings.Cut(a.Spec, ":")
-		rows = append(rows, deviceRow{Backend: backend, Spec: a.Spec, Name: a.Name, Usable: a.Usable, Reason: a.Reason})
+		spec, err := gpu.ParseSpec(a.Spec)
+		if err != nil {
+			return fmt.Errorf("device %s: %v", a.Name, err)
+		}
+		rows = append(rows, deviceRow{Backend: spec.Backend(), Spec: a.Spec, Name: a.Name, Usable: a.Usable, Reason: a.Reason})
 	}
 	def, why := defaultDevice(rows)
 	if *asJSON {

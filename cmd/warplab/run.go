@@ -45,18 +45,19 @@ func (r *repeated) String() string     { return strings.Join(*r, " ") }
 func (r *repeated) Set(s string) error { *r = append(*r, s); return nil }
 
 type runOpts struct {
-	file, kernel, device string
-	grid, block          gpu.Dim3
-	shared               int
-	bufs                 []bufSpec
-	scalars              []scalarSpec
-	prints               []printSpec
-	defines              []string
-	seed                 uint64
-	seedSet              bool
-	runs                 int
-	maxInstr             int64
-	json                 bool
+	file, kernel string
+	device       gpu.Spec
+	grid, block  gpu.Dim3
+	shared       int
+	bufs         []bufSpec
+	scalars      []scalarSpec
+	prints       []printSpec
+	defines      []string
+	seed         uint64
+	seedSet      bool
+	runs         int
+	maxInstr     int64
+	json         bool
 }
 
 func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
@@ -72,7 +73,7 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	fs.Var(&scalars, "scalar", "a scalar NAME=TYPE:VALUE (repeatable)")
 	fs.Var(&prints, "print", "print buffer NAME[:K] after each run (repeatable)")
 	fs.Var(&defines, "define", "predefine a macro NAME=VALUE, like nvcc -D (repeatable)")
-	fs.StringVar(&o.device, "device", "", "device spec: sim:t4, sim:h200, cuda, ... (default: $WARPLAB_DEVICE, else a GPU, else sim:t4)")
+	fs.TextVar(&o.device, "device", gpu.Spec{}, "device spec: sim:t4, sim:h200, cuda, ... (default: $WARPLAB_DEVICE, else a GPU, else sim:t4)")
 	seed := fs.Uint64("seed", 1, "the simulator's seed for the first run; run i uses seed+i")
 	fs.IntVar(&o.runs, "runs", 1, "launch this many times, each on fresh buffers")
 	fs.Int64Var(&o.maxInstr, "max-instructions", 0, "warp-instruction budget per launch (0: the default)")
@@ -162,7 +163,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	dev, err := gpu.Open(spec)
+	dev, err := gpu.OpenSpec(spec)
 	if err != nil {
 		return err
 	}
@@ -204,29 +205,24 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// deviceSpec applies --seed to a simulator spec.
-func deviceSpec(spec string, seed uint64, seedSet bool) (string, error) {
-	if spec == "" {
-		spec = os.Getenv(gpu.EnvDevice)
-	}
+// deviceSpec applies --seed to the device spec: to --device, else to
+// $WARPLAB_DEVICE, else to the default simulator. A GPU's spec has no seed
+// (its order of atomics is the hardware's) and stays as it is.
+func deviceSpec(spec gpu.Spec, seed uint64, seedSet bool) (gpu.Spec, error) {
 	if !seedSet {
 		return spec, nil
 	}
-	if spec == "" {
-		spec = gpu.DefaultSim
-	}
-	if !strings.HasPrefix(spec, "sim") {
-		return spec, nil // a GPU has no seed; its order is the hardware's
-	}
-	base, query, _ := strings.Cut(spec, "?")
-	var keep []string
-	for _, kv := range strings.Split(query, "&") {
-		if kv != "" && !strings.HasPrefix(kv, "seed=") {
-			keep = append(keep, kv)
+	if spec.IsAuto() {
+		text := os.Getenv(gpu.EnvDevice)
+		if text == "" {
+			text = gpu.DefaultSim
+		}
+		var err error
+		if spec, err = gpu.ParseSpec(text); err != nil {
+			return spec, fmt.Errorf("$%s: %w", gpu.EnvDevice, err)
 		}
 	}
-	keep = append([]string{fmt.Sprintf("seed=%d", seed)}, keep...)
-	return base + "?" + strings.Join(keep, "&"), nil
+	return spec.WithSeed(seed), nil
 }
 
 // checkNames reports buffers and scalars that name no parameter, and

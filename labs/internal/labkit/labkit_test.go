@@ -10,26 +10,6 @@ import (
 	_ "github.com/warplab/warplab/gpusim"
 )
 
-func TestSplitSeed(t *testing.T) {
-	for _, tc := range []struct {
-		spec, base string
-		seed       uint64
-	}{
-		{"sim:t4", "sim:t4", 1},
-		{"sim:t4?seed=7", "sim:t4", 7},
-		{"sim:t4?seed=7&order=deterministic", "sim:t4?order=deterministic", 7},
-		{"sim:h200?racecheck=false&seed=3&fmad=false", "sim:h200?racecheck=false&fmad=false", 3},
-	} {
-		base, seed, err := splitSeed(tc.spec)
-		if err != nil || base != tc.base || seed != tc.seed {
-			t.Errorf("splitSeed(%q) = %q, %d, %v; want %q, %d", tc.spec, base, seed, err, tc.base, tc.seed)
-		}
-	}
-	if _, _, err := splitSeed("sim:t4?seed=x"); err == nil {
-		t.Error("a bad seed parses")
-	}
-}
-
 func TestRunnerSeeds(t *testing.T) {
 	dev, err := gpu.Open("sim:t4?seed=10&order=deterministic")
 	if err != nil {
@@ -42,7 +22,7 @@ func TestRunnerSeeds(t *testing.T) {
 	if !r.Simulated() {
 		t.Fatal("a simulator does not simulate")
 	}
-	if got, want := r.SimSpec(12), "sim:t4?order=deterministic&seed=12"; got != want {
+	if got, want := r.SimSpec(12).String(), "sim:t4?seed=12&order=deterministic"; got != want {
 		t.Errorf("SimSpec(12) = %q, want %q", got, want)
 	}
 	// Jobs of 1, 3 and 2 launches start at seeds 10, 11 and 14.
@@ -50,13 +30,11 @@ func TestRunnerSeeds(t *testing.T) {
 	var jobs []Job
 	for i, n := range []int{1, 3, 2} {
 		jobs = append(jobs, Job{Launches: n, Do: func(s *Session) error {
-			spec := s.Device.Info().Spec
-			_, seed, err := splitSeed(spec)
-			seeds[i] = seed
+			seeds[i] = s.Device.Spec().Seed()
 			for range n {
 				s.Launched()
 			}
-			return err
+			return nil
 		}})
 	}
 	var last atomic.Int64

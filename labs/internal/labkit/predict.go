@@ -13,10 +13,11 @@ import (
 func PredictionSpec(info gpu.Info) string {
 	var sameArch, any string
 	for _, a := range gpu.Devices() {
-		if !strings.HasPrefix(a.Spec, "sim:") || !a.Usable {
+		spec, err := gpu.ParseSpec(a.Spec)
+		if err != nil || spec.Backend() != "sim" || !a.Usable {
 			continue
 		}
-		d, err := gpu.Open(a.Spec)
+		d, err := gpu.OpenSpec(spec)
 		if err != nil {
 			continue
 		}

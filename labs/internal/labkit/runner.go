@@ -1,11 +1,7 @@
 package labkit
 
 import (
-	"fmt"
-	"net/url"
 	"runtime"
-	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/warplab/warplab/gpu"
@@ -26,11 +22,9 @@ type Job struct {
 // Runner runs jobs on a device; see the package documentation.
 type Runner struct {
 	dev *gpu.Device
-	// simBase is the simulated device's spec without its seed, and seed
-	// the seed; simBase is empty for a device whose jobs run on it
-	// directly.
-	simBase string
-	seed    uint64
+	// sim is the simulated device's spec, whose seed the first job starts
+	// at; it is the zero Spec for a device whose jobs run on it directly.
+	sim gpu.Spec
 	// Workers is the number of jobs run at once on the simulator;
 	// NewRunner sets it to runtime.GOMAXPROCS(0).
 	Workers int
@@ -39,13 +33,9 @@ type Runner struct {
 // NewRunner returns a runner for dev.
 func NewRunner(dev *gpu.Device) (*Runner, error) {
 	r := &Runner{dev: dev, Workers: runtime.GOMAXPROCS(0)}
-	info, caps := dev.Info(), dev.Capabilities()
-	if info.Backend == "sim" && caps.ModelledTiming && caps.Seeded {
-		base, seed, err := splitSeed(info.Spec)
-		if err != nil {
-			return nil, fmt.Errorf("labkit: device %s: %v", info.Spec, err)
-		}
-		r.simBase, r.seed = base, seed
+	caps := dev.Capabilities()
+	if spec := dev.Spec(); spec.Seeded() && caps.ModelledTiming && caps.Seeded {
+		r.sim = spec
 	}
 	return r, nil
 }
@@ -54,7 +44,7 @@ func NewRunner(dev *gpu.Device) (*Runner, error) {
 func (r *Runner) Device() *gpu.Device { return r.dev }
 
 // Simulated reports whether jobs run on fresh simulated devices.
-func (r *Runner) Simulated() bool { return r.simBase != "" }
+func (r *Runner) Simulated() bool { return !r.sim.IsAuto() }
 
 // Run runs the jobs and waits for them; progress counts launches. The
 // first error stops jobs not yet started and is returned. Run calls
@@ -89,7 +79,7 @@ func (r *Runner) Run(jobs []Job, progress Progress) error {
 		return nil
 	}
 	seeds := make([]uint64, len(jobs))
-	next := r.seed
+	next := r.sim.Seed()
 	for i, j := range jobs {
 		seeds[i] = next
 		next += uint64(j.Launches)
@@ -133,8 +123,7 @@ feed:
 // runSim runs one job on a fresh simulated device whose first launch
 // uses seed.
 func (r *Runner) runSim(j Job, seed uint64, step func(string)) error {
-	spec := r.SimSpec(seed)
-	dev, err := gpu.Open(spec)
+	dev, err := gpu.OpenSpec(r.SimSpec(seed))
 	if err != nil {
 		return err
 	}
@@ -145,43 +134,12 @@ func (r *Runner) runSim(j Job, seed uint64, step func(string)) error {
 }
 
 // SimSpec returns the spec of the runner's simulated device with the
-// given seed; it is empty when the runner does not simulate.
-func (r *Runner) SimSpec(seed uint64) string {
-	if r.simBase == "" {
-		return ""
+// given seed; it is the zero Spec when the runner does not simulate.
+func (r *Runner) SimSpec(seed uint64) gpu.Spec {
+	if !r.Simulated() {
+		return gpu.Spec{}
 	}
-	sep := "?"
-	if strings.Contains(r.simBase, "?") {
-		sep = "&"
-	}
-	return r.simBase + sep + "seed=" + strconv.FormatUint(seed, 10)
-}
-
-// splitSeed splits a simulated device's spec into the spec without its
-// seed option and the seed (1 when the spec has none, gpusim's default).
-func splitSeed(spec string) (string, uint64, error) {
-	head, query, _ := strings.Cut(spec, "?")
-	vals, err := url.ParseQuery(query)
-	if err != nil {
-		return "", 0, err
-	}
-	seed := uint64(1)
-	if s := vals.Get("seed"); s != "" {
-		if seed, err = strconv.ParseUint(s, 10, 64); err != nil {
-			return "", 0, fmt.Errorf("seed %q: %v", s, err)
-		}
-	}
-	// Keep the other options in their order.
-	var keep []string
-	for _, kv := range strings.Split(query, "&") {
-		if kv != "" && !strings.HasPrefix(kv, "seed=") {
-			keep = append(keep, kv)
-		}
-	}
-	if len(keep) > 0 {
-		head += "?" + strings.Join(keep, "&")
-	}
-	return head, seed, nil
+	return r.sim.WithSeed(seed)
 }
 
 // Session is the device a job runs on, with a cache of what earlier jobs
