@@ -100,3 +100,26 @@ func TestCooperativeGroupsErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestUsesGridSync(t *testing.T) {
+	src := cgHead + `
+__device__ void barrier() { cg::this_grid().sync(); }
+__device__ int twice(int x) { return 2 * x; }
+__global__ void viaCall(int* p) { p[0] = twice(1); barrier(); }
+__global__ void direct(int* p) { cg::grid_group g = cg::this_grid(); g.sync(); }
+__global__ void none(int* p) { cg::this_thread_block().sync(); p[0] = twice(2); }
+`
+	prog, err := Compile("g.cu", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]bool{"viaCall": true, "direct": true, "none": false} {
+		k, err := prog.Kernel(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := UsesGridSync(k); got != want {
+			t.Errorf("UsesGridSync(%s) = %v, want %v", name, got, want)
+		}
+	}
+}

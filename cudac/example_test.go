@@ -88,3 +88,28 @@ func ExampleDump() {
 	//   (+= (index p (conv i):long long):float (conv (< (conv i):size_t n):bool):float)<float>:float
 	// }
 }
+
+// Inspect walks a checked function: here it counts the atomics a kernel
+// calls.
+func ExampleInspect() {
+	prog, err := cudac.Compile("count.cu", []byte(`
+__global__ void count(const int* in, int* hist, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(&hist[in[i] & 15], 1);
+    if (i == 0) atomicAdd(&hist[16], n);
+}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	k, _ := prog.Kernel("count")
+	atomics := 0
+	cudac.Inspect(k, func(n cudac.Node) bool {
+		if b, ok := n.(*cudac.BuiltinCall); ok && b.Builtin.IsAtomic() {
+			atomics++
+		}
+		return true
+	})
+	fmt.Println(atomics, "atomics")
+	// Output: 2 atomics
+}

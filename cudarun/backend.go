@@ -678,7 +678,7 @@ func (m *module) launch(drv driver, fn *cudac.Func, cfg gpu.LaunchConfig, args [
 	lr, err := drv.launch(launchReq{
 		Fn:   f.H,
 		Grid: [3]uint32{uint32(g.X), uint32(g.Y), uint32(g.Z)}, Block: [3]uint32{uint32(b.X), uint32(b.Y), uint32(b.Z)},
-		Shared: uint32(cfg.SharedBytes), Args: slots, CapturePrint: m.printf,
+		Shared: uint32(cfg.SharedBytes), Args: slots, CapturePrint: m.printf, Cooperative: cfg.Cooperative,
 	})
 	if err != nil {
 		return nil, m.fault(fn, err, lr.Stage == 1)

@@ -41,6 +41,8 @@ typedef struct {
 	wlres (*memsetD8)(wlptr, unsigned char, size_t);
 	wlres (*launchKernel)(void *, unsigned int, unsigned int, unsigned int,
 		unsigned int, unsigned int, unsigned int, unsigned int, void *, void **, void **);
+	wlres (*launchCooperative)(void *, unsigned int, unsigned int, unsigned int,
+		unsigned int, unsigned int, unsigned int, unsigned int, void *, void **);
 	wlres (*eventCreate)(void **, unsigned int);
 	wlres (*eventDestroy)(void *);
 	wlres (*eventRecord)(void *, void *);
@@ -115,6 +117,7 @@ static int wl_cuda_load(const char *path, char *err, size_t errlen) {
 	WLS(wlc, memcpyDtoH, "cuMemcpyDtoH_v2", NULL, 0);
 	WLS(wlc, memsetD8, "cuMemsetD8_v2", NULL, 0);
 	WLS(wlc, launchKernel, "cuLaunchKernel", NULL, 0);
+	WLS(wlc, launchCooperative, "cuLaunchCooperativeKernel", NULL, 1);
 	WLS(wlc, eventCreate, "cuEventCreate", NULL, 0);
 	WLS(wlc, eventDestroy, "cuEventDestroy_v2", "cuEventDestroy", 0);
 	WLS(wlc, eventRecord, "cuEventRecord", NULL, 0);
@@ -221,11 +224,12 @@ static const char *wl_cuErrorString(wlres r) {
 // Go so that nothing but the driver's own work sits between the events.
 // args holds nargs 8-byte slots, each a parameter's value in its low bytes;
 // they are copied here, and cuLaunchKernel copies them again before it
-// returns. *stage says which step failed: 0 the start event, 1 the launch,
-// 2 the stop event.
+// returns. coop launches with cuLaunchCooperativeKernel (801, not
+// supported, when the driver lacks it). *stage says which step failed: 0
+// the start event, 1 the launch, 2 the stop event.
 static wlres wl_launch(uintptr_t f, unsigned int gx, unsigned int gy, unsigned int gz,
 		unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem,
-		const unsigned long long *args, int nargs, void *start, void *stop, int *stage) {
+		const unsigned long long *args, int nargs, int coop, void *start, void *stop, int *stage) {
 	int n = nargs > 0 ? nargs : 1;
 	unsigned long long slots[n];
 	void *params[n];
@@ -237,7 +241,12 @@ static wlres wl_launch(uintptr_t f, unsigned int gx, unsigned int gy, unsigned i
 	wlres r = wlc.eventRecord(start, NULL);
 	if (r) return r;
 	*stage = 1;
-	r = wlc.launchKernel((void *)f, gx, gy, gz, bx, by, bz, shmem, NULL, nargs > 0 ? params : NULL, NULL);
+	if (coop) {
+		if (!wlc.launchCooperative) return 801;
+		r = wlc.launchCooperative((void *)f, gx, gy, gz, bx, by, bz, shmem, NULL, nargs > 0 ? params : NULL);
+	} else {
+		r = wlc.launchKernel((void *)f, gx, gy, gz, bx, by, bz, shmem, NULL, nargs > 0 ? params : NULL, NULL);
+	}
 	if (r) return r;
 	*stage = 2;
 	return wlc.eventRecord(stop, NULL);
@@ -649,8 +658,9 @@ func eventElapsed(start, stop unsafe.Pointer) (float32, error) {
 var launchStage = [...]string{"cuEventRecord (start)", "cuLaunchKernel", "cuEventRecord (stop)"}
 
 // launchTimed records start, launches f with args (one 8-byte slot per
-// parameter) and records stop. On failure it says which step failed.
-func launchTimed(f uint64, grid, block [3]uint32, shared uint32, args []uint64, start, stop unsafe.Pointer) (stage int, err error) {
+// parameter), cooperatively if coop, and records stop. On failure it says
+// which step failed.
+func launchTimed(f uint64, grid, block [3]uint32, shared uint32, args []uint64, coop bool, start, stop unsafe.Pointer) (stage int, err error) {
 	var p *C.ulonglong
 	if len(args) > 0 {
 		p = (*C.ulonglong)(unsafe.Pointer(&args[0]))
@@ -658,11 +668,18 @@ func launchTimed(f uint64, grid, block [3]uint32, shared uint32, args []uint64, 
 	var st C.int
 	r := C.wl_launch(C.uintptr_t(f), C.uint(grid[0]), C.uint(grid[1]), C.uint(grid[2]),
 		C.uint(block[0]), C.uint(block[1]), C.uint(block[2]), C.uint(shared),
-		p, C.int(len(args)), start, stop, &st)
+		p, C.int(len(args)), C.int(b2i(coop)), start, stop, &st)
 	if r != 0 {
 		return int(st), check(launchStage[st], r)
 	}
 	return 0, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // redirectStdout points descriptor 1 at f until the returned function is

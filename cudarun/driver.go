@@ -43,6 +43,7 @@ type launchReq struct {
 	Shared       uint32
 	Args         []uint64 // one 8-byte slot per parameter
 	CapturePrint bool     // the kernel may call printf: capture descriptor 1
+	Cooperative  bool     // launch with cuLaunchCooperativeKernel
 }
 
 // launchRes is what a launch gave. Stage says how far it got, for an
@@ -173,7 +174,7 @@ func (l *localDriver) launch(q launchReq) (launchRes, error) {
 			defer f.Close()
 			capture = f
 		}
-		stage, err := launchTimed(q.Fn, q.Grid, q.Block, q.Shared, q.Args, l.start, l.stop)
+		stage, err := launchTimed(q.Fn, q.Grid, q.Block, q.Shared, q.Args, q.Cooperative, l.start, l.stop)
 		if err != nil {
 			res.Stage = stage
 			return err

@@ -174,6 +174,12 @@ type LaunchConfig struct {
 	// execute (0: the device's default); a launch past it fails with
 	// ErrBudget, which is how the simulator stops an endless loop.
 	MaxInstructions int64
+	// Cooperative asks for a cooperative launch (cuLaunchCooperativeKernel):
+	// every block of the grid is resident at once, so a kernel may call
+	// cooperative_groups::grid_group::sync(). A kernel that does must be
+	// launched so; a grid larger than the device holds at once is
+	// ErrInvalidConfig.
+	Cooperative bool
 }
 
 // Launch runs the kernel. Each argument binds to the next parameter: a
@@ -234,6 +240,9 @@ func (k *Kernel) checkConfig(cfg LaunchConfig) error {
 	}
 	if cfg.SharedBytes < 0 {
 		return bad("dynamic shared memory %d bytes is negative", cfg.SharedBytes)
+	}
+	if !cfg.Cooperative && cudac.UsesGridSync(k.fn) {
+		return bad("%s calls grid_group::sync(), which needs a cooperative launch (LaunchConfig.Cooperative, warplab run --cooperative)", k.fn.Name)
 	}
 	if len(k.fn.DynShared) > 0 && cfg.SharedBytes == 0 {
 		return bad("%s declares extern __shared__ %s but the launch gives 0 bytes of dynamic shared memory", k.fn.Name, k.fn.DynShared[0].Name)

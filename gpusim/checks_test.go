@@ -329,3 +329,37 @@ __global__ void spinAll(int* flag) {
 		t.Errorf("budget error at line %d, want the loop at line 3: %v", le.Pos.Line, le)
 	}
 }
+
+// TestGridSyncHang checks the grid barrier's own faults: a block that ends
+// without reaching grid.sync() while others wait, a divergent grid.sync()
+// and warps split between __syncthreads() and grid.sync().
+func TestGridSyncHang(t *testing.T) {
+	d := open(t, "sim:t4")
+	src := `#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void early(int* p) {
+    if (blockIdx.x == 1) return;
+    cg::this_grid().sync();
+    p[blockIdx.x] = 1;
+}
+__global__ void divergent(int* p) {
+    if (threadIdx.x < 16) cg::this_grid().sync();
+    p[threadIdx.x] = 1;
+}
+__global__ void split(int* p) {
+    if (threadIdx.x < 32) __syncthreads(); else cg::this_grid().sync();
+    p[threadIdx.x] = 1;
+}`
+	p := zeros[int32](t, d, 64)
+	cfg := gpu.LaunchConfig{Grid: gpu.D1(4), Block: gpu.D1(64), Cooperative: true}
+	for name, want := range map[string]string{
+		"early":     "without reaching grid_group::sync()",
+		"divergent": "grid_group::sync() reached by 16 of the 32 running threads",
+		"split":     "wait at __syncthreads() while the others wait at grid_group::sync()",
+	} {
+		le := launchErr(t, kernel(t, d, src, name), cfg, gpu.ErrBarrierDivergence, p)
+		if !strings.Contains(le.Msg, want) {
+			t.Errorf("%s: %q, want it to contain %q", name, le.Msg, want)
+		}
+	}
+}

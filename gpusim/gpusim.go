@@ -225,7 +225,7 @@ func (m *module) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValu
 	out, err := engine.Run(mach, &engine.Config{
 		Kernel: k, Grid: cfg.Grid, Block: cfg.Block, SharedBytes: int64(cfg.SharedBytes),
 		Params: params, Memory: d.mem, Globals: globals, Seed: seed, Order: d.order,
-		MaxInstructions: budget, RaceCheck: d.spec.RaceCheck(),
+		MaxInstructions: budget, RaceCheck: d.spec.RaceCheck(), Cooperative: cfg.Cooperative,
 	})
 	if err != nil {
 		return nil, err

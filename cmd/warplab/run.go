@@ -57,6 +57,7 @@ type runOpts struct {
 	seedSet      bool
 	runs         int
 	maxInstr     int64
+	cooperative  bool
 	json         bool
 }
 
@@ -78,6 +79,7 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	fs.IntVar(&o.runs, "runs", 1, "launch this many times, each on fresh buffers")
 	fs.Int64Var(&o.maxInstr, "max-instructions", 0, "warp-instruction budget per launch (0: the default)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per run")
+	fs.BoolVar(&o.cooperative, "cooperative", false, "a cooperative launch: every block resident at once, as grid_group::sync() needs")
 
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -317,7 +319,7 @@ func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel) (*runRecord, error) {
 			}
 		}
 	}
-	res, err := k.Launch(gpu.LaunchConfig{Grid: o.grid, Block: o.block, SharedBytes: o.shared, MaxInstructions: o.maxInstr}, args...)
+	res, err := k.Launch(gpu.LaunchConfig{Grid: o.grid, Block: o.block, SharedBytes: o.shared, MaxInstructions: o.maxInstr, Cooperative: o.cooperative}, args...)
 	if err != nil {
 		return nil, err
 	}

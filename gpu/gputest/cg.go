@@ -3,6 +3,9 @@ package gputest
 import (
 	"math/bits"
 	"slices"
+	"strings"
+
+	"github.com/warplab/warplab/gpu"
 )
 
 const cgSrc = `
@@ -212,4 +215,70 @@ func testCooperativeAggregation(e *env) {
 		}
 	}
 	eq(e, "counter", download(e, ctr)[0], int32(len(slots)))
+}
+
+const gridSyncSrc = `
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+
+// A grid-synchronised sum: each block reduces its share into partial[],
+// the grid synchronises, one thread adds the partial sums, the grid
+// synchronises again and every block reads the total.
+__global__ void gridSum(const int* in, int* partial, int* total, int* seen, int n) {
+    cg::grid_group grid = cg::this_grid();
+    cg::thread_block block = cg::this_thread_block();
+    __shared__ int s[128];
+    int t = block.thread_rank();
+    int sum = 0;
+    for (int i = grid.thread_rank(); i < n; i += grid.size()) sum += in[i];
+    s[t] = sum;
+    block.sync();
+    for (int o = block.size() / 2; o > 0; o /= 2) {
+        if (t < o) s[t] += s[t + o];
+        block.sync();
+    }
+    if (t == 0) partial[grid.block_rank()] = s[0];
+    grid.sync();
+    if (grid.thread_rank() == 0) {
+        int all = 0;
+        for (int b = 0; b < grid.num_blocks(); b++) all += partial[b];
+        *total = all;
+    }
+    cg::sync(grid);
+    if (t == 0) seen[blockIdx.x] = *total;
+}`
+
+func testGridSync(e *env) {
+	const grid, block, n = 8, 128, 10000
+	in := make([]int32, n)
+	var want int32
+	for i := range in {
+		in[i] = int32(i%13 - 4)
+		want += in[i]
+	}
+	k := e.kernel(gridSyncSrc, "gridSum")
+	inB, partial, total, seen := upload(e, in), zeros[int32](e, grid), zeros[int32](e, 1), zeros[int32](e, grid)
+	cfg := gpu.LaunchConfig{Grid: gpu.D1(grid), Block: gpu.D1(block), Cooperative: true}
+	e.launchCfg(k, cfg, inB, partial, total, seen, int32(n))
+	eq(e, "total", download(e, total)[0], want)
+	for b, s := range download(e, seen) {
+		if s != want {
+			e.Errorf("block %d read the total %d after grid.sync(), want %d", b, s, want)
+		}
+	}
+	var sum int32
+	for _, p := range download(e, partial) {
+		sum += p
+	}
+	eq(e, "sum of the partial sums", sum, want)
+
+	// Without a cooperative launch grid.sync() is refused before anything
+	// runs; a grid larger than the device holds at once is refused too.
+	le := e.launchErr(k, gpu.LaunchConfig{Grid: gpu.D1(grid), Block: gpu.D1(block)}, []error{gpu.ErrInvalidConfig},
+		inB, partial, total, seen, int32(n))
+	if !strings.Contains(le.Msg, "cooperative launch") {
+		e.Errorf("non-cooperative launch error %q does not say it needs a cooperative launch", le.Msg)
+	}
+	e.launchErr(k, gpu.LaunchConfig{Grid: gpu.D1(1 << 20), Block: gpu.D1(block), Cooperative: true},
+		[]error{gpu.ErrInvalidConfig}, inB, partial, total, seen, int32(n))
 }

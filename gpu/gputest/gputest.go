@@ -61,6 +61,7 @@ var tests = []struct {
 	{"BadArguments", testBadArguments},
 	{"CooperativeGroups", testCooperativeGroups},
 	{"CooperativeAggregation", testCooperativeAggregation},
+	{"GridSync", testGridSync},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

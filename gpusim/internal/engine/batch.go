@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/gpusim/internal/ir"
 )
@@ -206,6 +207,8 @@ func observed(in *ir.Inst) bool {
 		return in.Flags&ir.FlagVolatile != 0 && in.Space != ir.SpaceShared
 	case ir.Fence, ir.Exit, ir.End, ir.Trap:
 		return true
+	case ir.Bar:
+		return in.Aux == int32(cudac.GridSync)
 	}
 	return false
 }

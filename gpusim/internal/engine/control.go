@@ -260,6 +260,27 @@ func (x *exec) mkBar(in *ir.Inst) step {
 	}
 }
 
+// mkGridBar is grid_group::sync(): every live thread of the warp must be
+// here, and the launch must be cooperative. The block waits until every
+// block of the grid has arrived (see gridArrive).
+func (x *exec) mkGridBar(in *ir.Inst) step {
+	return func(w *warp) stop {
+		if !x.cfg.Cooperative {
+			x.fail(w, -1, gpu.ErrInvalidConfig, "grid_group::sync() in a launch that is not cooperative (LaunchConfig.Cooperative)")
+			return stopFault
+		}
+		alive := w.launched &^ w.exited
+		if w.mask != alive {
+			missing := alive &^ w.mask
+			x.fail(w, bits.TrailingZeros32(missing), gpu.ErrBarrierDivergence, fmt.Sprintf(
+				"grid_group::sync() reached by %d of the %d running threads of warp %d; this thread (and %d others) took a branch that skips it, and the grid would hang",
+				bits.OnesCount32(w.mask), bits.OnesCount32(alive), w.idx, bits.OnesCount32(missing)-1))
+			return stopFault
+		}
+		return stopGridBarrier
+	}
+}
+
 // leaveLoop parks the active lanes outside c in loop entry aux, as lanes
 // whose loop condition failed, and returns the lanes that go on.
 func (w *warp) leaveLoop(aux int, c uint32, flagged bool) uint32 {

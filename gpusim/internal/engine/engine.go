@@ -76,6 +76,9 @@ type Config struct {
 	// scales with the launch).
 	MaxInstructions int64
 	RaceCheck       bool
+	// Cooperative is a cooperative launch: every block is resident at
+	// once, and grid_group::sync() is allowed.
+	Cooperative bool
 }
 
 // Outcome is what a launch produced besides its memory writes.
@@ -112,12 +115,13 @@ func DefaultBudget(warps int64) int64 {
 type stop int8
 
 const (
-	run         stop = iota // keep going
-	stopLocal               // before a shared atomic or volatile shared access: let the block's other warps catch up
-	stopGlobal              // before an instruction other blocks can observe: wait for the global scheduler
-	stopBarrier             // arrived at __syncthreads
-	stopExit                // every lane has finished
-	stopFault               // the launch failed; exec.err says why
+	run             stop = iota // keep going
+	stopLocal                   // before a shared atomic or volatile shared access: let the block's other warps catch up
+	stopGlobal                  // before an instruction other blocks can observe: wait for the global scheduler
+	stopBarrier                 // arrived at __syncthreads
+	stopGridBarrier             // arrived at grid_group::sync()
+	stopExit                    // every lane has finished
+	stopFault                   // the launch failed; exec.err says why
 )
 
 // step executes one instruction for a warp.
@@ -161,6 +165,7 @@ type warpState uint8
 const (
 	runnable warpState = iota
 	atBarrier
+	atGridBarrier
 	done
 )
 

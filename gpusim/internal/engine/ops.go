@@ -176,6 +176,9 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 	case ir.SyncWarp:
 		return x.mkSyncWarp(in, pc), nil
 	case ir.Bar:
+		if in.Aux == int32(cudac.GridSync) {
+			return x.mkGridBar(in), nil
+		}
 		return x.mkBar(in), nil
 	case ir.Fence:
 		return func(w *warp) stop {

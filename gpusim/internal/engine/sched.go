@@ -46,6 +46,11 @@ type exec struct {
 	lives, finished int64
 
 	raceShift uint
+
+	// gridWait are the blocks waiting at grid_group::sync(), and gridMax
+	// the latest clock among their warps.
+	gridWait []*block
+	gridMax  int64
 }
 
 type event struct {
@@ -94,6 +99,11 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	if err := x.checkLimits(); err != nil {
 		return nil, err
 	}
+	if held := int64(m.SMs * x.resident); cfg.Cooperative && x.blocks > held {
+		return nil, &gpu.LaunchError{Kind: gpu.ErrInvalidConfig, Kernel: k.Name, Msg: fmt.Sprintf(
+			"a cooperative launch of %d blocks: %s holds at most %d blocks of this kernel at once (%d per SM on %d SMs)",
+			x.blocks, m.Name, held, x.resident, m.SMs)}
+	}
 	budget := cfg.MaxInstructions
 	if budget <= 0 {
 		budget = DefaultBudget(x.blocks * int64(x.warpsPerBlock))
@@ -131,6 +141,11 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 			continue
 		}
 		x.resume(e.b, true)
+	}
+	if x.main.err == nil && len(x.gridWait) > 0 {
+		x.fail(x.gridWait[0].warps[0], -1, gpu.ErrBarrierDivergence, fmt.Sprintf(
+			"%d of the grid's %d blocks wait at grid_group::sync() for blocks that never reach it; the grid would hang",
+			len(x.gridWait), x.blocks))
 	}
 	if x.main.err != nil {
 		return nil, x.main.err
@@ -269,9 +284,54 @@ func (x *exec) after(b *block) {
 	case x.main.err != nil:
 	case b.yielded:
 		x.push(event{t: b.yieldAt, b: b})
+	case b.live > 0:
+		x.gridArrive(b)
 	default:
 		x.finishBlock(b)
 	}
+}
+
+// gridArrive records a block whose live warps all wait at
+// grid_group::sync(), and releases the grid when every block is there.
+// All the blocks of a cooperative launch are resident, so none has
+// finished: one that has would never reach the barrier.
+func (x *exec) gridArrive(b *block) {
+	for _, w := range b.warps {
+		if w.state == atBarrier {
+			x.fail(w, -1, gpu.ErrBarrierDivergence, fmt.Sprintf(
+				"warps of block (%d,%d,%d) wait at __syncthreads() while the others wait at grid_group::sync(); the block would hang",
+				b.id.X, b.id.Y, b.id.Z))
+			return
+		}
+		if w.state == atGridBarrier {
+			x.gridMax = max(x.gridMax, w.clock)
+		}
+	}
+	if x.finished > 0 {
+		x.fail(b.warps[0], -1, gpu.ErrBarrierDivergence,
+			"a block of the grid finished without reaching grid_group::sync(), which the others wait at; the grid would hang")
+		return
+	}
+	x.gridWait = append(x.gridWait, b)
+	if int64(len(x.gridWait)) < x.blocks {
+		return
+	}
+	t := x.gridMax + x.m.Costs.Barrier + x.m.Costs.Launch
+	for _, gb := range x.gridWait {
+		for _, w := range gb.warps {
+			if w.state != atGridBarrier {
+				continue
+			}
+			w.state = runnable
+			w.clock = t
+			w.syncEpoch++
+			w.ways = w.ways[:0]
+		}
+		gb.epoch++
+		x.main.count.Barriers++
+		x.push(event{t: t, b: gb})
+	}
+	x.gridWait, x.gridMax = x.gridWait[:0], 0
 }
 
 // phase runs a block's warps until the block finishes, fails, or must wait
@@ -313,6 +373,8 @@ func (x *exec) phase(b *block, granted bool) {
 			}
 		case stopBarrier:
 			x.arrive(b, w)
+		case stopGridBarrier:
+			w.state = atGridBarrier
 		case stopExit:
 			w.state = done
 			b.live--
@@ -340,6 +402,12 @@ func splitmix(z uint64) uint64 {
 }
 
 func (x *exec) finishBlock(b *block) {
+	if len(x.gridWait) > 0 {
+		x.fail(b.warps[0], -1, gpu.ErrBarrierDivergence, fmt.Sprintf(
+			"block (%d,%d,%d) finished without reaching grid_group::sync(), which other blocks wait at; the grid would hang",
+			b.id.X, b.id.Y, b.id.Z))
+		return
+	}
 	x.cycles = max(x.cycles, b.end)
 	x.lives += b.end - b.start
 	x.finished++

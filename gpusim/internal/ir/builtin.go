@@ -50,6 +50,12 @@ func (l *lowerer) builtin(e *cudac.BuiltinCall, want bool) operand {
 		in := none
 		in.Op, in.Dst = Bar, NoReg
 		return emit(in)
+	case cudac.GridSync:
+		// A barrier of the whole grid: Bar with Aux GridSync.
+		l.bars++
+		in := none
+		in.Op, in.Dst = Bar, NoReg
+		return emit(in)
 	case cudac.SyncThreadsCount, cudac.SyncThreadsAnd, cudac.SyncThreadsOr:
 		l.bars++
 		in := none
