@@ -66,12 +66,16 @@ type Counters struct {
 	SharedAtomicConflicts int64 `json:"shared_atomic_conflicts"`
 	SharedCASRetries      int64 `json:"shared_cas_retries"`
 
-	Shuffles  int64 `json:"shuffles"`
-	Votes     int64 `json:"votes"`    // ballot, any, all, match, activemask
-	Barriers  int64 `json:"barriers"` // __syncthreads completed, per block
-	SyncWarps int64 `json:"syncwarps"`
-	Fences    int64 `json:"fences"`
-	Printfs   int64 `json:"printfs"`
+	Shuffles int64 `json:"shuffles"`
+	Votes    int64 `json:"votes"`    // ballot, any, all, match, activemask
+	Barriers int64 `json:"barriers"` // __syncthreads completed, per block
+	// BarrierWaitCycles is the modelled time warps spent waiting at
+	// __syncthreads for the last warp of their block, in warp-cycles
+	// (SM cycles summed over the waiting warps).
+	BarrierWaitCycles int64 `json:"barrier_wait_cycles"`
+	SyncWarps         int64 `json:"syncwarps"`
+	Fences            int64 `json:"fences"`
+	Printfs           int64 `json:"printfs"`
 }
 
 // InstrMix counts warp instructions by class.

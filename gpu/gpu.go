@@ -26,10 +26,13 @@ type Info struct {
 	WarpSize int    `json:"warp_size"`
 	// MaxThreadsPerBlock and MaxSharedPerBlock are the launch limits;
 	// MaxSharedPerBlock counts static and dynamic shared memory together.
-	MaxThreadsPerBlock int   `json:"max_threads_per_block"`
-	MaxSharedPerBlock  int   `json:"max_shared_per_block"`
-	ClockMHz           int   `json:"clock_mhz"`
-	MemoryBytes        int64 `json:"memory_bytes"`
+	MaxThreadsPerBlock int `json:"max_threads_per_block"`
+	MaxSharedPerBlock  int `json:"max_shared_per_block"`
+	// MaxWarpsPerSM is the most warps resident on one multiprocessor, for
+	// occupancy; 0 where the backend does not report it.
+	MaxWarpsPerSM int   `json:"max_warps_per_sm,omitempty"`
+	ClockMHz      int   `json:"clock_mhz"`
+	MemoryBytes   int64 `json:"memory_bytes"`
 }
 
 // Capabilities says what a device can do, for labs to consult.

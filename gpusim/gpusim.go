@@ -61,7 +61,7 @@ func (d *device) Info() gpu.Info {
 		Backend: "sim", Spec: d.spec.String(), Name: p.Device + " (gpusim profile " + p.Name + ")",
 		Arch: p.Arch, Profile: p.Name, SMs: p.SMs, WarpSize: 32,
 		MaxThreadsPerBlock: p.MaxThreadsPerBlock, MaxSharedPerBlock: int(p.SharedPerBlock),
-		ClockMHz: int(d.clock), MemoryBytes: p.MemoryBytes,
+		MaxWarpsPerSM: p.MaxWarpsPerSM, ClockMHz: int(d.clock), MemoryBytes: p.MemoryBytes,
 	}
 }
 

@@ -411,3 +411,29 @@ func TestParallelBatchesReplay(t *testing.T) {
 		}
 	}
 }
+
+// TestBarrierWaitCycles: warps that reach a __syncthreads early wait for
+// the block's slowest warp, and the counter adds up that wait.
+func TestBarrierWaitCycles(t *testing.T) {
+	d := open(t, "sim:t4?order=deterministic")
+	src := `__global__ void wait(float* out, int work) {
+    float v = threadIdx.x;
+    if (threadIdx.x < 32) for (int i = 0; i < work; i++) v = v * 0.5f + 1.0f;
+    __syncthreads();
+    out[threadIdx.x] = v;
+}`
+	k := kernel(t, d, src, "wait")
+	out := zeros[float32](t, d, 256)
+	wait := func(work int) int64 {
+		res, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(256)}, out, work)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Counters.BarrierWaitCycles
+	}
+	balanced, skewed := wait(0), wait(1000)
+	// Seven warps wait while warp 0 runs 1000 dependent iterations.
+	if skewed < 7*1000*4 || skewed <= 10*balanced {
+		t.Errorf("barrier wait %d warp-cycles with one slow warp, %d balanced", skewed, balanced)
+	}
+}

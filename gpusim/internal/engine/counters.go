@@ -48,6 +48,7 @@ func addCounters(d, s *gpu.Counters) {
 	d.Shuffles += s.Shuffles
 	d.Votes += s.Votes
 	d.Barriers += s.Barriers
+	d.BarrierWaitCycles += s.BarrierWaitCycles
 	d.SyncWarps += s.SyncWarps
 	d.Fences += s.Fences
 	d.Printfs += s.Printfs

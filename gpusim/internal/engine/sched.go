@@ -464,6 +464,7 @@ func (x *exec) release(b *block) {
 			continue
 		}
 		w.state = runnable
+		b.ctx.count.BarrierWaitCycles += b.barMax - w.clock
 		w.clock = t
 		w.syncEpoch++
 		w.ways = w.ways[:0]
