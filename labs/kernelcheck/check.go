@@ -468,6 +468,9 @@ func (c *checker) races(outs []outcome) {
 		c.part(PartRaces, labs.Pass, "the simulator's race check found no shared-memory race, no barrier divergence and no shuffle from an inactive lane.")
 		return
 	}
+	if len(found) > 3 {
+		found = append(found[:3], fmt.Sprintf("and %d more", len(found)-3))
+	}
 	c.part(PartRaces, labs.Fail, "%s", strings.Join(found, "; "))
 }
 

@@ -1,0 +1,228 @@
+package softmax
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/warplab/warplab/charts"
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/profile"
+)
+
+func init() { labs.Register(lab{}) }
+
+// Name is the lab's name: `warplab lab softmax`.
+const Name = "softmax"
+
+// Options configure Run; the zero value runs the whole lab with its
+// defaults.
+type Options struct {
+	Sweep SweepOptions
+	Cards CardsOptions
+	// Progress receives progress; nil means the default.
+	Progress labs.Progress
+}
+
+// Report is the whole lab: the sweep, the card comparison and the
+// profile view of the sweep's largest size.
+type Report struct {
+	Device       gpu.Info         `json:"device"`
+	Capabilities gpu.Capabilities `json:"capabilities"`
+	Sweep        *SweepTable      `json:"sweep"`
+	Cards        *CardsTable      `json:"cards"`
+	Profile      *profile.View    `json:"profile"`
+	// Seconds is the wall time the lab took on this machine.
+	Seconds float64 `json:"seconds"`
+}
+
+// Run runs the lab's experiments on dev, as the notebook does.
+func Run(dev *gpu.Device, opts Options) (*Report, error) {
+	start := time.Now()
+	if opts.Sweep.Progress == nil {
+		opts.Sweep.Progress = opts.Progress
+	}
+	if opts.Cards.Progress == nil {
+		opts.Cards.Progress = opts.Progress
+	}
+	if opts.Cards.BlockSize == 0 {
+		opts.Cards.BlockSize = opts.Sweep.BlockSize
+	}
+	r := &Report{Device: dev.Info(), Capabilities: dev.Capabilities()}
+	var err error
+	if r.Sweep, err = Sweep(dev, opts.Sweep); err != nil {
+		return nil, err
+	}
+	if r.Cards, err = Cards(dev, opts.Cards); err != nil {
+		return nil, err
+	}
+	r.Profile = ProfileOf(r.Sweep, 0)
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+// ProfileOf returns the profile view of the sweep's three kernels at
+// size n (0: the largest size). On a GPU the counters and modelled
+// figures come from the sweep's prediction and the measured time goes
+// beside them; nil when the sweep has no simulated run of that size.
+func ProfileOf(t *SweepTable, n int) *profile.View {
+	sim := t
+	if t.Measured {
+		sim = t.Predicted
+	}
+	if sim == nil || len(sim.Rows) == 0 {
+		return nil
+	}
+	if n == 0 {
+		n = sim.Rows[len(sim.Rows)-1].N
+	}
+	var ls []profile.Launch
+	for _, k := range sim.Kernels {
+		c, ok := sim.Cell(n, k)
+		if !ok || c.Counters == nil {
+			return nil
+		}
+		l := profile.Launch{Name: fmt.Sprintf("%s (n = %d)", k, n), Block: sim.BlockSize, Timing: c.Timing, Counters: c.Counters}
+		if t.Measured {
+			if m, ok := t.Cell(n, k); ok {
+				timing := m.Timing
+				timing.Ms = m.Ms
+				l.Measured = &timing
+				l.MeasuredHow = fmt.Sprintf("mean of %d runs after %d warm-ups", t.Runs, t.WarmUps)
+			}
+		}
+		ls = append(ls, l)
+	}
+	info, err := simInfo(sim.Spec)
+	if err != nil {
+		return nil
+	}
+	return profile.New(info, ls...)
+}
+
+// simInfo describes the simulated device of spec.
+func simInfo(spec string) (gpu.Info, error) {
+	d, err := gpu.Open(spec)
+	if err != nil {
+		return gpu.Info{}, err
+	}
+	defer d.Close()
+	return d.Info(), nil
+}
+
+// Tables returns the report's tables in the order the lab presents them.
+func (r *Report) Tables() []*charts.Table {
+	ts := []*charts.Table{r.Sweep.Table()}
+	if p := r.Sweep.PredictedTable(); p != nil {
+		ts = append(ts, p)
+	}
+	ts = append(ts, r.Cards.Table())
+	if r.Profile != nil {
+		ts = append(ts, r.Profile.Table())
+	}
+	return ts
+}
+
+// Figures returns the report's charts.
+func (r *Report) Figures() []labs.Figure {
+	fs := []labs.Figure{{Name: "sweep-time", Figure: r.Sweep.Chart()}}
+	if p := r.Sweep.PredictedChart(); p != nil {
+		fs = append(fs, labs.Figure{Name: "sweep-predicted", Figure: p})
+	}
+	fs = append(fs, labs.Figure{Name: "cards", Figure: r.Cards.Chart()})
+	if r.Profile != nil {
+		fs = append(fs,
+			labs.Figure{Name: "profile-mix", Figure: r.Profile.MixChart()},
+			labs.Figure{Name: "profile-breakdown", Figure: r.Profile.BreakdownChart()})
+	}
+	return fs
+}
+
+// Elapsed is the wall time the run took.
+func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * float64(time.Second)) }
+
+// String returns the report as text.
+func (r *Report) String() string {
+	var b strings.Builder
+	for _, t := range r.Tables() {
+		b.WriteString(t.String() + "\n")
+	}
+	fmt.Fprintf(&b, "softmax lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
+	return b.String()
+}
+
+// lab is the softmax lab's labs.Lab.
+type lab struct{}
+
+func (lab) Info() labs.Info {
+	return labs.Info{
+		Name:     Name,
+		Title:    "The softmax denominator: atomics vs the register cache",
+		Teaches:  "why one global atomic per element loses to a warp-shuffle tree with one atomic per block, by how much on which card, and what a profiler shows of it",
+		Sources:  []string{"Atomic Operations, Warp Shuffle, and the Register Cache: A Deep Dive with Online Softmax"},
+		Notebook: "notebooks/softmax.ipynb",
+		// BenchmarkHeadless: 4.6 s on the shared 2-core development machine, sim:t4.
+		SimWallTime: 5 * time.Second,
+		Exercise:    exercise(),
+	}
+}
+
+func (lab) Options() []labs.Option {
+	ints := func(xs []int) string {
+		s := make([]string, len(xs))
+		for i, x := range xs {
+			s[i] = strconv.Itoa(x)
+		}
+		return strings.Join(s, ",")
+	}
+	return []labs.Option{
+		{Name: "sizes", Kind: labs.Ints, Default: ints(DefaultSizes), Max: MaxN,
+			Usage: "element counts of the sweep (up to 16777216, the notes' size)"},
+		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: 1024,
+			Usage: "threads per block, a multiple of 32"},
+		{Name: "card-n", Kind: labs.Int, Default: strconv.Itoa(DefaultCardN), Max: MaxN,
+			Usage: "elements of the card comparison (16777216: the notes' size, slower on the simulator)"},
+		{Name: "cards", Kind: labs.String, Default: strings.Join(DefaultCards, ","),
+			Usage: "simulator profiles the card comparison predicts, comma-separated"},
+		{Name: "warm-ups", Kind: labs.Int, Default: strconv.Itoa(gpuWarmUps), Max: 100,
+			Usage: "untimed launches before the timed ones, on a GPU"},
+		{Name: "runs", Kind: labs.Int, Default: strconv.Itoa(gpuRuns), Max: 1000,
+			Usage: "timed launches per cell, on a GPU"},
+	}
+}
+
+func (l lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
+	sizes, err := s.Ints("sizes")
+	if err != nil {
+		return nil, err
+	}
+	block, err := s.Int("block-size")
+	if err != nil {
+		return nil, err
+	}
+	cardN, err := s.Int("card-n")
+	if err != nil {
+		return nil, err
+	}
+	warm, err := s.Int("warm-ups")
+	if err != nil {
+		return nil, err
+	}
+	runs, err := s.Int("runs")
+	if err != nil {
+		return nil, err
+	}
+	cards := []string{}
+	for _, c := range strings.Split(s.Text("cards"), ",") {
+		if c = strings.TrimSpace(c); c != "" {
+			cards = append(cards, c)
+		}
+	}
+	return Run(dev, Options{
+		Sweep:    SweepOptions{Sizes: sizes, BlockSize: block, WarmUps: warm, Runs: runs},
+		Cards:    CardsOptions{N: cardN, BlockSize: block, Profiles: cards},
+		Progress: p,
+	})
+}

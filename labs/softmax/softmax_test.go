@@ -1,0 +1,241 @@
+package softmax_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/warplab/warplab/gpu"
+	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/kernelcheck"
+	"github.com/warplab/warplab/labs/softmax"
+)
+
+func open(t testing.TB, spec string) *gpu.Device {
+	t.Helper()
+	dev, err := gpu.Open(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dev.Close() })
+	return dev
+}
+
+func TestSweep(t *testing.T) {
+	dev := open(t, "sim:t4")
+	s, err := softmax.Sweep(dev, softmax.SweepOptions{Sizes: []int{32, 4096, 65536, 100003}, Progress: labs.NoProgress()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(s)
+	for _, r := range s.Rows {
+		for _, c := range r.Cells {
+			if !c.OK {
+				t.Errorf("n=%d %s: denominator %g, reference %g (relative %g, bound %g)", r.N, c.Kernel, c.Denom, r.Denom, c.RelErr, c.Tolerance)
+			}
+		}
+		blocks := int64((r.N + 255) / 256)
+		want := map[softmax.Kernel]int64{softmax.Atomic: int64(r.N), softmax.Shared: blocks, softmax.Shuffle: blocks}
+		for _, c := range r.Cells {
+			if c.GlobalAtomics != want[c.Kernel] {
+				t.Errorf("n=%d %s: %d global atomics, want %d", r.N, c.Kernel, c.GlobalAtomics, want[c.Kernel])
+			}
+		}
+	}
+	last := s.Rows[len(s.Rows)-1]
+	if last.Fastest() != softmax.Shuffle {
+		t.Errorf("fastest at n=%d: %s, want shuffle", last.N, last.Fastest())
+	}
+	n, ok := s.Crossover(softmax.Atomic, softmax.Shuffle)
+	if !ok || n > 4096 {
+		t.Errorf("atomic/shuffle crossover at %d (%v), want at most 4096", n, ok)
+	}
+	if !strings.Contains(s.Table().String(), "Crossover: shuffle is more than 10% faster than atomic from n = ") {
+		t.Error("the table does not state the crossover")
+	}
+	if err := s.Chart().Validate(); err != nil {
+		t.Error(err)
+	}
+	if s.PredictedTable() != nil {
+		t.Error("a simulated sweep has a predicted table")
+	}
+}
+
+func TestSweepBadOptions(t *testing.T) {
+	dev := open(t, "sim:t4")
+	for _, o := range []softmax.SweepOptions{{BlockSize: 100}, {BlockSize: 2048}, {Sizes: []int{0}}, {Sizes: []int{1 << 25}}} {
+		if _, err := softmax.Sweep(dev, o); err == nil {
+			t.Errorf("%+v: no error", o)
+		}
+	}
+}
+
+// TestCards: on the 14-SM Turing profile the model lands near the notes'
+// 37x, and the ratio grows with the card.
+func TestCards(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates 2 x 2 launches of a million elements")
+	}
+	dev := open(t, "sim:t4")
+	c, err := softmax.Cards(dev, softmax.CardsOptions{N: 1 << 20, Progress: labs.NoProgress()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(c.Table())
+	if len(c.Rows) != 4 {
+		t.Fatalf("%d rows, want 2 quoted and 2 modelled", len(c.Rows))
+	}
+	turing, h200 := c.Rows[2], c.Rows[3]
+	if turing.Kind != "modelled" || !strings.Contains(turing.Card, "GTX 1650") {
+		t.Errorf("row 3 is %+v", turing)
+	}
+	if r := turing.Ratio(); r < 37.5/1.3/1.3 || r > 37.5*1.3 {
+		t.Errorf("Turing ratio %.1f, far from the notes' 37.5", r)
+	}
+	if h200.Ratio() < 3*turing.Ratio() {
+		t.Errorf("H200 ratio %.1f is not well above Turing's %.1f", h200.Ratio(), turing.Ratio())
+	}
+	// About the same atomic cost per element on both cards.
+	if q := turing.AtomicNs / h200.AtomicNs; q < 0.8 || q > 1.6 {
+		t.Errorf("atomic ns per element: Turing %.2f, H200 %.2f", turing.AtomicNs, h200.AtomicNs)
+	}
+	if err := c.Chart().Validate(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestProfileOf(t *testing.T) {
+	dev := open(t, "sim:t4")
+	s, err := softmax.Sweep(dev, softmax.SweepOptions{Sizes: []int{65536}, Progress: labs.NoProgress()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := softmax.ProfileOf(s, 0)
+	if v == nil || len(v.Launches) != 3 {
+		t.Fatalf("profile %+v", v)
+	}
+	a, sh := v.Launches[0], v.Launches[2]
+	// The notes' paradox: more instructions, far less time.
+	if sh.Counters.WarpInstructions < 2*a.Counters.WarpInstructions || sh.Timing.Ms*10 > a.Timing.Ms {
+		t.Errorf("shuffle: %d warp instructions in %.4f ms; atomic: %d in %.4f ms",
+			sh.Counters.WarpInstructions, sh.Timing.Ms, a.Counters.WarpInstructions, a.Timing.Ms)
+	}
+	if !strings.Contains(v.String(), "modelled, t4") {
+		t.Error("the profile does not label modelled figures")
+	}
+}
+
+func TestRegistered(t *testing.T) {
+	l, err := labs.Lookup("softmax")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := l.Info()
+	if info.Exercise == nil || info.Notebook != "notebooks/softmax.ipynb" {
+		t.Errorf("info %+v", info)
+	}
+	if _, err := labs.Resolve("softmax", l.Options(), map[string]string{"sizes": "33554432"}); err == nil {
+		t.Error("a size past 16777216 resolves")
+	}
+	if _, err := labs.Resolve("softmax", l.Options(), map[string]string{"block": "1"}); err == nil {
+		t.Error("an unknown option resolves")
+	}
+}
+
+func TestLabRun(t *testing.T) {
+	dev := open(t, "sim:t4")
+	r, err := labs.Run(dev, "softmax", map[string]string{"sizes": "1024,16384", "card-n": "16384", "cards": "gtx1650"}, labs.NoProgress())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := r.Tables()
+	if len(ts) != 3 {
+		t.Fatalf("%d tables, want sweep, cards and profile", len(ts))
+	}
+	for _, f := range r.Figures() {
+		if err := f.Figure.Validate(); err != nil {
+			t.Errorf("%s: %v", f.Name, err)
+		}
+	}
+	if r.Elapsed() <= 0 {
+		t.Error("no elapsed time")
+	}
+}
+
+// The reference solution of the exercise, as a student might write it:
+// one atomic per block.
+const solution = `
+__global__ void denomWarp(const float* x, float* denom, int n) {
+    __shared__ float sums[8];
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    float v = (i < n) ? expf(x[i]) : 0.0f;
+    for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffff, v, d);
+    if (lane == 0) sums[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = (lane < 8) ? sums[lane] : 0.0f;
+        for (int d = 4; d > 0; d /= 2) v += __shfl_down_sync(0xffffffff, v, d);
+        if (lane == 0) atomicAdd(denom, v);
+    }
+}`
+
+func TestExercise(t *testing.T) {
+	dev := open(t, "sim:t4")
+	for _, tc := range []struct {
+		name, src string
+		ok        bool
+		part      string
+		hint      int
+	}{
+		{"solution", solution, true, "", 0},
+		{"one atomic per warp", `
+__global__ void denomWarp(const float* x, float* denom, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = (i < n) ? expf(x[i]) : 0.0f;
+    for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffff, v, d);
+    if (threadIdx.x % 32 == 0) atomicAdd(denom, v);
+}`, true, "", 0},
+		{"per-thread atomics", softmax.Source(softmax.Atomic).Text, false, kernelcheck.PartCompiles, 0},
+		{"per-thread atomics renamed", strings.Replace(softmax.Source(softmax.Atomic).Text, "denomAtomic", "denomWarp", 1), false, kernelcheck.PartContention, 2},
+		{"shuffle inside the bounds check", `
+__global__ void denomWarp(const float* x, float* denom, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float v = expf(x[i]);
+        for (int d = 16; d > 0; d /= 2) v += __shfl_down_sync(0xffffffff, v, d);
+        if (threadIdx.x % 32 == 0) atomicAdd(denom, v);
+    }
+}`, false, kernelcheck.PartRaces, 3},
+		{"no barrier", strings.Replace(solution, "__syncthreads();", "", 1), false, kernelcheck.PartRaces, 3},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := softmax.Check(dev, softmax.Answer{Kernel: tc.src})
+			t.Log(f)
+			if f.OK() != tc.ok {
+				t.Fatalf("OK = %v, want %v", f.OK(), tc.ok)
+			}
+			if tc.part != "" {
+				p, _ := f.Part(tc.part)
+				if p.Verdict != labs.Fail || p.Hint != tc.hint {
+					t.Errorf("%s: %s (hint %d), want a fail with hint %d", tc.part, p.Verdict, p.Hint, tc.hint)
+				}
+			}
+		})
+	}
+}
+
+func TestExerciseThroughRegistry(t *testing.T) {
+	dev := open(t, "sim:t4")
+	f, err := labs.Check(dev, "softmax", &softmax.Answer{Kernel: solution}, map[string]string{"sizes": "777", "seeds": "5,6"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.OK() {
+		t.Errorf("the solution fails a hidden check:\n%s", f)
+	}
+	f, _ = labs.Check(dev, "softmax", softmax.Answer{}, nil)
+	if p, _ := f.Part(kernelcheck.PartCompiles); p.Verdict != labs.Unanswered {
+		t.Errorf("an empty answer: %s", p.Verdict)
+	}
+}
