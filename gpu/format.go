@@ -75,6 +75,7 @@ func (c *Counters) Entries() []CounterEntry {
 		e(ws, "shuffles", c.Shuffles, "warp shuffle instructions"),
 		e(ws, "votes", c.Votes, "ballot, any, all, match, activemask"),
 		e(ws, "barriers", c.Barriers, "__syncthreads completed, per block"),
+		e(ws, "barrier wait cycles", c.BarrierWaitCycles, "warp-cycles spent waiting at barriers"),
 		e(ws, "syncwarps", c.SyncWarps, "__syncwarp calls"),
 		e(ws, "fences", c.Fences, "memory fences"),
 		e(ws, "printfs", c.Printfs, "device printf calls"),
