@@ -3,7 +3,6 @@ package charts
 import (
 	"bytes"
 	"encoding/xml"
-	"flag"
 	"fmt"
 	"image"
 	"image/color"
@@ -14,29 +13,15 @@ import (
 	"strings"
 	"testing"
 
+	goldenfile "github.com/warplab/warplab/internal/golden"
 	"github.com/warplab/warplab/internal/nbtest"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // golden compares got with testdata/name, or rewrites the file under
 // -update.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (run go test -update to accept):\n got: %.600s\nwant: %.600s", name, got, want)
-	}
+	goldenfile.Check(t, filepath.Join("testdata", name), got)
 }
 
 // fixedIDs makes chart element ids reproducible for the test.

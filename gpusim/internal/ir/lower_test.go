@@ -1,8 +1,6 @@
 package ir_test
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,9 +8,8 @@ import (
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpusim/internal/ir"
 	"github.com/warplab/warplab/internal/coursekernels"
+	"github.com/warplab/warplab/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden disassemblies in testdata")
 
 // TestLowerGolden compares the disassembly of the Day 26 kernels with
 // golden files: a change to the lowering shows up as a diff to review.
@@ -31,21 +28,7 @@ func TestLowerGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := k.String()
-		path := filepath.Join("testdata", name+".ir")
-		if *update {
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != string(want) {
-			t.Errorf("%s lowers differently from %s (run go test -update to accept):\n%s", name, path, got)
-		}
+		golden.Check(t, filepath.Join("testdata", name+".ir"), []byte(k.String()))
 	}
 }
 
