@@ -1,10 +1,3 @@
-// Command warplab runs warplab's kernels, labs and tools from a terminal.
-//
-//	warplab run FILE.cu --kernel NAME --grid X --block X [flags]   run one kernel
-//	warplab devices                                             list devices
-//	warplab help [COMMAND]
-//
-// Run "warplab help run" for a command's flags.
 package main
 
 import (

@@ -59,23 +59,29 @@ const (
 	Deterministic
 )
 
-// Config is one launch.
+// Config is one launch: the kernel, its geometry and arguments, the memory
+// it runs against, and how its order is chosen, budgeted and checked. The
+// device it runs on is the Machine passed to Run beside it.
 type Config struct {
 	Kernel      *ir.Kernel
 	Grid, Block gpu.Dim3
 	SharedBytes int64 // dynamic shared memory
 	// Params are the parameters' register values (pointers as addresses).
 	Params []uint64
-	// ParamNames name the allocations the pointer parameters point into,
-	// for error messages.
+	// Memory is the device memory that the pointer parameters and the
+	// globals point into; its allocations name the buffer an illegal
+	// address fell near, in error messages.
 	Memory  *Memory
 	Globals []uint64 // the address of each of Kernel.Globals
-	Seed    uint64
-	Order   Order
-	// MaxInstructions is the warp-instruction budget (0: a default that
-	// scales with the launch).
+	// Seed seeds the jitter that orders the warps' observable accesses;
+	// Order says whether that jitter is used at all.
+	Seed  uint64
+	Order Order
+	// MaxInstructions is the warp-instruction budget shared by all warps
+	// (0 or less: DefaultBudget for the launch's warp count).
 	MaxInstructions int64
-	RaceCheck       bool
+	// RaceCheck turns on the shared-memory race detector.
+	RaceCheck bool
 	// Cooperative is a cooperative launch: every block is resident at
 	// once, and grid_group::sync() is allowed.
 	Cooperative bool
