@@ -131,10 +131,10 @@ func (c *Chart) Validate() error {
 		for j := range s.Data.Len() {
 			x, y := s.Data.XY(j)
 			if err := checkValue(x, c.X.Log); err != nil {
-				return fmt.Errorf("charts: chart %q: series %q: point %d: x %v", c.Title, s.Name, j, err)
+				return fmt.Errorf("charts: chart %q: series %q: point %d: x %w", c.Title, s.Name, j, err)
 			}
 			if err := checkValue(y, c.Y.Log); err != nil {
-				return fmt.Errorf("charts: chart %q: series %q: point %d: y %v", c.Title, s.Name, j, err)
+				return fmt.Errorf("charts: chart %q: series %q: point %d: y %w", c.Title, s.Name, j, err)
 			}
 		}
 	}
@@ -144,7 +144,7 @@ func (c *Chart) Validate() error {
 func checkRefLines(title string, lines []RefLine, log bool) error {
 	for _, r := range lines {
 		if err := checkValue(r.Y, log); err != nil {
-			return fmt.Errorf("charts: chart %q: reference line %q: y %v", title, r.Name, err)
+			return fmt.Errorf("charts: chart %q: reference line %q: y %w", title, r.Name, err)
 		}
 	}
 	return nil
@@ -214,7 +214,7 @@ func (b *BarChart) Validate() error {
 		}
 		for j := range s.Data.Len() {
 			if err := checkValue(s.Data.Value(j), false); err != nil {
-				return fmt.Errorf("charts: bar chart %q: series %q: category %q: value %v", b.Title, s.Name, b.Categories[j], err)
+				return fmt.Errorf("charts: bar chart %q: series %q: category %q: value %w", b.Title, s.Name, b.Categories[j], err)
 			}
 		}
 	}

@@ -71,7 +71,7 @@ func interactiveHTML(f Figure, withLibrary bool) (string, error) {
 	}
 	option, err := json.Marshal(f.echartsOption())
 	if err != nil {
-		return "", fmt.Errorf("charts: encoding echarts option: %v", err)
+		return "", fmt.Errorf("charts: encoding echarts option: %w", err)
 	}
 	w, h := f.size()
 	id := newChartID()

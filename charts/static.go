@@ -42,14 +42,14 @@ func WriteImage(w io.Writer, f Figure, format string) error {
 	default:
 		var err error
 		if c, err = draw.NewFormattedCanvas(width, height, format); err != nil {
-			return fmt.Errorf("charts: writing %q as %s: %v", f.title(), format, err)
+			return fmt.Errorf("charts: writing %q as %s: %w", f.title(), format, err)
 		}
 	}
 	if err := drawFigure(draw.New(c), f); err != nil {
 		return err
 	}
 	if _, err := c.WriteTo(w); err != nil {
-		return fmt.Errorf("charts: writing %q as %s: %v", f.title(), format, err)
+		return fmt.Errorf("charts: writing %q as %s: %w", f.title(), format, err)
 	}
 	return nil
 }
@@ -63,11 +63,11 @@ func SaveImage(path string, f Figure) (err error) {
 	}
 	file, err := os.Create(path)
 	if err != nil {
-		return fmt.Errorf("charts: saving image: %v", err)
+		return fmt.Errorf("charts: saving image: %w", err)
 	}
 	defer func() {
 		if cerr := file.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("charts: saving image: %v", cerr)
+			err = fmt.Errorf("charts: saving image: %w", cerr)
 		}
 	}()
 	return WriteImage(file, f, format)
@@ -202,7 +202,7 @@ func (c *Chart) gonumPlot() (*plot.Plot, *plotLegend, error) {
 		case ScatterSeries:
 			sc, err := plotter.NewScatter(s.Data)
 			if err != nil {
-				return nil, nil, fmt.Errorf("charts: chart %q: series %q: %v", c.Title, s.Name, err)
+				return nil, nil, fmt.Errorf("charts: chart %q: series %q: %w", c.Title, s.Name, err)
 			}
 			sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
 			p.Add(sc)
@@ -210,7 +210,7 @@ func (c *Chart) gonumPlot() (*plot.Plot, *plotLegend, error) {
 		default:
 			ln, pts, err := plotter.NewLinePoints(s.Data)
 			if err != nil {
-				return nil, nil, fmt.Errorf("charts: chart %q: series %q: %v", c.Title, s.Name, err)
+				return nil, nil, fmt.Errorf("charts: chart %q: series %q: %w", c.Title, s.Name, err)
 			}
 			ln.LineStyle = draw.LineStyle{Color: col, Width: vg.Points(1.5)}
 			pts.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: draw.RingGlyph{}}
@@ -244,7 +244,7 @@ func (b *BarChart) gonumPlot() (*plot.Plot, *plotLegend, error) {
 		for i, s := range b.Series {
 			bars, err := plotter.NewBarChart(s.Data, bw)
 			if err != nil {
-				return nil, nil, fmt.Errorf("charts: bar chart %q: series %q: %v", b.Title, s.Name, err)
+				return nil, nil, fmt.Errorf("charts: bar chart %q: series %q: %w", b.Title, s.Name, err)
 			}
 			bars.Color = paletteColor(i)
 			bars.LineStyle.Width = 0

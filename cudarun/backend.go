@@ -43,9 +43,9 @@ func loadCUDA() error {
 		libs.driver = cuDriverVersion()
 		if err := cuInit(); err != nil {
 			if errCode(err) == cudaErrorNoDevice {
-				libs.cudaErr = fmt.Errorf("no CUDA device: %v", err)
+				libs.cudaErr = fmt.Errorf("no CUDA device: %w", err)
 			} else {
-				libs.cudaErr = fmt.Errorf("the CUDA driver did not start: %v", err)
+				libs.cudaErr = fmt.Errorf("the CUDA driver did not start: %w", err)
 			}
 		}
 	})
@@ -227,7 +227,7 @@ func (s *gpuState) do(f func(drv driver) error) error {
 	if s.drv == nil {
 		w, err := startWorker(s.ordinal)
 		if err != nil {
-			return fmt.Errorf("cudarun: %s after %s: %v", s.info.Name, s.lost, err)
+			return fmt.Errorf("cudarun: %s after %s: %w", s.info.Name, s.lost, err)
 		}
 		s.drv = w
 	}
@@ -278,7 +278,7 @@ func (s *gpuState) lostErr(what string) error {
 func (backend) Open(spec gpu.Spec) (gpu.BackendDevice, error) {
 	s, err := state(spec.Ordinal())
 	if err != nil {
-		return nil, fmt.Errorf("cudarun: no usable GPU for cuda:%d: %v", spec.Ordinal(), err)
+		return nil, fmt.Errorf("cudarun: no usable GPU for cuda:%d: %w", spec.Ordinal(), err)
 	}
 	return &device{st: s, spec: spec, mems: map[*memory]bool{}}, nil
 }
@@ -458,7 +458,7 @@ var (
 // compileImage compiles text with NVRTC, or returns the cached image.
 func compileImage(file string, src []byte, text string, opts, names []string) (*Image, error) {
 	if err := loadNVRTC(); err != nil {
-		return nil, fmt.Errorf("cudarun: %v", err)
+		return nil, fmt.Errorf("cudarun: %w", err)
 	}
 	key := cacheKey(text, opts, names, nvrtcVersionString())
 	imagesMu.Lock()
@@ -469,7 +469,7 @@ func compileImage(file string, src []byte, text string, opts, names []string) (*
 	arch := strings.TrimPrefix(opts[0], "--gpu-architecture=")
 	res, err := runNVRTC(file, text, opts, names, strings.HasPrefix(arch, "compute_"))
 	if err != nil {
-		return nil, fmt.Errorf("cudarun: compile %s: %v", file, err)
+		return nil, fmt.Errorf("cudarun: compile %s: %w", file, err)
 	}
 	if res.failed {
 		return nil, parseLog(file, src, res.log)
@@ -503,18 +503,18 @@ func Build(prog *cudac.Program, opts BuildOptions) (*Image, error) {
 // "sm_90".
 func DeviceArch(ordinal int) (string, error) {
 	if err := loadCUDA(); err != nil {
-		return "", fmt.Errorf("cudarun: no GPU to take the architecture from (%v): name one, e.g. sm_90", err)
+		return "", fmt.Errorf("cudarun: no GPU to take the architecture from (%w): name one, e.g. sm_90", err)
 	}
 	d, err := cuDevice(ordinal)
 	if err != nil {
-		return "", fmt.Errorf("cudarun: no GPU to take the architecture from (%v): name one, e.g. sm_90", err)
+		return "", fmt.Errorf("cudarun: no GPU to take the architecture from (%w): name one, e.g. sm_90", err)
 	}
 	if err := loadNVRTC(); err != nil {
-		return "", fmt.Errorf("cudarun: %v", err)
+		return "", fmt.Errorf("cudarun: %w", err)
 	}
 	a, err := archFor(cuAttr(d, attrCCMajor)*10 + cuAttr(d, attrCCMinor))
 	if err != nil {
-		return "", fmt.Errorf("cudarun: %v", err)
+		return "", fmt.Errorf("cudarun: %w", err)
 	}
 	return a, nil
 }

@@ -168,7 +168,7 @@ func (l *localDriver) launch(q launchReq) (launchRes, error) {
 		if q.CapturePrint {
 			f, err := os.CreateTemp("", "warplab-printf-*")
 			if err != nil {
-				return fmt.Errorf("capture printf: %v", err)
+				return fmt.Errorf("capture printf: %w", err)
 			}
 			os.Remove(f.Name())
 			defer f.Close()

@@ -149,7 +149,7 @@ type workerDriver struct {
 func startWorker(ordinal int) (*workerDriver, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, fmt.Errorf("cannot start a GPU helper process: %v", err)
+		return nil, fmt.Errorf("cannot start a GPU helper process: %w", err)
 	}
 	reqR, reqW, err := os.Pipe()
 	if err != nil {
@@ -171,18 +171,18 @@ func startWorker(ordinal int) (*workerDriver, error) {
 	if err != nil {
 		reqW.Close()
 		resR.Close()
-		return nil, fmt.Errorf("cannot start a GPU helper process (%s): %v", exe, err)
+		return nil, fmt.Errorf("cannot start a GPU helper process (%s): %w", exe, err)
 	}
 	w := &workerDriver{cmd: cmd, req: reqW, res: resR, bw: bufio.NewWriter(reqW), dec: gob.NewDecoder(bufio.NewReader(resR))}
 	w.enc = gob.NewEncoder(w.bw)
 	var hello wres
 	if err := w.dec.Decode(&hello); err != nil {
 		w.close()
-		return nil, fmt.Errorf("the GPU helper process (%s) did not start: %v", exe, err)
+		return nil, fmt.Errorf("the GPU helper process (%s) did not start: %w", exe, err)
 	}
 	if err := answerErr(&hello); err != nil {
 		w.close()
-		return nil, fmt.Errorf("the GPU helper process could not open the GPU: %v", err)
+		return nil, fmt.Errorf("the GPU helper process could not open the GPU: %w", err)
 	}
 	return w, nil
 }
@@ -211,7 +211,7 @@ func (w *workerDriver) call(q *wreq) (*wres, error) {
 		err = w.dec.Decode(&r)
 	}
 	if err != nil {
-		w.dead = fmt.Errorf("%w: %v", errHelperDied, err)
+		w.dead = fmt.Errorf("%w: %w", errHelperDied, err)
 		return nil, w.dead
 	}
 	return &r, answerErr(&r)

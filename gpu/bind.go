@@ -20,7 +20,7 @@ func Bind(fn *cudac.Func, args []any) ([]ArgValue, error) {
 		p := fn.Params[i]
 		v, err := bindOne(p, a)
 		if err != nil {
-			return nil, fmt.Errorf("gpu: launch %s: argument %d (%s %s): %v", fn.Name, i+1, p.T, p.Name, err)
+			return nil, fmt.Errorf("gpu: launch %s: argument %d (%s %s): %w", fn.Name, i+1, p.T, p.Name, err)
 		}
 		vals[i] = v
 	}

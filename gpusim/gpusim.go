@@ -77,7 +77,7 @@ func (d *device) Close() error {
 func (d *device) Alloc(size int64) (gpu.BackendMemory, error) {
 	a, err := d.mem.Alloc(size)
 	if err != nil {
-		return nil, fmt.Errorf("gpusim: %v", err)
+		return nil, fmt.Errorf("gpusim: %w", err)
 	}
 	return &memory{dev: d, a: a}, nil
 }
@@ -133,7 +133,7 @@ func (d *device) Compile(prog *cudac.Program) (gpu.BackendModule, error) {
 	for _, v := range prog.Globals {
 		a, err := d.mem.Alloc(max(v.T.Size(), 1))
 		if err != nil {
-			return nil, fmt.Errorf("gpusim: module variable %s: %v", v.Name, err)
+			return nil, fmt.Errorf("gpusim: module variable %s: %w", v.Name, err)
 		}
 		a.Name = "module variable " + v.Name
 		initGlobal(a.Data, v)
@@ -177,7 +177,7 @@ func (m *module) kernel(fn *cudac.Func) (*ir.Kernel, error) {
 	}
 	k, err := ir.Lower(m.prog, fn, ir.Options{NoFMA: !m.dev.spec.FMAD()})
 	if err != nil {
-		return nil, fmt.Errorf("gpusim: %v", err)
+		return nil, fmt.Errorf("gpusim: %w", err)
 	}
 	m.kernels[fn] = k
 	return k, nil

@@ -134,7 +134,7 @@ func parseInit(s, typ string) (initSpec, error) {
 		}
 	}
 	if err != nil {
-		return in, fmt.Errorf("INIT %s: %v", s, err)
+		return in, fmt.Errorf("INIT %s: %w", s, err)
 	}
 	return in, nil
 }

@@ -111,21 +111,21 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	for _, s := range bufs {
 		b, err := parseBuf(s)
 		if err != nil {
-			return nil, fmt.Errorf("--buf %s: %v", s, err)
+			return nil, fmt.Errorf("--buf %s: %w", s, err)
 		}
 		o.bufs = append(o.bufs, b)
 	}
 	for _, s := range scalars {
 		v, err := parseScalar(s)
 		if err != nil {
-			return nil, fmt.Errorf("--scalar %s: %v", s, err)
+			return nil, fmt.Errorf("--scalar %s: %w", s, err)
 		}
 		o.scalars = append(o.scalars, v)
 	}
 	for _, s := range prints {
 		p, err := parsePrint(s)
 		if err != nil {
-			return nil, fmt.Errorf("--print %s: %v", s, err)
+			return nil, fmt.Errorf("--print %s: %w", s, err)
 		}
 		o.prints = append(o.prints, p)
 	}
@@ -303,7 +303,7 @@ func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel) (*runRecord, error) {
 	for _, s := range o.bufs {
 		b, err := s.make(dev)
 		if err != nil {
-			return nil, fmt.Errorf("--buf %s: %v", s.name, err)
+			return nil, fmt.Errorf("--buf %s: %w", s.name, err)
 		}
 		bufs[s.name] = b
 	}

@@ -73,7 +73,7 @@ func startBrowser(chromium, profileDir string) (*browser, error) {
 	if err != nil {
 		toB.Close()
 		fromB.Close()
-		return nil, fmt.Errorf("starting %s: %v", chromium, err)
+		return nil, fmt.Errorf("starting %s: %w", chromium, err)
 	}
 	go b.read(fromB)
 	return b, nil
@@ -107,7 +107,7 @@ func (b *browser) read(r io.ReadCloser) {
 		}
 	}
 	b.mu.Lock()
-	b.readErr = fmt.Errorf("the browser closed its DevTools pipe: %v", err)
+	b.readErr = fmt.Errorf("the browser closed its DevTools pipe: %w", err)
 	b.mu.Unlock()
 	close(b.closed)
 }
@@ -119,7 +119,7 @@ func (b *browser) call(ctx context.Context, method string, params, result any) e
 	if b.readErr != nil {
 		err := b.readErr
 		b.mu.Unlock()
-		return fmt.Errorf("%s: %v", method, err)
+		return fmt.Errorf("%s: %w", method, err)
 	}
 	b.nextID++
 	id := b.nextID
@@ -138,7 +138,7 @@ func (b *browser) call(ctx context.Context, method string, params, result any) e
 		return err
 	}
 	if _, err := b.toB.Write(append(data, 0)); err != nil {
-		return fmt.Errorf("%s: writing to the browser: %v", method, err)
+		return fmt.Errorf("%s: writing to the browser: %w", method, err)
 	}
 	select {
 	case r := <-ch:
@@ -147,7 +147,7 @@ func (b *browser) call(ctx context.Context, method string, params, result any) e
 		}
 		if result != nil {
 			if err := json.Unmarshal(r.Result, result); err != nil {
-				return fmt.Errorf("%s: decoding the reply: %v", method, err)
+				return fmt.Errorf("%s: decoding the reply: %w", method, err)
 			}
 		}
 		return nil
@@ -210,7 +210,7 @@ func (b *browser) navigate(ctx context.Context, url string) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("loading %s: %v (last state %+v, %v)", url, ctx.Err(), state, err)
+			return fmt.Errorf("loading %s: %v (last state %+v, %w)", url, ctx.Err(), state, err)
 		case <-time.After(50 * time.Millisecond):
 		}
 	}

@@ -98,7 +98,7 @@ func missing(t testing.TB, format string, args ...any) {
 func goBin() (string, error) {
 	out, err := exec.Command("go", "env", "GOBIN", "GOPATH").Output()
 	if err != nil {
-		return "", fmt.Errorf("go env: %v", err)
+		return "", fmt.Errorf("go env: %w", err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if len(lines) == 2 && lines[0] != "" {
@@ -139,7 +139,7 @@ func writeKernelSpec(dir, gonb, path string) error {
 		err = os.WriteFile(filepath.Join(dir, "kernel.json"), b, 0o644)
 	}
 	if err != nil {
-		return fmt.Errorf("nbtest: writing the test kernel spec: %v", err)
+		return fmt.Errorf("nbtest: writing the test kernel spec: %w", err)
 	}
 	return nil
 }
@@ -222,7 +222,7 @@ func (e *Env) execute(t testing.TB, path string) (*Notebook, error) {
 		"--ExecutePreprocessor.kernel_name=gonb",
 		"--output-dir", e.artifacts, "--output", name, abs)
 	if err != nil {
-		return nil, fmt.Errorf("nbtest: executing %s: %v", path, err)
+		return nil, fmt.Errorf("nbtest: executing %s: %w", path, err)
 	}
 	nb, err := ReadNotebook(filepath.Join(e.artifacts, name+".ipynb"))
 	if err != nil {

@@ -44,11 +44,11 @@ type Output struct {
 func ReadNotebook(path string) (*Notebook, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("nbtest: reading notebook: %v", err)
+		return nil, fmt.Errorf("nbtest: reading notebook: %w", err)
 	}
 	nb, err := ParseNotebook(b)
 	if err != nil {
-		return nil, fmt.Errorf("nbtest: %s: %v", path, err)
+		return nil, fmt.Errorf("nbtest: %s: %w", path, err)
 	}
 	nb.Path = path
 	return nb, nil
@@ -91,7 +91,7 @@ func ParseNotebook(data []byte) (*Notebook, error) {
 		} `json:"cells"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("parsing notebook JSON: %v", err)
+		return nil, fmt.Errorf("parsing notebook JSON: %w", err)
 	}
 	if raw.NBFormat != 4 {
 		return nil, fmt.Errorf("nbformat %d, want 4", raw.NBFormat)
@@ -148,7 +148,7 @@ func (nb *Notebook) PNGs() ([][]byte, error) {
 		}
 		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(s))
 		if err != nil {
-			return nil, fmt.Errorf("nbtest: decoding an image/png output: %v", err)
+			return nil, fmt.Errorf("nbtest: decoding an image/png output: %w", err)
 		}
 		pngs = append(pngs, b)
 	}

@@ -126,7 +126,7 @@ const inspectJS = `(async () => {
 func chromiumPath() (string, error) {
 	if p := os.Getenv("WARPLAB_CHROMIUM"); p != "" {
 		if _, err := exec.LookPath(p); err != nil {
-			return "", fmt.Errorf("WARPLAB_CHROMIUM: %v", err)
+			return "", fmt.Errorf("WARPLAB_CHROMIUM: %w", err)
 		}
 		return p, nil
 	}
@@ -194,7 +194,7 @@ func (e *Env) InspectPage(t testing.TB, path string) *Page {
 func decodePNG(b []byte) (image.Image, error) {
 	img, err := png.Decode(bytes.NewReader(b))
 	if err != nil {
-		return nil, fmt.Errorf("nbtest: decoding PNG: %v", err)
+		return nil, fmt.Errorf("nbtest: decoding PNG: %w", err)
 	}
 	return img, nil
 }

@@ -115,20 +115,20 @@ func launchJob(s series, m *measured, from, to int, detail string) labkit.Job {
 		src := Source(s.kernel)
 		k, err := sess.Kernel(src.File, []byte(src.Text), s.kernel.Function(s.block))
 		if err != nil {
-			return fmt.Errorf("atomics: %v", err)
+			return fmt.Errorf("atomics: %w", err)
 		}
 		host := input(s.input, s.n)
 		in, err := labkit.Cached(sess, fmt.Sprintf("input %d %d", s.input, s.n),
 			func() (*gpu.Buffer[float32], error) { return gpu.Upload(sess.Device, host.data) },
 			(*gpu.Buffer[float32]).Free)
 		if err != nil {
-			return fmt.Errorf("atomics: uploading %d elements: %v", s.n, err)
+			return fmt.Errorf("atomics: uploading %d elements: %w", s.n, err)
 		}
 		// A fresh, zeroed slot per launch: the slot is picked here on the
 		// host, outside anything timed.
 		slots, err := gpu.NewBuffer[float32](sess.Device, to-from)
 		if err != nil {
-			return fmt.Errorf("atomics: allocating accumulators: %v", err)
+			return fmt.Errorf("atomics: allocating accumulators: %w", err)
 		}
 		defer slots.Free()
 		cfg := gpu.LaunchConfig{Grid: gpu.D1((s.n + s.block - 1) / s.block), Block: gpu.D1(s.block)}
@@ -147,7 +147,7 @@ func launchJob(s series, m *measured, from, to int, detail string) labkit.Job {
 		}
 		sums, err := slots.Download()
 		if err != nil {
-			return fmt.Errorf("atomics: reading the sums: %v", err)
+			return fmt.Errorf("atomics: reading the sums: %w", err)
 		}
 		copy(m.sums[from:to], sums)
 		return nil

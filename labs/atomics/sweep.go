@@ -112,7 +112,7 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 		if spec != "" {
 			sim, err := gpu.Open(spec)
 			if err != nil {
-				return nil, fmt.Errorf("atomics: opening %s to predict the sweep: %v", spec, err)
+				return nil, fmt.Errorf("atomics: opening %s to predict the sweep: %w", spec, err)
 			}
 			defer sim.Close()
 			if sim.Capabilities().MeasuredTiming {

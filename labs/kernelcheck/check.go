@@ -315,7 +315,7 @@ func (c *checker) launchOne(file string, src []byte, kernel string, n int, seed 
 			o.stage = "prepare"
 			cs, err := c.h.Prepare(dev, n, seed)
 			if err != nil {
-				return internalError{fmt.Errorf("preparing n = %d: %v", n, err)}
+				return internalError{fmt.Errorf("preparing n = %d: %w", n, err)}
 			}
 			o.stage = "launch"
 			cfg := cs.Launch
