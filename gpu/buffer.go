@@ -50,12 +50,26 @@ func Upload[T Scalar](d *Device, data []T) (*Buffer[T], error) {
 func (b *Buffer[T]) Len() int { return b.n }
 
 // Bytes returns the size in bytes.
-func (b *Buffer[T]) Bytes() int64 { return b.mem.Size() }
+func (b *Buffer[T]) Bytes() int64 {
+	var zero T
+	return int64(b.n) * int64(unsafe.Sizeof(zero))
+}
+
+// freed is the error of every use of a buffer after its Free.
+func (b *Buffer[T]) freed(what string) error {
+	if b.mem == nil {
+		return fmt.Errorf("gpu: %s a buffer of %d %s that has been freed", what, b.n, elemKind[T]())
+	}
+	return nil
+}
 
 // Write copies src into the start of the buffer.
 func (b *Buffer[T]) Write(src []T) error {
 	if len(src) > b.n {
 		return fmt.Errorf("gpu: write %d elements into a buffer of %d", len(src), b.n)
+	}
+	if err := b.freed("write to"); err != nil {
+		return err
 	}
 	_, err := b.mem.WriteAt(asBytes(src), 0)
 	return err
@@ -65,6 +79,9 @@ func (b *Buffer[T]) Write(src []T) error {
 func (b *Buffer[T]) Read(dst []T) error {
 	if len(dst) > b.n {
 		return fmt.Errorf("gpu: read %d elements from a buffer of %d", len(dst), b.n)
+	}
+	if err := b.freed("read from"); err != nil {
+		return err
 	}
 	_, err := b.mem.ReadAt(asBytes(dst), 0)
 	return err
@@ -81,11 +98,15 @@ func (b *Buffer[T]) Download() ([]T, error) {
 
 // Zero sets every element to zero.
 func (b *Buffer[T]) Zero() error {
+	if err := b.freed("zero"); err != nil {
+		return err
+	}
 	_, err := b.mem.WriteAt(make([]byte, b.mem.Size()), 0)
 	return err
 }
 
-// Free releases the device memory; the buffer must not be used afterwards.
+// Free releases the device memory. Using the buffer afterwards is an
+// error; freeing it again does nothing.
 func (b *Buffer[T]) Free() error {
 	if b.mem == nil {
 		return nil
