@@ -15,12 +15,7 @@ func TestDevices(t *testing.T) {
 	if !strings.Contains(out, "sim:t4") || !strings.Contains(out, "cuda") || !strings.Contains(out, "default device: ") {
 		t.Errorf("devices output:\n%s", out)
 	}
-	// Every unusable device says why.
-	for _, l := range strings.Split(out, "\n") {
-		if f := strings.Fields(l); len(f) > 2 && f[2] == "no" && !strings.Contains(out, "why not: ") {
-			t.Errorf("unusable device without a reason:\n%s", out)
-		}
-	}
+	text := out
 
 	code, out, errs = warplab(t, "devices", "--json")
 	if code != 0 {
@@ -43,10 +38,45 @@ func TestDevices(t *testing.T) {
 	if !backends["sim"] || !backends["cuda"] || v.Default == "" {
 		t.Errorf("--json: backends %v, default %q", backends, v.Default)
 	}
+	checkDeviceRows(t, text, v.Devices)
 
 	t.Setenv("WARPLAB_DEVICE", "sim:h200")
 	if _, out, _ = warplab(t, "devices"); !strings.Contains(out, "default device: sim:h200 (WARPLAB_DEVICE is set)") {
 		t.Errorf("with WARPLAB_DEVICE set:\n%s", out)
+	}
+}
+
+// checkDeviceRows checks the text listing against the JSON one, row by
+// row: the same devices in the same order, each row's usable column, and
+// under each unusable row its own reason.
+func checkDeviceRows(t *testing.T, text string, rows []deviceRow) {
+	t.Helper()
+	lines := strings.Split(text, "\n")
+	if len(lines) == 0 || !strings.HasPrefix(lines[0], "BACKEND") {
+		t.Fatalf("no header:\n%s", text)
+	}
+	i := 1
+	for _, r := range rows {
+		if i >= len(lines) {
+			t.Fatalf("the text lists fewer devices than --json (%d):\n%s", len(rows), text)
+		}
+		f := strings.Fields(lines[i])
+		usable := map[bool]string{true: "yes", false: "no"}[r.Usable]
+		if len(f) < 3 || f[0] != r.Backend || f[1] != r.Spec || f[2] != usable {
+			t.Errorf("line %d is %q, want %s %s %s", i+1, lines[i], r.Backend, r.Spec, usable)
+		}
+		i++
+		if r.Usable {
+			continue
+		}
+		if i >= len(lines) || strings.TrimSpace(lines[i]) != "why not: "+r.Reason {
+			t.Errorf("%s is unusable; the line under it should be \"why not: %s\", got %q", r.Spec, r.Reason, lines[min(i, len(lines)-1)])
+			continue
+		}
+		i++
+	}
+	if i >= len(lines) || lines[i] != "" || !strings.HasPrefix(lines[i+1], "default device: ") {
+		t.Errorf("the text lists more devices than --json (%d), or no default after them:\n%s", len(rows), text)
 	}
 }
 
