@@ -3,7 +3,6 @@
 package atomics
 
 import (
-	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -18,34 +17,42 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// TestDay26WallTime runs the whole lab on the simulator, as the notebook
-// and "warplab lab day26" do, and logs how long each experiment took,
-// in wall time and CPU time. It asserts nothing about the times: they
-// depend on the machine and on what else runs on it. Run it with -v to
-// see them.
-func TestDay26WallTime(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the whole lab (about 17 s of CPU time)")
-	}
+// BenchmarkDay26Lab runs the whole lab on the simulator, as the notebook
+// and "warplab lab day26" do: one iteration is the sweep, the determinism
+// table and the block-size table at their default sizes. Besides ns/op
+// (wall time) it reports each experiment's wall seconds and the CPU
+// seconds the iteration used, which exceed the wall time when the
+// simulator's batches run on several cores:
+//
+//	go test ./labs/atomics -run '^$' -bench Day26Lab -benchtime 1x
+func BenchmarkDay26Lab(b *testing.B) {
 	dev, err := gpu.Open("sim:t4")
 	if err != nil {
-		t.Fatal(err)
+		b.Fatal(err)
 	}
 	defer dev.Close()
-	var total, totalCPU time.Duration
-	step := func(name string, run func() error) {
-		start, cpu := time.Now(), cpuTime()
-		if err := run(); err != nil {
-			t.Fatal(err)
-		}
-		wall, used := time.Since(start), cpuTime()-cpu
-		total += wall
-		totalCPU += used
-		t.Logf("%-12s wall %5.1f s, CPU %5.1f s", name, wall.Seconds(), used.Seconds())
+	steps := []struct {
+		metric string
+		run    func() error
+	}{
+		{"sweep-s/op", func() error { _, err := Sweep(dev, SweepOptions{Progress: NoProgress}); return err }},
+		{"determinism-s/op", func() error { _, err := Determinism(dev, DeterminismOptions{Progress: NoProgress}); return err }},
+		{"blocksizes-s/op", func() error { _, err := BlockSizes(dev, BlockSizeOptions{Progress: NoProgress}); return err }},
 	}
-	step("sweep", func() error { _, err := Sweep(dev, SweepOptions{Progress: NoProgress}); return err })
-	step("determinism", func() error { _, err := Determinism(dev, DeterminismOptions{Progress: NoProgress}); return err })
-	step("block sizes", func() error { _, err := BlockSizes(dev, BlockSizeOptions{Progress: NoProgress}); return err })
-	t.Logf("Day 26 lab on %s: wall %.1f s, CPU %.1f s, GOMAXPROCS %d, %d CPUs",
-		dev.Info().Name, total.Seconds(), totalCPU.Seconds(), runtime.GOMAXPROCS(0), runtime.NumCPU())
+	wall := make([]time.Duration, len(steps))
+	cpu0 := cpuTime()
+	for b.Loop() {
+		for i, s := range steps {
+			start := time.Now()
+			if err := s.run(); err != nil {
+				b.Fatal(err)
+			}
+			wall[i] += time.Since(start)
+		}
+	}
+	n := float64(b.N)
+	for i, s := range steps {
+		b.ReportMetric(wall[i].Seconds()/n, s.metric)
+	}
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/n, "cpu-s/op")
 }
