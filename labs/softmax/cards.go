@@ -10,14 +10,14 @@ import (
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
-// Notes is seed 001's measurement of the pair: a 14-SM Turing GeForce
-// (sm_75), 16,777,216 elements, 256 threads per block, CUDA events over
+// Notes is the atomics-vs-warp-shuffle course notes' measurement of the
+// pair: a 14-SM Turing GeForce (sm_75), 16,777,216 elements, 256 threads per block, CUDA events over
 // 100 iterations.
 var Notes = Quote{Card: "14-SM Turing GeForce (sm_75)", N: 16777216, AtomicMs: 34.95, ShuffleMs: 0.93082,
-	Source: "seed 001 (atomics vs warp shuffle, online softmax)"}
+	Source: "the atomics-vs-warp-shuffle course notes (online softmax)"}
 
 // H200Microbench is the project's H200 measurement of the same pair at
-// four sizes (gpusim/profiles/testdata/h200/2026-11-29/csv/softmax.csv:
+// four sizes (docs/evidence/2026-11-29-h200-microbenchmarks/csv/softmax.csv:
 // 256 threads per block, 3 warm-ups + 10 timed launches, CUDA 13.0).
 var H200Microbench = []Quote{
 	{Card: "NVIDIA H200 (sm_90, 132 SMs)", N: 65536, AtomicMs: 0.1213, ShuffleMs: 0.0072, Source: h200Source},
