@@ -43,6 +43,23 @@ var expectations = map[string]expect{
 		},
 		charts: 4, pngs: 1,
 	},
+	"softmax.ipynb": {
+		html: []string{
+			"kernels/atomic.cu", "kernels/shared.cu", "kernels/shuffle.cu",
+			"Softmax denominator, three ways: 256 threads per block",
+			"Crossover: shuffle is more than 10% faster than atomic from n = ",
+			"modelled, t4 profile",
+			"Per-element atomics vs the register cache, card by card",
+			"quoted: seed 001",
+			"modelled, gtx1650 profile", "modelled, h200 profile",
+			"Profile: atomic (n = 1048576) vs shared (n = 1048576) vs shuffle (n = 1048576)",
+			"L2 hit rate (the simulator has no cache model)",
+			"softmax sweep: 24/24 done in",
+			`class="warplab-feedback"`,
+			"not answered yet",
+		},
+		charts: 3, pngs: 1,
+	},
 }
 
 // rawNotebook is the part of nbformat 4 that the static checks read.

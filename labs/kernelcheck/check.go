@@ -153,7 +153,7 @@ func (c *checker) run(dev *gpu.Device) {
 		c.part(PartCompiles, labs.Fail, "the exercise's harness is incomplete (not your answer): no kernel name or no Prepare")
 		return
 	}
-	if strings.TrimSpace(c.src) == "" {
+	if onlyComments(c.src) {
 		for _, name := range Parts {
 			if (name == PartTime && c.h.Reference == nil) || (name == PartContention && !c.hasContention()) {
 				continue
@@ -570,4 +570,30 @@ func joinSeeds(xs []uint64) string {
 		s[i] = fmt.Sprint(x)
 	}
 	return strings.Join(s, ", ")
+}
+
+// onlyComments reports whether src holds nothing but white space and
+// comments: an answer cell still holding its placeholder.
+func onlyComments(src string) bool {
+	for len(src) > 0 {
+		switch {
+		case strings.HasPrefix(src, "//"):
+			i := strings.IndexByte(src, '\n')
+			if i < 0 {
+				return true
+			}
+			src = src[i+1:]
+		case strings.HasPrefix(src, "/*"):
+			i := strings.Index(src[2:], "*/")
+			if i < 0 {
+				return true
+			}
+			src = src[i+4:]
+		case strings.ContainsRune(" \t\r\n", rune(src[0])):
+			src = src[1:]
+		default:
+			return false
+		}
+	}
+	return true
 }

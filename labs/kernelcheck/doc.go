@@ -68,7 +68,8 @@
 //     max-slowdown is set and exceeded, and is a note otherwise.
 //
 // A part that cannot be judged because an earlier one failed says so and
-// fails. An empty source is unanswered in every part. Nothing the student
+// fails. A source of nothing but comments and white space (a
+// placeholder) is unanswered in every part. Nothing the student
 // writes makes the checker panic: compile, prepare, launch and judge run
 // behind a recover, and a panic is reported as an internal error of the
 // checker, with its message, in the part it interrupted.

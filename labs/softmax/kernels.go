@@ -4,6 +4,8 @@ import (
 	"embed"
 	"fmt"
 	"strings"
+
+	"github.com/warplab/warplab/labs/internal/listing"
 )
 
 //go:embed kernels/*.cu
@@ -86,3 +88,17 @@ func Source(k Kernel) KernelSource {
 	}
 	return KernelSource{File: file, Text: string(b)}
 }
+
+func (s KernelSource) listing() listing.Listing {
+	return listing.Listing{Name: s.File, Source: s.Text}
+}
+
+// String returns the source as plain text, under its file name.
+func (s KernelSource) String() string { return s.listing().String() }
+
+// Markdown returns the source as a fenced code block.
+func (s KernelSource) Markdown() string { return s.listing().Markdown() }
+
+// HTML returns the source with its syntax coloured and its lines
+// numbered, for charts.Show.
+func (s KernelSource) HTML() string { return s.listing().HTML() }
