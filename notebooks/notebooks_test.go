@@ -52,7 +52,7 @@ var expectations = map[string]expect{
 			"Per-element atomics vs the register cache, card by card",
 			"quoted: seed 001",
 			"modelled, gtx1650 profile", "modelled, h200 profile",
-			"Profile: atomic (n = 1048576) vs shared (n = 1048576) vs shuffle (n = 1048576)",
+			"Profile: atomic (n = 262144) vs shared (n = 262144) vs shuffle (n = 262144)",
 			"L2 hit rate (the simulator has no cache model)",
 			"softmax sweep: 24/24 done in",
 			`class="warplab-feedback"`,
