@@ -7,7 +7,11 @@
 #   - go generate ./... leaves the tree as it was: generated code is not
 #     stale (it needs a git checkout; elsewhere it is skipped with a note);
 #   - the module builds with CGO_ENABLED=0, and the tests of cudarun (its
-#     stub) and gpu pass without cgo.
+#     stub) and gpu pass without cgo;
+#   - the repository stands alone: no source or document cites a path
+#     outside it or a course document by its file number (docs/measurements.md
+#     names the documents by title); docs/evidence/ is exempt, since it
+#     keeps runs as they were printed.
 #
 # scripts/test.sh runs it before go test; run it alone before a merge.
 set -euo pipefail
@@ -49,6 +53,13 @@ step "CGO_ENABLED=0 go build ./..."
 CGO_ENABLED=0 go build ./... || fail "CGO_ENABLED=0 go build ./..."
 step "CGO_ENABLED=0 go test ./cudarun/... ./gpu/..."
 CGO_ENABLED=0 go test ./cudarun/... ./gpu/... || fail "CGO_ENABLED=0 go test ./cudarun/... ./gpu/..."
+
+step "no references outside the repository"
+if grep -rnE 'shared/(reference|seeds)|[Ss]eed 00[0-9]|internal/(seeds)' \
+	--include='*.go' --include='*.md' --include='*.cu' --include='*.cuh' \
+	--include='*.sh' --include='*.ipynb' --exclude-dir=.git --exclude-dir=evidence . >&2; then
+	fail "the lines above cite a path outside the repository or a course document by number: cite docs/measurements.md and the document's title"
+fi
 
 if [ ${#failed[@]} -gt 0 ]; then
 	echo "check: ${#failed[@]} check(s) failed:" >&2
