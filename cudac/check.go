@@ -34,6 +34,8 @@ type programImpl struct {
 	defines map[string]string
 	// cgFuncs are the functions made for cooperative_groups::reduce.
 	cgFuncs map[string]*Func
+	// convOps are the structs' conversion operators.
+	convOps map[*StructType][]convOp
 }
 
 type kernelEntry struct {
@@ -78,6 +80,9 @@ type checker struct {
 	// late is set when checking after the whole file has been seen (a
 	// template instantiated by Program.Kernel).
 	late bool
+	// binds are the template parameters bound in this checker's scope,
+	// for the conversion operators of a struct template's instance.
+	binds []*entity
 }
 
 // compile is Compile's implementation.
@@ -263,7 +268,14 @@ func (c *checker) file(items []sNode) {
 		case *sFunc:
 			c.funcDecl(x)
 		case *sDecl:
-			c.globalDecl(x)
+			switch st := x.Spec.Struct; {
+			case st != nil && st.Tmpl != nil:
+				c.structTemplateDecl(st)
+			case st != nil && st.HasT:
+				c.structSpecialization(st)
+			default:
+				c.globalDecl(x)
+			}
 		case *sStaticAssert:
 			c.staticAssert(x)
 		case *sUsing:
@@ -513,8 +525,11 @@ func (c *checker) funcDecl(f *sFunc) {
 	case !spec.Global && !spec.Device:
 		c.errorf(f.P, "host function '%s' is not supported (mark it __device__ or __global__)", f.Name)
 		return
+	case f.Spec0:
+		c.funcSpecialization(f)
+		return
 	case f.HasT:
-		c.errorf(f.P, "explicit template specializations are not supported")
+		c.errorf(f.P, "an explicit specialization needs 'template <>' before it")
 		return
 	}
 	if builtinFuncs[f.Name] != nil || isBuiltinVarName(f.Name) {

@@ -56,8 +56,18 @@ func (c *checker) check(e sExpr, wantObj bool) Expr {
 		c.errorf(e.P, "an initializer list is not allowed here")
 		return badExpr(e.P)
 	case *sTypeArg:
-		c.errorf(e.P, "type template arguments are not supported here")
+		c.errorf(e.P, "a type is not allowed here")
 		return badExpr(e.P)
+	case *sTemp:
+		t, _, _ := c.typeName(e.T)
+		if t == nil {
+			return badExpr(e.P)
+		}
+		if t.Kind != Struct {
+			c.errorf(e.P, "'%s' is not a struct", t)
+			return badExpr(e.P)
+		}
+		return &tempExpr{P: e.P, T: t}
 	}
 	c.errorf(e.spos(), "unsupported expression")
 	return badExpr(e.spos())

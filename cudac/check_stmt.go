@@ -41,6 +41,10 @@ func (c *checker) stmt(s sStmt) []Stmt {
 		if isBad(x) {
 			return nil
 		}
+		if _, ok := x.(*tempExpr); ok {
+			c.errorf(x.Pos(), "a temporary '%s' is supported only converted by one of its conversion operators", x.Type())
+			return nil
+		}
 		return []Stmt{&ExprStmt{P: s.P, X: x}}
 	case *sIf:
 		cond := c.toBool(c.expr(s.C), "the condition")
@@ -374,6 +378,10 @@ func (c *checker) localVar(dc *declarator, t *Type, cst bool) *DeclStmt {
 		}
 		x := c.expr(dc.Init)
 		if isBad(x) {
+			return nil
+		}
+		if _, ok := x.(*tempExpr); ok {
+			c.errorf(x.Pos(), "'auto' from a temporary '%s' is not supported; declare the type it converts to", x.Type())
 			return nil
 		}
 		t = x.Type()

@@ -22,6 +22,17 @@ func (c *checker) specType(s *declSpec) (t *Type, isConst, isVolatile bool) {
 		return t, isConst, isVolatile
 	case s.Name != "":
 		e := c.lookup(s.Name)
+		if e != nil && e.kind == entStructTmpl {
+			t := c.structInstance(e.stm, s.TArgs, s.NamePos)
+			if t == nil {
+				return nil, false, false
+			}
+			return t, isConst, isVolatile
+		}
+		if len(s.TArgs) > 0 {
+			c.errorf(s.NamePos, "'%s' is not a template", s.Name)
+			return nil, false, false
+		}
 		if e == nil || e.kind != entType {
 			c.errorf(s.NamePos, "unknown type name '%s'", s.Name)
 			return nil, false, false
@@ -290,6 +301,7 @@ func (c *checker) structType(s *sStruct) *Type {
 	}
 	st.Align = align
 	st.Size = alignUp(off, align)
+	c.convOps(t, s)
 	return t
 }
 

@@ -108,6 +108,15 @@ func (c *checker) convertTo(x Expr, t *Type, ctx string) Expr {
 		c.errorf(x.Pos(), "cannot convert '%s' to '%s' %s%s", xt, t, ctx, extra)
 		return badExpr(x.Pos())
 	}
+	if xt.Kind == Struct && t.Kind != Struct && c.impl.convOps[xt.Struct] != nil {
+		if call := c.convOpCall(x, t); call != nil {
+			return call
+		}
+	}
+	if _, ok := x.(*tempExpr); ok {
+		c.errorf(x.Pos(), "a temporary '%s' is supported only converted by one of its conversion operators (to '%s' here)", xt, t)
+		return badExpr(x.Pos())
+	}
 	switch {
 	case t.Kind == Void:
 		return fail("")

@@ -117,7 +117,7 @@ func TestFeatureErrors(t *testing.T) {
 		{"syncwarp too many", "__global__ void k() { __syncwarp(1, 2); }", "too many arguments to '__syncwarp' (want at most 1, have 2)"},
 		{"shfl too few", "__global__ void k(int v) { __shfl_sync(~0u, v); }", "too few arguments to '__shfl_sync' (want at least 3, have 2)"},
 		{"template param float", "template <float F> __global__ void k() {}", "template parameter 'F' must have an integer type, not 'float'"},
-		{"template specialization", "template <> __global__ void k<1>() {}", "explicit template specializations are not supported"},
+		{"template specialization", "template <> __global__ void k<1>() {}", "f.cu:1:29: explicit specialization of 'k', which is not a function template"},
 		{"kernel template call", "template <int N> __global__ void k() {}\n__device__ void f() { k<1>(); }", "cannot call __global__ function 'k' from device code"},
 		{"assert", "__global__ void k(int x) { assert(x > 0); }", "assert is not supported (use: if (!(cond)) __trap();)"},
 		{"pointer relational mixed", "__global__ void k(float* p, int* q) { p < q; }", "comparison of distinct pointer types ('float*' and 'int*')"},

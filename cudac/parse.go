@@ -23,14 +23,17 @@ type parser struct {
 	tok    token
 	scopes []map[string]bool // per scope: name -> is a type name
 	tmpls  map[string]bool   // names of function templates
+	ttypes map[string]bool   // names of struct templates
 	depth  int
 	noGT   int // > 0 while parsing template arguments: '>' ends them
+	// spec0 is set while parsing the declaration after "template <>".
+	spec0 bool
 	// inSwitch counts the enclosing switch statements.
 	inSwitch int
 }
 
 func newParser(toks []token, d *diags) *parser {
-	p := &parser{d: d, toks: toks, tmpls: map[string]bool{}}
+	p := &parser{d: d, toks: toks, tmpls: map[string]bool{}, ttypes: map[string]bool{cgPrefix + "thread_block_tile": true}}
 	p.scopes = []map[string]bool{{}}
 	for name := range predefTypedef {
 		p.scopes[0][name] = true
@@ -396,21 +399,47 @@ func (p *parser) template() sNode {
 	}
 	p.next()
 	tm := &sTemplate{P: tpos}
-	if p.is(tGt) {
-		p.errorf(tpos, "explicit template specializations are not supported")
-		p.next()
-		p.skipDecl()
+	if p.got(tGt) {
+		// An explicit specialization: template <> ... f<float>(...) or
+		// template <> struct S<double> {...};
+		p.spec0 = true
+		n := p.declaration(nil, true)
+		p.spec0 = false
+		switch n := n.(type) {
+		case *sFunc:
+			if n.HasT && n.Body != nil {
+				n.Spec0 = true
+				return n
+			}
+		case *sDecl:
+			if n.Spec.Struct != nil && n.Spec.Struct.HasT && len(n.Decls) == 0 {
+				return n
+			}
+		case nil:
+			return nil
+		}
+		p.errorf(tpos, "an explicit specialization must define a function template's instance (f<float>(...) {...}) or a struct template's (struct S<double> {...};)")
 		return nil
 	}
 	p.push()
 	defer p.pop()
 	for {
 		pp := &sTParam{P: p.here()}
-		if p.isWord("typename") || p.isWord("class") {
-			p.errorf(p.here(), "template type parameters are not supported ('%s %s'); use an integer parameter", p.tok.text, p.peek(1).text)
-			p.skipTemplateParams()
-			p.skipDecl()
-			return nil
+		if (p.isWord("typename") || p.isWord("class")) && p.peek(1).kind == tIdent {
+			p.next()
+			pp.P, pp.Name, pp.Type = p.here(), p.tok.text, true
+			p.declare(pp.Name, true)
+			p.next()
+			if p.got(tAssign) {
+				p.noGT++
+				pp.TDefault = p.typeName("as a default template argument")
+				p.noGT--
+			}
+			tm.Params = append(tm.Params, pp)
+			if !p.got(tComma) {
+				break
+			}
+			continue
 		}
 		if p.isWord("template") {
 			p.errorf(p.here(), "template template parameters are not supported")
@@ -440,12 +469,23 @@ func (p *parser) template() sNode {
 	if !p.expect(tGt, "after template parameters") {
 		p.skipTemplateParams()
 	}
+	if p.isWord("struct") {
+		// Declare the name as a struct template before its body.
+		if nt := p.peek(1); nt.kind == tIdent {
+			p.ttypes[nt.text] = true
+		}
+	}
 	n := p.declaration(tm, true)
 	if n == nil {
 		return nil
 	}
+	if d, ok := n.(*sDecl); ok && d.Spec.Struct != nil && len(d.Decls) == 0 && d.Spec.Struct.Def {
+		d.Spec.Struct.Tmpl = tm
+		p.scopes[0][d.Spec.Struct.Name] = true
+		return d
+	}
 	if _, ok := n.(*sFunc); !ok {
-		p.errorf(tpos, "only function templates are supported")
+		p.errorf(tpos, "only function and struct templates are supported")
 		return nil
 	}
 	return n
@@ -709,7 +749,7 @@ func (p *parser) declSpecs() *declSpec {
 			if p.isTypeName(w) {
 				typed()
 				s.Name, s.NamePos = w, p.here()
-				if w == cgPrefix+"thread_block_tile" && p.peek(1).kind == tLt {
+				if p.ttypes[w] && p.peek(1).kind == tLt {
 					p.next()
 					s.TArgs = p.templateArgs()
 					continue
@@ -777,6 +817,9 @@ func (p *parser) structSpec() *sStruct {
 		st.Name = p.tok.text
 		p.declare(st.Name, true)
 		p.next()
+		if p.ttypes[st.Name] && p.is(tLt) {
+			st.TArgs, st.HasT = p.templateArgs(), true
+		}
 	}
 	if p.is(tColon) {
 		p.errorf(p.here(), "struct inheritance is not supported")
@@ -801,7 +844,7 @@ func (p *parser) structSpec() *sStruct {
 			p.sync()
 			continue
 		}
-		if p.isWord("static_assert") || p.isWord("template") || p.isWord("using") || p.isWord("operator") || p.isWord("static") {
+		if p.isWord("static_assert") || p.isWord("template") || p.isWord("using") || p.isWord("static") {
 			p.errorf(p.here(), "'%s' in a struct is not supported; a struct may hold only data members", p.tok.text)
 			p.skipMember()
 			continue
@@ -815,6 +858,12 @@ func (p *parser) structSpec() *sStruct {
 		spec := p.declSpecs()
 		if spec == nil {
 			p.skipMember()
+			continue
+		}
+		if p.isWord("operator") && !spec.hasType() {
+			if op := p.convOp(spec); op != nil {
+				st.ConvOps = append(st.ConvOps, op)
+			}
 			continue
 		}
 		if !spec.hasType() {
@@ -864,6 +913,35 @@ func (p *parser) structSpec() *sStruct {
 	}
 	p.expect(tRBrace, "at end of struct")
 	return st
+}
+
+// convOp parses a conversion operator at 'operator': operator T() [const]
+// { body }.
+func (p *parser) convOp(spec *declSpec) *sConvOp {
+	op := &sConvOp{P: p.here(), Spec: spec}
+	p.next()
+	if !p.isTypeStart(p.tok) {
+		p.errorf(op.P, "operator overloading is not supported (a struct may have conversion operators, operator T())")
+		p.skipMember()
+		return nil
+	}
+	p.noGT++
+	op.Result = p.typeName("in conversion operator")
+	p.noGT--
+	if !p.expect(tLParen, "after conversion operator type") || !p.expect(tRParen, "after '(' (a conversion operator takes no parameters)") {
+		p.skipMember()
+		return nil
+	}
+	p.got(tIdent) // const
+	if !p.is(tLBrace) {
+		p.errorf(p.here(), "a conversion operator needs a body")
+		p.skipMember()
+		return nil
+	}
+	p.push()
+	op.Body = p.block()
+	p.pop()
+	return op
 }
 
 // skipMember skips one member declaration, including a body.
@@ -973,7 +1051,7 @@ func (p *parser) declarator(abstract, allowFunc bool) *declarator {
 		p.errorf(p.here(), "expected an identifier, found %s", p.tok.describe())
 		return nil
 	}
-	if allowFunc && d.Name != "" && p.isTemplate(d.Name) && p.is(tLt) {
+	if allowFunc && d.Name != "" && (p.isTemplate(d.Name) || p.spec0) && p.is(tLt) {
 		// The name of an explicit instantiation: k<256>(...).
 		d.TArgs, d.HasT = p.templateArgs(), true
 	}

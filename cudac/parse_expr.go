@@ -355,6 +355,18 @@ func (p *parser) primary() sExpr {
 		p.next()
 		return &sBad{P: pos}
 	}
+	if p.ttypes[t.text] && p.peek(1).kind == tLt && p.isTypeName(t.text) {
+		tn := p.typeName("")
+		if !p.expect(tLParen, "after a struct template's type (S<T>())") {
+			return &sBad{P: pos}
+		}
+		if !p.is(tRParen) {
+			p.errorf(p.here(), "constructors are not supported (only S<T>() with no arguments)")
+			p.skipExpr()
+		}
+		p.expect(tRParen, "")
+		return &sTemp{P: pos, T: tn}
+	}
 	if simpleTypeWords[t.text] || p.isTypeName(t.text) {
 		if p.peek(1).kind == tLParen {
 			tn := &sTypeName{P: pos, Spec: &declSpec{P: pos, TypePos: pos}}

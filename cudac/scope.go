@@ -3,11 +3,12 @@ package cudac
 type entKind uint8
 
 const (
-	entVar   entKind = iota + 1
-	entConst         // a named constant: constexpr global, template parameter, enumerator
-	entType          // a typedef, alias, struct or enum name
-	entFunc          // a non-template function
-	entTmpl          // a function template
+	entVar        entKind = iota + 1
+	entConst              // a named constant: constexpr global, template parameter, enumerator
+	entType               // a typedef, alias, struct or enum name
+	entFunc               // a non-template function
+	entTmpl               // a function template
+	entStructTmpl         // a struct template
 )
 
 // entity is what a name in a scope denotes.
@@ -27,6 +28,7 @@ type entity struct {
 	enumItems map[string]*Const
 	fn        *funcInfo
 	tm        *tmplInfo
+	stm       *structTmpl
 }
 
 type scope struct {
@@ -67,8 +69,25 @@ type tmplInfo struct {
 type tmplParam struct {
 	name string
 	pos  Pos
-	t    *Type
+	t    *Type // nil for a type parameter
 	def  sExpr
+	// isType marks a type parameter; tdef is its default.
+	isType bool
+	tdef   *sTypeName
+}
+
+// tmplVal is a template argument: a constant, or a type for a type
+// parameter.
+type tmplVal struct {
+	k *Const
+	t *Type
+}
+
+func (v tmplVal) String() string {
+	if v.t != nil {
+		return v.t.String()
+	}
+	return constString(v.k)
 }
 
 // instance is one instantiation of a template.

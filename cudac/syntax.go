@@ -110,6 +110,11 @@ type (
 		P Pos
 		T *sTypeName
 	}
+	// sTemp is a value-initialized temporary of a struct template: S<T>().
+	sTemp struct {
+		P Pos
+		T *sTypeName
+	}
 	// sBad stands for an expression that failed to parse.
 	sBad struct{ P Pos }
 )
@@ -144,6 +149,7 @@ func (e *sSizeof) spos() Pos   { return e.P }
 func (e *sInitList) spos() Pos { return e.P }
 func (e *sBad) spos() Pos      { return e.P }
 func (e *sTypeArg) spos() Pos  { return e.P }
+func (e *sTemp) spos() Pos     { return e.P }
 
 func (*sIdent) sexpr()    {}
 func (*sScoped) sexpr()   {}
@@ -165,6 +171,7 @@ func (*sSizeof) sexpr()   {}
 func (*sInitList) sexpr() {}
 func (*sBad) sexpr()      {}
 func (*sTypeArg) sexpr()  {}
+func (*sTemp) sexpr()     {}
 
 // startPos returns the position of an expression's first token.
 func startPos(e sExpr) Pos {
@@ -231,6 +238,21 @@ type sStruct struct {
 	Align  []sExpr
 	// Typedef is the name given by "typedef struct { ... } Name;".
 	Typedef string
+	// ConvOps are the struct's conversion operators (operator T*() {...}).
+	ConvOps []*sConvOp
+	// Tmpl makes the struct a template; TArgs are the arguments of an
+	// explicit specialization ("template <> struct S<double> {...}").
+	Tmpl  *sTemplate
+	TArgs []sExpr
+	HasT  bool
+}
+
+// sConvOp is a conversion operator of a struct: operator T() { body }.
+type sConvOp struct {
+	P      Pos
+	Spec   *declSpec
+	Result *sTypeName
+	Body   *sBlock
 }
 
 type sEnum struct {
@@ -412,6 +434,8 @@ type sFunc struct {
 	TArgs   []sExpr
 	HasT    bool
 	ExplInt bool
+	// Spec0 marks an explicit specialization (template <> ... f<float>(...) {...}).
+	Spec0 bool
 }
 
 func (s *sFunc) spos() Pos { return s.P }
@@ -425,6 +449,10 @@ type sTemplate struct {
 type sTParam struct {
 	P       Pos
 	Name    string
-	T       *sTypeName
+	T       *sTypeName // nil for a type parameter
 	Default sExpr
+	// Type marks a type parameter (typename T, class T); TDefault is its
+	// default.
+	Type     bool
+	TDefault *sTypeName
 }

@@ -16,17 +16,9 @@ const (
 // templateDecl records a function template. Its body is checked per
 // instantiation.
 func (c *checker) templateDecl(f *sFunc) {
-	var params []tmplParam
-	for _, tp := range f.Tmpl.Params {
-		t, _, _ := c.typeName(tp.T)
-		if t == nil {
-			return
-		}
-		if !t.IsInteger() {
-			c.errorf(tp.P, "template parameter '%s' must have an integer type, not '%s'", tp.Name, t)
-			return
-		}
-		params = append(params, tmplParam{name: tp.Name, pos: tp.P, t: t, def: tp.Default})
+	params, ok := c.tmplParams(f.Tmpl)
+	if !ok {
+		return
 	}
 	if old := c.scope.names[f.Name]; old != nil {
 		if old.kind != entTmpl || len(old.tm.params) != len(params) || old.tm.kernel != f.Spec.Global {
@@ -65,42 +57,83 @@ func (c *checker) templateDecl(f *sFunc) {
 	}
 }
 
-// templateArgValues checks explicit template arguments and fills in
-// defaults. It returns nil after reporting an error at pos.
-func (c *checker) templateArgValues(tm *tmplInfo, args []Expr, pos Pos) []*Const {
-	if len(args) > len(tm.params) {
-		c.errorf(pos, "too many template arguments for '%s' (want %d, have %d)", tm.name, len(tm.params), len(args))
+// templateArgValues checks explicit template arguments (types for type
+// parameters, integer constants for the others) and fills in defaults.
+// It returns nil after reporting an error at pos.
+func (c *checker) templateArgValues(name string, params []tmplParam, args []sExpr, pos Pos, tm *tmplInfo) []tmplVal {
+	return c.templateArgs(name, params, args, nil, pos, tm)
+}
+
+// templateArgs is templateArgValues with some arguments deduced: pre[i]
+// holds the deduced value of parameter i, if any.
+func (c *checker) templateArgs(name string, params []tmplParam, args []sExpr, pre []tmplVal, pos Pos, tm *tmplInfo) []tmplVal {
+	if len(args) > len(params) {
+		c.errorf(pos, "too many template arguments for '%s' (want %d, have %d)", name, len(params), len(args))
 		return nil
 	}
-	vals := make([]*Const, len(tm.params))
+	vals := make([]tmplVal, len(params))
+	copy(vals, pre)
 	for i, a := range args {
-		if isBad(a) {
+		p := params[i]
+		ta, isType := a.(*sTypeArg)
+		if p.isType {
+			if !isType {
+				c.errorf(a.spos(), "template argument %d of '%s' must be a type (for '%s')", i+1, name, p.name)
+				return nil
+			}
+			t, _, _ := c.typeName(ta.T)
+			if t == nil {
+				return nil
+			}
+			if t.Kind == Invalid || t.Kind == Void || t.Kind == Array {
+				c.errorf(a.spos(), "'%s' cannot be the template argument for '%s'", t, p.name)
+				return nil
+			}
+			vals[i] = tmplVal{t: t}
+			continue
+		}
+		if isType {
+			c.errorf(a.spos(), "template argument %d of '%s' must be an integer constant, not a type", i+1, name)
 			return nil
 		}
-		k, ok := a.(*Const)
+		x := c.expr(a)
+		if isBad(x) {
+			return nil
+		}
+		k, ok := x.(*Const)
 		if !ok || !k.T.IsInteger() {
-			c.errorf(a.Pos(), "template argument %d of '%s' is not an integer constant expression", i+1, tm.name)
+			c.errorf(x.Pos(), "template argument %d of '%s' is not an integer constant expression", i+1, name)
 			return nil
 		}
-		p := tm.params[i]
 		if !fitsType(k, p.t) {
-			c.errorf(a.Pos(), "template argument %s for '%s' does not fit its type '%s'", constString(k), p.name, p.t)
+			c.errorf(x.Pos(), "template argument %s for '%s' does not fit its type '%s'", constString(k), p.name, p.t)
 			return nil
 		}
-		vals[i] = convertConst(k, p.t)
+		vals[i] = tmplVal{k: convertConst(k, p.t)}
 	}
-	for i := len(args); i < len(tm.params); i++ {
-		p := tm.params[i]
-		if p.def == nil {
+	for i := len(args); i < len(params); i++ {
+		if vals[i].t != nil || vals[i].k != nil {
+			continue // deduced
+		}
+		p := params[i]
+		if p.def == nil && p.tdef == nil {
 			if len(args) == 0 {
-				c.errorf(pos, "template arguments for '%s' must be given explicitly, as %s<...>", tm.name, tm.name)
+				c.errorf(pos, "template arguments for '%s' must be given explicitly, as %s<...>", name, name)
 			} else {
-				c.errorf(pos, "too few template arguments for '%s' (want %d, have %d)", tm.name, len(tm.params), len(args))
+				c.errorf(pos, "too few template arguments for '%s' (want %d, have %d)", name, len(params), len(args))
 			}
 			return nil
 		}
 		// A default may refer to the parameters before it.
-		sub := c.templateScope(tm, vals[:i])
+		sub := c.paramScope(params, vals[:i], tm)
+		if p.isType {
+			t, _, _ := sub.typeName(p.tdef)
+			if t == nil {
+				return nil
+			}
+			vals[i] = tmplVal{t: t}
+			continue
+		}
 		x := sub.expr(p.def)
 		if isBad(x) {
 			return nil
@@ -110,36 +143,83 @@ func (c *checker) templateArgValues(tm *tmplInfo, args []Expr, pos Pos) []*Const
 			c.errorf(startPos(p.def), "default template argument for '%s' is not a constant of type '%s'", p.name, p.t)
 			return nil
 		}
-		vals[i] = convertConst(k, p.t)
+		vals[i] = tmplVal{k: convertConst(k, p.t)}
 	}
 	return vals
 }
 
 // templateScope returns a checker for the template's definition context
 // with the given parameters bound.
-func (c *checker) templateScope(tm *tmplInfo, vals []*Const) *checker {
+func (c *checker) templateScope(tm *tmplInfo, vals []tmplVal) *checker {
+	return c.paramScope(tm.params, vals, tm)
+}
+
+// paramScope returns a checker for a template's definition context (tm's,
+// or the file scope for nil) with params bound to vals.
+func (c *checker) paramScope(params []tmplParam, vals []tmplVal, tm *tmplInfo) *checker {
+	limit := 0
+	if tm != nil {
+		limit = tm.seq + 1
+	}
 	sub := &checker{impl: c.impl, prog: c.prog, d: c.d, scope: newScope(c.impl.global),
-		seqLimit: tm.seq + 1, structs: map[*sStruct]*Type{}, enumDefs: map[*sEnum]*Type{},
+		seqLimit: limit, structs: map[*sStruct]*Type{}, enumDefs: map[*sEnum]*Type{},
 		depth: c.depth, late: c.late}
-	for i, v := range vals {
-		p := tm.params[i]
-		sub.scope.names[p.name] = &entity{kind: entConst, name: p.name, pos: p.pos, val: v}
+	for _, b := range bindings(params, vals) {
+		sub.scope.names[b.name] = b
 	}
 	return sub
 }
 
+// bindings are the entities that bind template parameters to values.
+func bindings(params []tmplParam, vals []tmplVal) []*entity {
+	var out []*entity
+	for i, v := range vals {
+		p := params[i]
+		switch {
+		case v.t != nil:
+			out = append(out, &entity{kind: entType, name: p.name, pos: p.pos, t: v.t})
+		case v.k != nil:
+			out = append(out, &entity{kind: entConst, name: p.name, pos: p.pos, val: v.k})
+		}
+	}
+	return out
+}
+
+// tmplParams checks a template's parameter list.
+func (c *checker) tmplParams(tm *sTemplate) ([]tmplParam, bool) {
+	var params []tmplParam
+	for _, tp := range tm.Params {
+		if tp.Type {
+			params = append(params, tmplParam{name: tp.Name, pos: tp.P, isType: true, tdef: tp.TDefault})
+			continue
+		}
+		t, _, _ := c.typeName(tp.T)
+		if t == nil {
+			return nil, false
+		}
+		if !t.IsInteger() {
+			c.errorf(tp.P, "template parameter '%s' must have an integer type, not '%s'", tp.Name, t)
+			return nil, false
+		}
+		params = append(params, tmplParam{name: tp.Name, pos: tp.P, t: t, def: tp.Default})
+	}
+	return params, true
+}
+
 // instName spells an instance's name: "sumTree<256>".
-func instName(tm *tmplInfo, vals []*Const) string {
+func instName(tm *tmplInfo, vals []tmplVal) string { return argsName(tm.name, vals) }
+
+func argsName(name string, vals []tmplVal) string {
 	parts := make([]string, len(vals))
 	for i, v := range vals {
-		parts[i] = constString(v)
+		parts[i] = v.String()
 	}
-	return tm.name + "<" + strings.Join(parts, ", ") + ">"
+	return name + "<" + strings.Join(parts, ", ") + ">"
 }
 
 // instantiate returns the instance of tm for vals, checking its body the
 // first time. Diagnostics go to c.d, noted with the instance's name.
-func (c *checker) instantiate(tm *tmplInfo, vals []*Const, pos Pos) *Func {
+func (c *checker) instantiate(tm *tmplInfo, vals []tmplVal, pos Pos) *Func {
 	name := instName(tm, vals)
 	if inst := tm.insts[name]; inst != nil {
 		if inst.err != nil {
@@ -192,11 +272,7 @@ func (c *checker) instantiate(tm *tmplInfo, vals []*Const, pos Pos) *Func {
 	}
 	fn := newFunc(f, name, tm.kernel, result, params)
 	inst.fn = fn
-	binds := make([]*entity, len(vals))
-	for i, v := range vals {
-		p := tm.params[i]
-		binds[i] = &entity{kind: entConst, name: p.name, pos: p.pos, val: v}
-	}
+	binds := bindings(tm.params, vals)
 	// Calls of the instance need its parameter types and defaults.
 	c.impl.instDefaults(fn, params, defaults)
 	sub.funcBody(fn, f, binds)
@@ -214,12 +290,7 @@ func (c *checker) templateCall(e *sCall, tm *tmplInfo) Expr {
 		c.errorf(e.P, "cannot call __global__ function '%s' from device code (dynamic parallelism is not supported)", tm.name)
 		return badExpr(e.P)
 	}
-	targs, ok := c.args(e.TArgs)
-	if !ok {
-		c.args(e.Args)
-		return badExpr(e.P)
-	}
-	vals := c.templateArgValues(tm, targs, e.P)
+	vals := c.deduce(tm, e)
 	if vals == nil {
 		c.args(e.Args)
 		return badExpr(e.P)
@@ -240,11 +311,7 @@ func (c *checker) explicitInstantiation(f *sFunc) {
 		return
 	}
 	tm := ent.tm
-	targs, ok := c.args(f.TArgs)
-	if !ok {
-		return
-	}
-	vals := c.templateArgValues(tm, targs, f.P)
+	vals := c.templateArgValues(tm.name, tm.params, f.TArgs, f.P, tm)
 	if vals == nil {
 		return
 	}
@@ -349,8 +416,18 @@ func (impl *programImpl) instantiateKernel(p *Program, tm *tmplInfo, name string
 		pp := &preprocessor{d: ad, macros: impl.macros}
 		pp.run(toks)
 		ps := newParser(pp.out, ad)
+		for name, e := range impl.global.names {
+			if e.kind == entType {
+				ps.scopes[0][name] = true
+			}
+		}
 		for !ps.is(tEOF) && ad.count() == 0 {
-			exprs = append(exprs, ps.assign())
+			if ps.isTypeStart(ps.tok) {
+				pos := ps.here()
+				exprs = append(exprs, &sTypeArg{P: pos, T: ps.typeName("in template argument")})
+			} else {
+				exprs = append(exprs, ps.assign())
+			}
 			if !ps.got(tComma) {
 				if !ps.is(tEOF) {
 					ps.errorf(ps.here(), "unexpected %s in template arguments", ps.tok.describe())
@@ -364,11 +441,7 @@ func (impl *programImpl) instantiateKernel(p *Program, tm *tmplInfo, name string
 	}
 	c := newChecker(impl, p, ad)
 	c.late = true
-	targs, ok := c.args(exprs)
-	if !ok {
-		return nil, ad.err()
-	}
-	vals := c.templateArgValues(tm, targs, Pos{File: "kernel name", Line: 1, Col: off + 1})
+	vals := c.templateArgValues(tm.name, tm.params, exprs, Pos{File: "kernel name", Line: 1, Col: off + 1}, tm)
 	if vals == nil {
 		return nil, ad.err()
 	}
@@ -394,7 +467,7 @@ func (impl *programImpl) instantiateKernel(p *Program, tm *tmplInfo, name string
 
 // instantiateChecked instantiates tm for vals with diagnostics going to d,
 // and checks the instance's calls for recursion.
-func (c *checker) instantiateChecked(tm *tmplInfo, vals []*Const, d *diags) (fn *Func, err error) {
+func (c *checker) instantiateChecked(tm *tmplInfo, vals []tmplVal, d *diags) (fn *Func, err error) {
 	c.d = d
 	func() {
 		defer catchBailout()

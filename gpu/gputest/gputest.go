@@ -62,6 +62,7 @@ var tests = []struct {
 	{"CooperativeGroups", testCooperativeGroups},
 	{"CooperativeAggregation", testCooperativeAggregation},
 	{"GridSync", testGridSync},
+	{"TypeTemplates", testTypeTemplates},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.
