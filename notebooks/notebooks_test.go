@@ -50,7 +50,7 @@ var expectations = map[string]expect{
 			"Crossover: shuffle is more than 10% faster than atomic from n = ",
 			"modelled, t4 profile",
 			"Per-element atomics vs the register cache, card by card",
-			"quoted: seed 001",
+			"quoted: the atomics-vs-warp-shuffle course notes",
 			"modelled, gtx1650 profile", "modelled, h200 profile",
 			"Profile: atomic (n = 262144) vs shared (n = 262144) vs shuffle (n = 262144)",
 			"L2 hit rate (the simulator has no cache model)",
