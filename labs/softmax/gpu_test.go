@@ -1,0 +1,116 @@
+package softmax_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/warplab/warplab/cudarun"
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/softmax"
+)
+
+// openGPU opens the first usable GPU, or skips the test.
+func openGPU(t *testing.T) *gpu.Device {
+	t.Helper()
+	var why []string
+	for _, a := range gpu.Devices() {
+		if !strings.HasPrefix(a.Spec, "cuda") {
+			continue
+		}
+		if a.Usable {
+			return open(t, a.Spec)
+		}
+		why = append(why, a.Reason)
+	}
+	t.Skipf("no usable GPU: %s", strings.Join(why, "; "))
+	return nil
+}
+
+// TestOnGPU runs the whole lab on a real GPU with the notes' size in the
+// sweep: every denominator within its rounding bound, measured times with
+// 3 warm-ups and 10 runs, the simulator's prediction for that GPU beside
+// every cell (within ±30%), the fastest kernel predicted right wherever
+// the measurement separates the kernels by more than 10%, and the
+// exercise's reference solution passing its check. With
+// WARPLAB_GPU_REPORT=DIR it writes the report there as text and JSON.
+func TestOnGPU(t *testing.T) {
+	dev := openGPU(t)
+	sizes := append(append([]int{}, softmax.DefaultSizes...), 4194304, 16777216)
+	r, err := softmax.Run(dev, softmax.Options{
+		Sweep:    softmax.SweepOptions{Sizes: sizes},
+		Cards:    softmax.CardsOptions{N: 16777216},
+		Progress: labs.NoProgress(),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", r)
+	s := r.Sweep
+	if !s.Measured || s.WarmUps != 3 || s.Runs != 10 || s.Predicted == nil {
+		t.Fatalf("timing %q, %d warm-ups, %d runs, prediction %v", s.Timing, s.WarmUps, s.Runs, s.Predicted != nil)
+	}
+	for _, row := range s.Rows {
+		for _, c := range row.Cells {
+			if !c.OK {
+				t.Errorf("n=%d %s: denominator %g off by %.2g (bound %.2g)", row.N, c.Kernel, c.Denom, c.RelErr, c.Tolerance)
+			}
+			p, ok := s.Predicted.Cell(row.N, c.Kernel)
+			if !ok {
+				t.Errorf("n=%d %s: no prediction", row.N, c.Kernel)
+				continue
+			}
+			if q := p.Ms / c.Ms; q < 1/1.3 || q > 1.3 {
+				t.Errorf("n=%d %s: predicted %.4f ms, measured %.4f ms (x%.2f): outside ±30%%", row.N, c.Kernel, p.Ms, c.Ms, q)
+			}
+		}
+		if clearlyFastest(row) {
+			var prow softmax.Row
+			for _, q := range s.Predicted.Rows {
+				if q.N == row.N {
+					prow = q
+				}
+			}
+			if got, want := prow.Fastest(), row.Fastest(); got != want {
+				t.Errorf("n=%d: predicted fastest %s, measured %s", row.N, got, want)
+			}
+		}
+	}
+	if r.Profile == nil || len(r.Profile.Launches) != 3 || r.Profile.Launches[0].Measured == nil {
+		t.Error("no profile view with measured times beside the simulator's")
+	}
+	// The exercise's check runs on the simulator profile that predicts
+	// this GPU.
+	f := softmax.Check(dev, softmax.Answer{Kernel: solution})
+	t.Logf("\n%s", f)
+	if !f.OK() {
+		t.Error("the reference solution fails the check on the GPU's profile")
+	}
+	if dir := os.Getenv("WARPLAB_GPU_REPORT"); dir != "" {
+		os.WriteFile(filepath.Join(dir, "softmax-gpu.txt"), []byte(r.String()), 0o644)
+		if b, err := json.MarshalIndent(r, "", "  "); err == nil {
+			os.WriteFile(filepath.Join(dir, "softmax-gpu.json"), b, 0o644)
+		}
+	}
+}
+
+// clearlyFastest reports whether the row's fastest kernel beats every other by
+// more than 10%, so that a prediction of it is meaningful.
+func clearlyFastest(r softmax.Row) bool {
+	best := r.Fastest()
+	var bestMs float64
+	for _, c := range r.Cells {
+		if c.Kernel == best {
+			bestMs = c.Ms
+		}
+	}
+	for _, c := range r.Cells {
+		if c.Kernel != best && c.Ms < 1.1*bestMs {
+			return false
+		}
+	}
+	return true
+}
