@@ -11,6 +11,7 @@ import (
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
+	gpudriver "github.com/warplab/warplab/gpu/driver"
 )
 
 func init() { gpu.Register("cuda", backend{}) }
@@ -113,18 +114,18 @@ func usable(cc int) error {
 // after a fault this process could no longer ask the driver.
 var probe struct {
 	once sync.Once
-	list []gpu.Availability
+	list []gpudriver.Availability
 }
 
 // Probe reports the GPUs and whether each can be used.
-func (backend) Probe() []gpu.Availability {
+func (backend) Probe() []gpudriver.Availability {
 	probe.once.Do(func() { probe.list = probeDevices() })
 	return slices.Clone(probe.list)
 }
 
-func probeDevices() []gpu.Availability {
+func probeDevices() []gpudriver.Availability {
 	if err := loadCUDA(); err != nil {
-		return []gpu.Availability{{Spec: "cuda", Name: "CUDA GPU", Reason: err.Error()}}
+		return []gpudriver.Availability{{Spec: "cuda", Name: "CUDA GPU", Reason: err.Error()}}
 	}
 	n, err := cuDeviceCount()
 	if err != nil || n == 0 {
@@ -132,11 +133,11 @@ func probeDevices() []gpu.Availability {
 		if err != nil {
 			why += ": " + err.Error()
 		}
-		return []gpu.Availability{{Spec: "cuda", Name: "CUDA GPU", Reason: why}}
+		return []gpudriver.Availability{{Spec: "cuda", Name: "CUDA GPU", Reason: why}}
 	}
-	var out []gpu.Availability
+	var out []gpudriver.Availability
 	for i := 0; i < n; i++ {
-		a := gpu.Availability{Spec: fmt.Sprintf("cuda:%d", i)}
+		a := gpudriver.Availability{Spec: fmt.Sprintf("cuda:%d", i)}
 		d, err := cuDevice(i)
 		if err != nil {
 			a.Name, a.Reason = "CUDA GPU", err.Error()
@@ -163,7 +164,7 @@ func probeDevices() []gpu.Availability {
 type gpuState struct {
 	mu      sync.Mutex
 	ordinal int
-	info    gpu.Info
+	info    gpudriver.Info
 	arch    string
 	drv     driver // nil after a fault, until the next call starts a helper
 	gen     int
@@ -206,7 +207,7 @@ func state(ordinal int) (*gpuState, error) {
 	if shared == 0 {
 		shared = cuAttr(d, attrMaxSharedPerBlock)
 	}
-	s := &gpuState{ordinal: ordinal, arch: arch, info: gpu.Info{
+	s := &gpuState{ordinal: ordinal, arch: arch, info: gpudriver.Info{
 		Backend: "cuda", Name: name, Arch: fmt.Sprintf("sm_%d", cc),
 		SMs: cuAttr(d, attrMultiprocessors), WarpSize: cuAttr(d, attrWarpSize),
 		MaxThreadsPerBlock: cuAttr(d, attrMaxThreadsPerBlock), MaxSharedPerBlock: shared,
@@ -275,30 +276,30 @@ func (s *gpuState) lostErr(what string) error {
 }
 
 // Open opens the GPU spec names.
-func (backend) Open(spec gpu.Spec) (gpu.BackendDevice, error) {
-	s, err := state(spec.Ordinal())
+func (backend) Open(cfg gpudriver.Config) (gpudriver.Device, error) {
+	s, err := state(cfg.Ordinal)
 	if err != nil {
-		return nil, fmt.Errorf("cudarun: no usable GPU for cuda:%d: %w", spec.Ordinal(), err)
+		return nil, fmt.Errorf("cudarun: no usable GPU for cuda:%d: %w", cfg.Ordinal, err)
 	}
-	return &device{st: s, spec: spec, mems: map[*memory]bool{}}, nil
+	return &device{st: s, cfg: cfg, mems: map[*memory]bool{}}, nil
 }
 
 type device struct {
 	st     *gpuState
-	spec   gpu.Spec
+	cfg    gpudriver.Config
 	mems   map[*memory]bool
 	mods   []*module
 	closed bool
 }
 
-func (d *device) Info() gpu.Info {
+func (d *device) Info() gpudriver.Info {
 	i := d.st.info
-	i.Spec = d.spec.String()
+	i.Spec = d.cfg.Spec
 	return i
 }
 
-func (d *device) Capabilities() gpu.Capabilities {
-	return gpu.Capabilities{MeasuredTiming: true}
+func (d *device) Capabilities() gpudriver.Capabilities {
+	return gpudriver.Capabilities{MeasuredTiming: true}
 }
 
 // Close frees the device's memory and modules; what a fault took is
@@ -336,7 +337,7 @@ type memory struct {
 	freed bool
 }
 
-func (d *device) Alloc(size int64) (gpu.BackendMemory, error) {
+func (d *device) Alloc(size int64) (gpudriver.Memory, error) {
 	if d.closed {
 		return nil, fmt.Errorf("cudarun: alloc: device is closed")
 	}
@@ -539,7 +540,7 @@ type function struct {
 	dynLimit int // the MAX_DYNAMIC_SHARED_SIZE_BYTES set so far
 }
 
-func (d *device) Compile(prog *cudac.Program) (gpu.BackendModule, error) {
+func (d *device) Compile(prog *cudac.Program) (gpudriver.Module, error) {
 	if d.closed {
 		return nil, fmt.Errorf("cudarun: compile: device is closed")
 	}
@@ -548,7 +549,7 @@ func (d *device) Compile(prog *cudac.Program) (gpu.BackendModule, error) {
 		dev:      d,
 		prog:     prog,
 		text:     nvrtcSource(prog.File, prog.Source, defines),
-		opts:     compileOptions(d.st.arch, !d.spec.FMAD(), defines),
+		opts:     compileOptions(d.st.arch, !d.cfg.FMAD, defines),
 		names:    kernelNames(prog),
 		funcs:    map[string]*function{},
 		printf:   strings.Contains(string(prog.Source), "printf"),
@@ -619,12 +620,12 @@ func (m *module) function(drv driver, fn *cudac.Func) (*function, error) {
 // opting in to more (48 KiB on every architecture since Volta).
 const defaultDynamicShared = 48 << 10
 
-func (m *module) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValue) (*gpu.Result, error) {
+func (m *module) Launch(fn *cudac.Func, cfg gpudriver.LaunchConfig, args []gpudriver.ArgValue) (*gpudriver.Result, error) {
 	d := m.dev
 	if d.closed {
 		return nil, fmt.Errorf("cudarun: launch %s: device is closed", fn.Name)
 	}
-	var res *gpu.Result
+	var res *gpudriver.Result
 	err := d.st.do(func(drv driver) error {
 		var err error
 		res, err = m.launch(drv, fn, cfg, args)
@@ -634,7 +635,7 @@ func (m *module) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValu
 }
 
 // launch runs inside do.
-func (m *module) launch(drv driver, fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValue) (*gpu.Result, error) {
+func (m *module) launch(drv driver, fn *cudac.Func, cfg gpudriver.LaunchConfig, args []gpudriver.ArgValue) (*gpudriver.Result, error) {
 	st := m.dev.st
 	slots := make([]uint64, len(args))
 	for i, a := range args {
@@ -659,18 +660,18 @@ func (m *module) launch(drv driver, fn *cudac.Func, cfg gpu.LaunchConfig, args [
 		return nil, err
 	}
 	bad := func(kind error, format string, a ...any) error {
-		return &gpu.LaunchError{Kind: kind, Kernel: fn.Name, Msg: fmt.Sprintf(format, a...)}
+		return &gpudriver.LaunchError{Kind: kind, Kernel: fn.Name, Msg: fmt.Sprintf(format, a...)}
 	}
 	if n := cfg.Block.Count(); f.MaxThreads > 0 && n > f.MaxThreads {
-		return nil, bad(gpu.ErrOutOfResources, "block of %d threads; the compiled kernel allows at most %d (its registers limit it)", n, f.MaxThreads)
+		return nil, bad(gpudriver.ErrOutOfResources, "block of %d threads; the compiled kernel allows at most %d (its registers limit it)", n, f.MaxThreads)
 	}
 	if need := f.Static + cfg.SharedBytes; need > st.info.MaxSharedPerBlock {
-		return nil, bad(gpu.ErrOutOfResources, "the block needs %d bytes of shared memory (%d static + %d dynamic); %s allows %d per block",
+		return nil, bad(gpudriver.ErrOutOfResources, "the block needs %d bytes of shared memory (%d static + %d dynamic); %s allows %d per block",
 			need, f.Static, cfg.SharedBytes, st.info.Name, st.info.MaxSharedPerBlock)
 	}
 	if f.Static+cfg.SharedBytes > defaultDynamicShared && cfg.SharedBytes > f.dynLimit {
 		if err := drv.setDynamicShared(f.H, cfg.SharedBytes); err != nil {
-			return nil, bad(gpu.ErrOutOfResources, "cannot opt in to %d bytes of dynamic shared memory: %v", cfg.SharedBytes, err)
+			return nil, bad(gpudriver.ErrOutOfResources, "cannot opt in to %d bytes of dynamic shared memory: %v", cfg.SharedBytes, err)
 		}
 		f.dynLimit = cfg.SharedBytes
 	}
@@ -683,15 +684,15 @@ func (m *module) launch(drv driver, fn *cudac.Func, cfg gpu.LaunchConfig, args [
 	if err != nil {
 		return nil, m.fault(fn, err, lr.Stage == 1)
 	}
-	return &gpu.Result{
+	return &gpudriver.Result{
 		Device:      st.info.Name,
-		Timing:      gpu.Timing{Ms: float64(lr.Ms), Source: "measured, " + st.info.Name, Measured: true},
+		Timing:      gpudriver.Timing{Ms: float64(lr.Ms), Source: "measured, " + st.info.Name, Measured: true},
 		Printf:      string(lr.Printf),
-		Diagnostics: []gpu.Diagnostic{},
+		Diagnostics: []gpudriver.Diagnostic{},
 	}, nil
 }
 
-// fault turns a failed launch into a *gpu.LaunchError and retires the
+// fault turns a failed launch into a *gpudriver.LaunchError and retires the
 // driver when the failure left its context unusable. refused says
 // cuLaunchKernel itself failed (the kernel never ran).
 func (m *module) fault(fn *cudac.Func, err error, refused bool) error {
@@ -708,15 +709,15 @@ func (m *module) fault(fn *cudac.Func, err error, refused bool) error {
 		m.dev.st.retire(fmt.Sprintf("%s in kernel %s", faultNoun(kind), fn.Name))
 		msg += "; the GPU context is gone: buffers allocated before this launch are lost, and the next call continues in a fresh helper process"
 	}
-	return &gpu.LaunchError{Kind: kind, Kernel: fn.Name, Msg: msg}
+	return &gpudriver.LaunchError{Kind: kind, Kernel: fn.Name, Msg: msg}
 }
 
 // faultNoun names a fault for "lost when the context was reset after ...".
 func faultNoun(kind error) string {
 	switch kind {
-	case gpu.ErrLaunchFailed:
+	case gpudriver.ErrLaunchFailed:
 		return "a launch failure"
-	case gpu.ErrIllegalAddress, gpu.ErrInvalidConfig:
+	case gpudriver.ErrIllegalAddress, gpudriver.ErrInvalidConfig:
 		return "an " + kind.Error()
 	}
 	return "a " + kind.Error()

@@ -1,6 +1,6 @@
 package cudarun
 
-import "github.com/warplab/warplab/gpu"
+import gpudriver "github.com/warplab/warplab/gpu/driver"
 
 // The CUresult codes cudarun tells apart (cuda.h).
 const (
@@ -35,21 +35,21 @@ const (
 func launchKind(code int, usesTrap bool) error {
 	switch code {
 	case cudaErrorIllegalAddress, cudaErrorInvalidAddressSpace:
-		return gpu.ErrIllegalAddress
+		return gpudriver.ErrIllegalAddress
 	case cudaErrorMisalignedAddress:
-		return gpu.ErrMisaligned
+		return gpudriver.ErrMisaligned
 	case cudaErrorOutOfResources:
-		return gpu.ErrOutOfResources
+		return gpudriver.ErrOutOfResources
 	case cudaErrorInvalidValue, cudaErrorCooperativeTooLarge:
-		return gpu.ErrInvalidConfig
+		return gpudriver.ErrInvalidConfig
 	case cudaErrorAssert:
-		return gpu.ErrTrap
+		return gpudriver.ErrTrap
 	case cudaErrorLaunchFailed, cudaErrorIllegalInstruction:
 		if usesTrap {
-			return gpu.ErrTrap
+			return gpudriver.ErrTrap
 		}
 	}
-	return gpu.ErrLaunchFailed
+	return gpudriver.ErrLaunchFailed
 }
 
 // sticky reports whether a CUresult leaves the context unusable, so that it

@@ -8,6 +8,7 @@ import (
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
+	gpudriver "github.com/warplab/warplab/gpu/driver"
 )
 
 func init() { gpu.Register("cuda", backend{}) }
@@ -22,10 +23,10 @@ var errStub = func() error {
 
 type backend struct{}
 
-func (backend) Open(gpu.Spec) (gpu.BackendDevice, error) { return nil, errStub }
+func (backend) Open(gpudriver.Config) (gpudriver.Device, error) { return nil, errStub }
 
-func (backend) Probe() []gpu.Availability {
-	return []gpu.Availability{{Spec: "cuda", Name: "CUDA GPU", Reason: errStub.Error()}}
+func (backend) Probe() []gpudriver.Availability {
+	return []gpudriver.Availability{{Spec: "cuda", Name: "CUDA GPU", Reason: errStub.Error()}}
 }
 
 // Build compiles prog with NVRTC; in this build it always fails.

@@ -6,16 +6,17 @@ import (
 	"reflect"
 
 	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpu/driver"
 )
 
-// Bind checks args against fn's parameters and converts them, as Launch
-// does. Backends and tools that launch without a *Kernel use it directly.
-func Bind(fn *cudac.Func, args []any) ([]ArgValue, error) {
+// bind checks args against fn's parameters and converts them for the
+// backend.
+func bind(fn *cudac.Func, args []any) ([]driver.ArgValue, error) {
 	if len(args) != len(fn.Params) {
 		return nil, fmt.Errorf("gpu: launch %s: %d arguments for %d parameters: %s",
 			fn.Name, len(args), len(fn.Params), fn.Signature())
 	}
-	vals := make([]ArgValue, len(args))
+	vals := make([]driver.ArgValue, len(args))
 	for i, a := range args {
 		p := fn.Params[i]
 		v, err := bindOne(p, a)
@@ -27,8 +28,8 @@ func Bind(fn *cudac.Func, args []any) ([]ArgValue, error) {
 	return vals, nil
 }
 
-func bindOne(p *cudac.Var, a any) (ArgValue, error) {
-	v := ArgValue{Param: p}
+func bindOne(p *cudac.Var, a any) (driver.ArgValue, error) {
+	v := driver.ArgValue{Param: p}
 	t := p.T
 	if t.Kind == cudac.Pointer {
 		if a == nil {

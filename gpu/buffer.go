@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpu/driver"
 )
 
 // Scalar is an element type a Buffer can hold.
@@ -16,7 +17,7 @@ type Scalar interface {
 // Buffer is device memory holding n elements of T. It binds to a kernel
 // parameter of type T* (or const T*, or a pointer to a struct or void).
 type Buffer[T Scalar] struct {
-	mem BackendMemory
+	mem driver.Memory
 	n   int
 }
 
@@ -125,7 +126,7 @@ func (b *Buffer[T]) At(i int) Ptr {
 
 // Ptr is a device pointer into a buffer, made by Buffer.At.
 type Ptr struct {
-	mem  BackendMemory
+	mem  driver.Memory
 	off  int64
 	elem cudac.Kind
 }

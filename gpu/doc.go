@@ -31,7 +31,7 @@
 // Kernel.Launch runs it with a grid, a block, dynamic shared memory and
 // arguments: a *Buffer[T] or Ptr for a T* parameter, a Go number for a
 // scalar one. Arguments are checked against the kernel's signature before
-// anything runs (Bind). A fault is a *LaunchError matching ErrIllegalAddress,
+// anything runs. A fault is a *LaunchError matching ErrIllegalAddress,
 // ErrBarrierDivergence, ErrBudget and the other kinds with errors.Is.
 //
 // A Result carries the kernel's time and where it came from ("modelled, t4
@@ -41,7 +41,8 @@
 //
 // # Backends
 //
-// A backend implements Backend, BackendDevice, BackendModule and
-// BackendMemory; gpu does the checking that is the same for every backend.
-// The conformance suite gpu/gputest checks a backend against this contract.
+// A backend implements the interfaces of package gpu/driver and registers
+// itself with Register, the way a database/sql driver does; gpu does the
+// checking that is the same for every backend. The conformance suite
+// gpu/gputest checks a backend through this package.
 package gpu

@@ -6,18 +6,20 @@ import (
 	"strings"
 
 	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpu/driver"
 )
 
-// The kinds of launch failure; a *LaunchError's Is matches its Kind.
+// The kinds of launch failure; a *LaunchError's Is matches its Kind. They
+// are the values backends report (package gpu/driver's).
 var (
-	ErrIllegalAddress    = errors.New("illegal address")
-	ErrMisaligned        = errors.New("misaligned address")
-	ErrBarrierDivergence = errors.New("barrier divergence")
-	ErrBudget            = errors.New("instruction budget exceeded")
-	ErrInvalidConfig     = errors.New("invalid launch configuration")
-	ErrOutOfResources    = errors.New("too many resources requested for launch")
-	ErrTrap              = errors.New("trap")
-	ErrLaunchFailed      = errors.New("launch failed")
+	ErrIllegalAddress    = driver.ErrIllegalAddress
+	ErrMisaligned        = driver.ErrMisaligned
+	ErrBarrierDivergence = driver.ErrBarrierDivergence
+	ErrBudget            = driver.ErrBudget
+	ErrInvalidConfig     = driver.ErrInvalidConfig
+	ErrOutOfResources    = driver.ErrOutOfResources
+	ErrTrap              = driver.ErrTrap
+	ErrLaunchFailed      = driver.ErrLaunchFailed
 )
 
 // LaunchError is a launch that failed or faulted. Where the fault has a
@@ -53,3 +55,16 @@ func (e *LaunchError) Error() string {
 
 // Is reports whether target is e's Kind, so errors.Is(err, gpu.ErrIllegalAddress) works.
 func (e *LaunchError) Is(target error) bool { return e.Kind == target }
+
+// launchErrorFrom turns a backend's *driver.LaunchError into a
+// *LaunchError; other errors are returned as they are.
+func launchErrorFrom(err error) error {
+	var de *driver.LaunchError
+	if !errors.As(err, &de) {
+		return err
+	}
+	return &LaunchError{
+		Kind: de.Kind, Kernel: de.Kernel, Msg: de.Msg, HasThread: de.HasThread,
+		Block: Dim3(de.Block), Thread: Dim3(de.Thread), Pos: de.Pos, Addr: de.Addr,
+	}
+}

@@ -5,12 +5,13 @@ import (
 	"strings"
 
 	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpu/driver"
 )
 
 // Device is an open device: the simulator with a profile, or a real GPU.
 // A Device is not safe for concurrent use.
 type Device struct {
-	impl   BackendDevice
+	impl   driver.Device
 	spec   Spec
 	closed bool
 }
@@ -54,10 +55,10 @@ type Capabilities struct {
 }
 
 // Info describes the device.
-func (d *Device) Info() Info { return d.impl.Info() }
+func (d *Device) Info() Info { return Info(d.impl.Info()) }
 
 // Capabilities says what the device can do.
-func (d *Device) Capabilities() Capabilities { return d.impl.Capabilities() }
+func (d *Device) Capabilities() Capabilities { return Capabilities(d.impl.Capabilities()) }
 
 // Spec returns the spec that opened the device, the automatic choice
 // resolved: Spec().WithSeed(n) opens the same device with another seed.
@@ -98,7 +99,7 @@ func (d *Device) Compile(filename string, src []byte, opts ...cudac.Option) (*Mo
 type Module struct {
 	dev  *Device
 	prog *cudac.Program
-	impl BackendModule
+	impl driver.Module
 }
 
 // Program returns the checked program.
@@ -195,7 +196,7 @@ func (k *Kernel) Launch(cfg LaunchConfig, args ...any) (*Result, error) {
 	if k.mod.dev.closed {
 		return nil, fmt.Errorf("gpu: launch %s: device is closed", k.fn.Name)
 	}
-	vals, err := Bind(k.fn, args)
+	vals, err := bind(k.fn, args)
 	if err != nil {
 		return nil, err
 	}
@@ -203,10 +204,14 @@ func (k *Kernel) Launch(cfg LaunchConfig, args ...any) (*Result, error) {
 	if err := k.checkConfig(cfg); err != nil {
 		return nil, err
 	}
-	res, err := k.mod.impl.Launch(k.fn, cfg, vals)
+	dres, err := k.mod.impl.Launch(k.fn, driver.LaunchConfig{
+		Grid: driver.Dim3(cfg.Grid), Block: driver.Dim3(cfg.Block),
+		SharedBytes: cfg.SharedBytes, MaxInstructions: cfg.MaxInstructions, Cooperative: cfg.Cooperative,
+	}, vals)
 	if err != nil {
-		return nil, err
+		return nil, launchErrorFrom(err)
 	}
+	res := resultFrom(dres)
 	res.Kernel = k.fn.Name
 	res.Grid, res.Block, res.SharedBytes = cfg.Grid, cfg.Block, cfg.SharedBytes
 	res.Args = make([]Arg, len(args))
@@ -217,7 +222,7 @@ func (k *Kernel) Launch(cfg LaunchConfig, args ...any) (*Result, error) {
 }
 
 func (k *Kernel) checkConfig(cfg LaunchConfig) error {
-	info := k.mod.dev.impl.Info()
+	info := k.mod.dev.Info()
 	bad := func(format string, a ...any) error {
 		return &LaunchError{Kind: ErrInvalidConfig, Kernel: k.fn.Name, Msg: fmt.Sprintf(format, a...)}
 	}

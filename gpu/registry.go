@@ -7,17 +7,20 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/warplab/warplab/gpu/driver"
 )
 
 var (
 	registryMu sync.RWMutex
-	registry   = map[string]Backend{}
+	registry   = map[string]driver.Backend{}
 )
 
 // Register makes a backend available under name ("sim", "cuda"). Backends
 // call it from init; a program selects them with a blank import
 // (import _ "github.com/warplab/warplab/gpusim"). It panics if name is taken.
-func Register(name string, b Backend) {
+// Package gpu/driver describes what a backend implements.
+func Register(name string, b driver.Backend) {
 	registryMu.Lock()
 	defer registryMu.Unlock()
 	if b == nil {
@@ -41,7 +44,7 @@ func Backends() []string {
 	return names
 }
 
-func backend(name string) (Backend, bool) {
+func backend(name string) (driver.Backend, bool) {
 	registryMu.RLock()
 	defer registryMu.RUnlock()
 	b, ok := registry[name]
@@ -109,7 +112,7 @@ func openSpec(s Spec) (*Device, error) {
 	if !ok {
 		return nil, fmt.Errorf("open %s: no backend %q (registered: %s)", s, s.backend, strings.Join(Backends(), ", "))
 	}
-	impl, err := b.Open(s)
+	impl, err := b.Open(s.config())
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", s, err)
 	}
@@ -133,16 +136,26 @@ func autoSpec() Spec {
 	return s
 }
 
+// Availability is one device a backend offers, or the reason it offers none.
+type Availability struct {
+	Spec   string // the spec that opens it, e.g. "cuda:0", "sim:t4"
+	Name   string // e.g. "NVIDIA H200", "Tesla T4 (gpusim profile t4, sm_75)"
+	Usable bool
+	Reason string // why not, when !Usable: "libcuda.so.1 not found", ...
+}
+
 // Devices reports every device of every registered backend, usable or not.
 func Devices() []Availability {
 	var all []Availability
 	for _, name := range Backends() {
 		b, _ := backend(name)
-		all = append(all, b.Probe()...)
+		for _, a := range b.Probe() {
+			all = append(all, Availability(a))
+		}
 	}
 	return all
 }
 
 // ErrNotImplemented is returned (wrapped) by a backend for a feature it does
 // not support.
-var ErrNotImplemented = errors.New("not implemented by this backend")
+var ErrNotImplemented = driver.ErrNotImplemented

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/warplab/warplab/gpu/driver"
 )
 
 // Spec is a parsed device spec: which backend, which device of it, and
@@ -411,4 +413,13 @@ func (s Spec) WithSeed(seed uint64) Spec {
 		s.seed = seed
 	}
 	return s
+}
+
+// config is the spec as its backend reads it.
+func (s Spec) config() driver.Config {
+	return driver.Config{
+		Spec: s.String(), Device: s.profile, Ordinal: s.ordinal, Seed: s.seed,
+		Deterministic: s.order == OrderDeterministic, FMAD: s.FMAD(), RaceCheck: s.RaceCheck(),
+		Budget: s.budget, ClockMHz: s.clock.MHz, BaseClock: s.clock.Base,
+	}
 }

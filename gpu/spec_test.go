@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/warplab/warplab/gpu/driver"
 )
 
 func TestParseSpec(t *testing.T) {
@@ -146,18 +148,18 @@ func TestSpecText(t *testing.T) {
 	}
 }
 
-// specBackend records the spec it is opened with.
-type specBackend struct{ got *Spec }
+// specBackend records the config it is opened with.
+type specBackend struct{ got *driver.Config }
 
-func (b specBackend) Open(s Spec) (BackendDevice, error) {
-	*b.got = s
+func (b specBackend) Open(c driver.Config) (driver.Device, error) {
+	*b.got = c
 	return nil, errors.New("test backend opens nothing")
 }
 
-func (specBackend) Probe() []Availability { return nil }
+func (specBackend) Probe() []driver.Availability { return nil }
 
 func TestOpenSpecs(t *testing.T) {
-	var got Spec
+	var got driver.Config
 	Register("spectest", specBackend{&got})
 	defer func() {
 		registryMu.Lock()
@@ -166,8 +168,8 @@ func TestOpenSpecs(t *testing.T) {
 	}()
 
 	_, err := Open("spectest:dev1")
-	if got.String() != "spectest:dev1" || err == nil || err.Error() != "gpu: open spectest:dev1: test backend opens nothing" {
-		t.Errorf("Open gave the backend %s and returned %v", got, err)
+	if got.Spec != "spectest:dev1" || got.Device != "dev1" || err == nil || err.Error() != "gpu: open spectest:dev1: test backend opens nothing" {
+		t.Errorf("Open gave the backend %s and returned %v", got.Spec, err)
 	}
 	if _, err := Open("sim:t4?budget=-1"); err == nil || !strings.HasPrefix(err.Error(), `gpu: device spec "sim:t4?budget=-1": option budget=-1`) {
 		t.Errorf("Open with a bad budget: %v", err)
@@ -193,7 +195,7 @@ func TestOpenSpecs(t *testing.T) {
 			t.Errorf("%s=%s: OpenSpec(Spec{}) = %v, Open(\"\") = %v", EnvDevice, tc.env, err2, err)
 		}
 	}
-	if got.String() != "spectest:fromenv" {
-		t.Errorf("WARPLAB_DEVICE opened %s", got)
+	if got.Spec != "spectest:fromenv" {
+		t.Errorf("WARPLAB_DEVICE opened %s", got.Spec)
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 	"github.com/warplab/warplab/gpusim/internal/engine"
 	"github.com/warplab/warplab/gpusim/profiles"
 )
@@ -36,14 +36,14 @@ import (
 
 // Model returns the modelled time of a launch on profile p at an SM clock
 // of clockMHz.
-func Model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) gpu.Timing {
+func Model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Timing {
 	c := &out.Counters
 	cost := &p.Cost
 	ghz := clockMHz / 1000
 	ms := func(ns float64) float64 { return ns / 1e6 }
-	var parts []gpu.TimeComponent
+	var parts []driver.TimeComponent
 	add := func(res string, ns float64, detail string) {
-		parts = append(parts, gpu.TimeComponent{Resource: res, Ms: ms(ns), Detail: detail})
+		parts = append(parts, driver.TimeComponent{Resource: res, Ms: ms(ns), Detail: detail})
 	}
 
 	add("blocks", float64(out.BlocksEnd)/ghz, fmt.Sprintf("%d blocks in %d waves of %d, %d SM cycles at %.0f MHz",
@@ -71,14 +71,14 @@ func Model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) gpu.Timin
 	add("issue", issue, fmt.Sprintf("%d warp instructions at %.1f per cycle on %d SMs", c.WarpInstructions, cost.IssueIPC, p.SMs))
 
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Ms > parts[j].Ms })
-	launch := gpu.TimeComponent{Resource: "launch", Ms: cost.LaunchUs / 1e3, Detail: "launch overhead as CUDA events see it"}
+	launch := driver.TimeComponent{Resource: "launch", Ms: cost.LaunchUs / 1e3, Detail: "launch overhead as CUDA events see it"}
 	total := launch.Ms + parts[0].Ms
 	parts = append(parts, launch)
 	src := fmt.Sprintf("modelled, %s profile", p.Name)
 	if clockMHz != p.ClockMHz {
 		src += fmt.Sprintf(" at %.0f MHz", clockMHz)
 	}
-	return gpu.Timing{Ms: total, Source: src, Breakdown: parts}
+	return driver.Timing{Ms: total, Source: src, Breakdown: parts}
 }
 
 // machine describes a profile to the engine.

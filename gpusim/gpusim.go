@@ -5,6 +5,7 @@ import (
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 	"github.com/warplab/warplab/gpusim/internal/engine"
 	"github.com/warplab/warplab/gpusim/internal/ir"
 	"github.com/warplab/warplab/gpusim/profiles"
@@ -14,38 +15,38 @@ func init() { gpu.Register("sim", backend{}) }
 
 type backend struct{}
 
-func (backend) Open(spec gpu.Spec) (gpu.BackendDevice, error) {
-	p, err := profiles.Get(spec.Profile())
+func (backend) Open(cfg driver.Config) (driver.Device, error) {
+	p, err := profiles.Get(cfg.Device)
 	if err != nil {
 		return nil, err
 	}
 	clock := p.ClockMHz
-	switch c := spec.Clock(); {
-	case c.MHz > 0:
-		clock = c.MHz
-	case c.Base:
+	switch {
+	case cfg.ClockMHz > 0:
+		clock = cfg.ClockMHz
+	case cfg.BaseClock:
 		if clock = p.Cost.BaseClockMHz; clock == 0 {
 			return nil, fmt.Errorf("gpusim: option clock=base: profile %s has no base clock", p.Name)
 		}
 	}
 	order := engine.Seeded
-	if spec.Order() == gpu.OrderDeterministic {
+	if cfg.Deterministic {
 		order = engine.Deterministic
 	}
-	return &device{spec: spec, prof: p, clock: clock, order: order, mem: engine.NewMemory(p.MemoryBytes)}, nil
+	return &device{cfg: cfg, prof: p, clock: clock, order: order, mem: engine.NewMemory(p.MemoryBytes)}, nil
 }
 
-func (backend) Probe() []gpu.Availability {
-	var out []gpu.Availability
+func (backend) Probe() []driver.Availability {
+	var out []driver.Availability
 	for _, n := range profiles.Names() {
 		p, _ := profiles.Get(n)
-		out = append(out, gpu.Availability{Spec: "sim:" + n, Name: p.Device + " (gpusim profile " + n + ", " + p.Arch + ")", Usable: true})
+		out = append(out, driver.Availability{Spec: "sim:" + n, Name: p.Device + " (gpusim profile " + n + ", " + p.Arch + ")", Usable: true})
 	}
 	return out
 }
 
 type device struct {
-	spec gpu.Spec
+	cfg  driver.Config
 	prof *profiles.Profile
 	// clock is the SM clock the device runs at, in MHz.
 	clock    float64
@@ -55,18 +56,18 @@ type device struct {
 	closed   bool
 }
 
-func (d *device) Info() gpu.Info {
+func (d *device) Info() driver.Info {
 	p := d.prof
-	return gpu.Info{
-		Backend: "sim", Spec: d.spec.String(), Name: p.Device + " (gpusim profile " + p.Name + ")",
+	return driver.Info{
+		Backend: "sim", Spec: d.cfg.Spec, Name: p.Device + " (gpusim profile " + p.Name + ")",
 		Arch: p.Arch, Profile: p.Name, SMs: p.SMs, WarpSize: 32,
 		MaxThreadsPerBlock: p.MaxThreadsPerBlock, MaxSharedPerBlock: int(p.SharedPerBlock),
 		MaxWarpsPerSM: p.MaxWarpsPerSM, ClockMHz: int(d.clock), MemoryBytes: p.MemoryBytes,
 	}
 }
 
-func (d *device) Capabilities() gpu.Capabilities {
-	return gpu.Capabilities{ModelledTiming: true, Counters: true, Seeded: true, DeterministicOrder: true, RaceCheck: d.spec.RaceCheck()}
+func (d *device) Capabilities() driver.Capabilities {
+	return driver.Capabilities{ModelledTiming: true, Counters: true, Seeded: true, DeterministicOrder: true, RaceCheck: d.cfg.RaceCheck}
 }
 
 func (d *device) Close() error {
@@ -74,7 +75,7 @@ func (d *device) Close() error {
 	return nil
 }
 
-func (d *device) Alloc(size int64) (gpu.BackendMemory, error) {
+func (d *device) Alloc(size int64) (driver.Memory, error) {
 	a, err := d.mem.Alloc(size)
 	if err != nil {
 		return nil, fmt.Errorf("gpusim: %w", err)
@@ -128,7 +129,7 @@ type module struct {
 	globals map[*cudac.Var]*engine.Alloc
 }
 
-func (d *device) Compile(prog *cudac.Program) (gpu.BackendModule, error) {
+func (d *device) Compile(prog *cudac.Program) (driver.Module, error) {
 	m := &module{dev: d, prog: prog, kernels: map[*cudac.Func]*ir.Kernel{}, globals: map[*cudac.Var]*engine.Alloc{}}
 	for _, v := range prog.Globals {
 		a, err := d.mem.Alloc(max(v.T.Size(), 1))
@@ -175,7 +176,7 @@ func (m *module) kernel(fn *cudac.Func) (*ir.Kernel, error) {
 	if k, ok := m.kernels[fn]; ok {
 		return k, nil
 	}
-	k, err := ir.Lower(m.prog, fn, ir.Options{NoFMA: !m.dev.spec.FMAD()})
+	k, err := ir.Lower(m.prog, fn, ir.Options{NoFMA: !m.dev.cfg.FMAD})
 	if err != nil {
 		return nil, fmt.Errorf("gpusim: %w", err)
 	}
@@ -183,7 +184,7 @@ func (m *module) kernel(fn *cudac.Func) (*ir.Kernel, error) {
 	return k, nil
 }
 
-func (m *module) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValue) (*gpu.Result, error) {
+func (m *module) Launch(fn *cudac.Func, cfg driver.LaunchConfig, args []driver.ArgValue) (*driver.Result, error) {
 	d := m.dev
 	if d.closed {
 		return nil, fmt.Errorf("gpusim: device is closed")
@@ -215,22 +216,22 @@ func (m *module) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValu
 		}
 		globals[i] = a.Base
 	}
-	seed := d.spec.Seed() + d.launches
+	seed := d.cfg.Seed + d.launches
 	d.launches++
 	budget := cfg.MaxInstructions
 	if budget == 0 {
-		budget = d.spec.Budget()
+		budget = d.cfg.Budget
 	}
 	mach := machine(d.prof, d.clock)
 	out, err := engine.Run(mach, &engine.Config{
 		Kernel: k, Grid: cfg.Grid, Block: cfg.Block, SharedBytes: int64(cfg.SharedBytes),
 		Params: params, Memory: d.mem, Globals: globals, Seed: seed, Order: d.order,
-		MaxInstructions: budget, RaceCheck: d.spec.RaceCheck(), Cooperative: cfg.Cooperative,
+		MaxInstructions: budget, RaceCheck: d.cfg.RaceCheck, Cooperative: cfg.Cooperative,
 	})
 	if err != nil {
 		return nil, err
 	}
-	res := &gpu.Result{
+	res := &driver.Result{
 		Device:      d.Info().Name,
 		Seed:        seed,
 		Counters:    &out.Counters,
@@ -238,7 +239,7 @@ func (m *module) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValu
 		Diagnostics: out.Diagnostics,
 	}
 	if res.Diagnostics == nil {
-		res.Diagnostics = []gpu.Diagnostic{}
+		res.Diagnostics = []driver.Diagnostic{}
 	}
 	res.Timing = Model(d.prof, d.clock, out)
 	return res, nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 )
 
 // fakeGPU is a stand-in for a real GPU in tests: a backend whose timing
@@ -28,12 +29,12 @@ func openFake() (*gpu.Device, error) {
 	return gpu.Open("fakegpu")
 }
 
-func (fakeGPU) Open(gpu.Spec) (gpu.BackendDevice, error) {
+func (fakeGPU) Open(driver.Config) (driver.Device, error) {
 	return &fakeDevice{rng: rand.New(rand.NewPCG(1, 2))}, nil
 }
 
-func (fakeGPU) Probe() []gpu.Availability {
-	return []gpu.Availability{{Spec: "fakegpu", Name: "NVIDIA H200", Usable: true}}
+func (fakeGPU) Probe() []driver.Availability {
+	return []driver.Availability{{Spec: "fakegpu", Name: "NVIDIA H200", Usable: true}}
 }
 
 type fakeDevice struct {
@@ -41,19 +42,21 @@ type fakeDevice struct {
 	launches int
 }
 
-func (d *fakeDevice) Info() gpu.Info {
-	return gpu.Info{Backend: "cuda", Spec: "fakegpu", Name: "NVIDIA H200", Arch: "sm_90", SMs: 132,
+func (d *fakeDevice) Info() driver.Info {
+	return driver.Info{Backend: "cuda", Spec: "fakegpu", Name: "NVIDIA H200", Arch: "sm_90", SMs: 132,
 		WarpSize: 32, MaxThreadsPerBlock: 1024, MaxSharedPerBlock: 48 << 10}
 }
 
-func (d *fakeDevice) Capabilities() gpu.Capabilities { return gpu.Capabilities{MeasuredTiming: true} }
-func (d *fakeDevice) Close() error                   { return nil }
+func (d *fakeDevice) Capabilities() driver.Capabilities {
+	return driver.Capabilities{MeasuredTiming: true}
+}
+func (d *fakeDevice) Close() error { return nil }
 
-func (d *fakeDevice) Alloc(size int64) (gpu.BackendMemory, error) {
+func (d *fakeDevice) Alloc(size int64) (driver.Memory, error) {
 	return &fakeMem{b: make([]byte, size)}, nil
 }
 
-func (d *fakeDevice) Compile(*cudac.Program) (gpu.BackendModule, error) { return &fakeModule{d}, nil }
+func (d *fakeDevice) Compile(*cudac.Program) (driver.Module, error) { return &fakeModule{d}, nil }
 
 type fakeMem struct{ b []byte }
 
@@ -71,7 +74,7 @@ type fakeModule struct{ d *fakeDevice }
 // fakeMs are the fake's mean times per element (ns), roughly an H200's.
 var fakeNs = map[string]float64{"sumGlobal": 1.75, "sumShared": 0.04, "sumTree": 0.009}
 
-func (m *fakeModule) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValue) (*gpu.Result, error) {
+func (m *fakeModule) Launch(fn *cudac.Func, cfg driver.LaunchConfig, args []driver.ArgValue) (*driver.Result, error) {
 	d := m.d
 	d.launches++
 	in := args[0].Mem.(*fakeMem)
@@ -97,5 +100,5 @@ func (m *fakeModule) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.Arg
 		return nil, fmt.Errorf("fakegpu: unknown kernel %s", fn.Name)
 	}
 	ms := (0.005 + ns*float64(n)*1e-6) * (1 + 0.02*d.rng.NormFloat64())
-	return &gpu.Result{Device: "NVIDIA H200", Timing: gpu.Timing{Ms: ms, Source: "measured, NVIDIA H200", Measured: true}}, nil
+	return &driver.Result{Device: "NVIDIA H200", Timing: driver.Timing{Ms: ms, Source: "measured, NVIDIA H200", Measured: true}}, nil
 }

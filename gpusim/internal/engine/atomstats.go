@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"github.com/warplab/warplab/cudac"
-	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 )
 
 // atomGroup collects one atomic instruction's lanes by address.
@@ -167,7 +167,7 @@ func (s *atomStats) l2Profile() L2Profile {
 	return p
 }
 
-func (s *atomStats) fill(c *gpu.Counters) {
+func (s *atomStats) fill(c *driver.Counters) {
 	c.GlobalAtomicAggregated = c.GlobalAtomicOps - c.GlobalAtomicIssued
 	c.GlobalAtomicAddresses = int64(len(s.perAddr))
 	c.GlobalAtomicLines = int64(len(s.lines))

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 
 	"github.com/warplab/warplab/cudac"
-	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 	"github.com/warplab/warplab/gpusim/internal/ir"
 )
 
@@ -37,7 +37,7 @@ func (x *exec) window() int64 {
 
 // ctx is what a phase's instructions update besides its block.
 type ctx struct {
-	count        gpu.Counters
+	count        driver.Counters
 	execs, lanes []int64 // per instruction: warp and lane executions
 	diags        diagSet
 	printfs      []printfRec
@@ -62,7 +62,7 @@ func (x *exec) workerCtx(budget int64) *ctx {
 	if n := len(x.pool); n > 0 {
 		c := x.pool[n-1]
 		x.pool = x.pool[:n-1]
-		c.count = gpu.Counters{}
+		c.count = driver.Counters{}
 		clear(c.execs)
 		clear(c.lanes)
 		c.diags = diagSet{}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 	"github.com/warplab/warplab/gpusim/internal/ir"
 )
 
@@ -246,7 +246,7 @@ func (x *exec) mkBar(in *ir.Inst) step {
 		if w.mask != alive {
 			missing := alive &^ w.mask
 			l := bits.TrailingZeros32(missing)
-			x.fail(w, l, gpu.ErrBarrierDivergence, fmt.Sprintf(
+			x.fail(w, l, driver.ErrBarrierDivergence, fmt.Sprintf(
 				"__syncthreads() reached by %d of the %d running threads of warp %d; this thread (and %d others) took a branch that skips it, and the block would hang",
 				bits.OnesCount32(w.mask), bits.OnesCount32(alive), w.idx, bits.OnesCount32(missing)-1))
 			return stopFault
@@ -266,13 +266,13 @@ func (x *exec) mkBar(in *ir.Inst) step {
 func (x *exec) mkGridBar(in *ir.Inst) step {
 	return func(w *warp) stop {
 		if !x.cfg.Cooperative {
-			x.fail(w, -1, gpu.ErrInvalidConfig, "grid_group::sync() in a launch that is not cooperative (LaunchConfig.Cooperative)")
+			x.fail(w, -1, driver.ErrInvalidConfig, "grid_group::sync() in a launch that is not cooperative (LaunchConfig.Cooperative)")
 			return stopFault
 		}
 		alive := w.launched &^ w.exited
 		if w.mask != alive {
 			missing := alive &^ w.mask
-			x.fail(w, bits.TrailingZeros32(missing), gpu.ErrBarrierDivergence, fmt.Sprintf(
+			x.fail(w, bits.TrailingZeros32(missing), driver.ErrBarrierDivergence, fmt.Sprintf(
 				"grid_group::sync() reached by %d of the %d running threads of warp %d; this thread (and %d others) took a branch that skips it, and the grid would hang",
 				bits.OnesCount32(w.mask), bits.OnesCount32(alive), w.idx, bits.OnesCount32(missing)-1))
 			return stopFault
@@ -343,10 +343,10 @@ func (x *exec) skippedBarrier(b *block, w *warp) {
 			construct = "loop"
 		}
 		bar := x.k.PosOf(int(b.barPC))
-		x.fail(w, -1, gpu.ErrBarrierDivergence, fmt.Sprintf(
+		x.fail(w, -1, driver.ErrBarrierDivergence, fmt.Sprintf(
 			"warp %d (threads %d-%d) went the other way at the %s on line %d and finished, while warp %d waits at the __syncthreads() on line %d; every thread that has not exited must reach the same barrier",
 			w.idx, w.idx*32, w.idx*32+bits.OnesCount32(w.launched)-1, construct, x.k.PosOf(int(e.pc)).Line, waiting.idx, bar.Line))
-		w.blk.ctx.err.(*gpu.LaunchError).Pos = bar
+		w.blk.ctx.err.(*driver.LaunchError).Pos = bar
 		return
 	}
 }

@@ -1,10 +1,10 @@
 package engine
 
-import "github.com/warplab/warplab/gpu"
+import "github.com/warplab/warplab/gpu/driver"
 
 // addCounters adds the additive counters of s to d. (ResidentBlocksPerSM
 // and Waves describe the launch and are set once.)
-func addCounters(d, s *gpu.Counters) {
+func addCounters(d, s *driver.Counters) {
 	d.Blocks += s.Blocks
 	d.Warps += s.Warps
 	d.Threads += s.Threads

@@ -4,13 +4,13 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 )
 
-// TestAddCountersCoversEveryField fails when gpu.Counters gains a field
+// TestAddCountersCoversEveryField fails when driver.Counters gains a field
 // that addCounters does not add.
 func TestAddCountersCoversEveryField(t *testing.T) {
-	var s gpu.Counters
+	var s driver.Counters
 	var fill func(v reflect.Value)
 	fill = func(v reflect.Value) {
 		for i := 0; i < v.NumField(); i++ {
@@ -24,7 +24,7 @@ func TestAddCountersCoversEveryField(t *testing.T) {
 		}
 	}
 	fill(reflect.ValueOf(&s).Elem())
-	var d gpu.Counters
+	var d driver.Counters
 	addCounters(&d, &s)
 	d.ResidentBlocksPerSM, s.ResidentBlocksPerSM = 0, 0
 	d.Waves, s.Waves = 0, 0

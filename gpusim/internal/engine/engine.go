@@ -2,7 +2,7 @@ package engine
 
 import (
 	"github.com/warplab/warplab/cudac"
-	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 	"github.com/warplab/warplab/gpusim/internal/ir"
 )
 
@@ -64,7 +64,7 @@ const (
 // device it runs on is the Machine passed to Run beside it.
 type Config struct {
 	Kernel      *ir.Kernel
-	Grid, Block gpu.Dim3
+	Grid, Block driver.Dim3
 	SharedBytes int64 // dynamic shared memory
 	// Params are the parameters' register values (pointers as addresses).
 	Params []uint64
@@ -89,9 +89,9 @@ type Config struct {
 
 // Outcome is what a launch produced besides its memory writes.
 type Outcome struct {
-	Counters    gpu.Counters
+	Counters    driver.Counters
 	Printf      string
-	Diagnostics []gpu.Diagnostic
+	Diagnostics []driver.Diagnostic
 	// Cycles is the virtual time at which the kernel finished: the later of
 	// BlocksEnd, when its last block finished, and L2Drain, when the L2
 	// served its last atomic.
@@ -236,7 +236,7 @@ type block struct {
 	x       *exec
 	slot    int
 	sm      int
-	id      gpu.Dim3 // blockIdx
+	id      driver.Dim3 // blockIdx
 	linear  int64
 	warps   []*warp
 	live    int // warps not done
@@ -268,10 +268,10 @@ type addrQueue struct {
 }
 
 // lanePos describes where lane l of warp w is, for error messages.
-func (w *warp) thread(l int) gpu.Dim3 {
+func (w *warp) thread(l int) driver.Dim3 {
 	b := w.blk.x.cfg.Block
 	t := w.idx*32 + l
-	return gpu.Dim3{X: t % b.X, Y: t / b.X % b.Y, Z: t / (b.X * b.Y)}
+	return driver.Dim3{X: t % b.X, Y: t / b.X % b.Y, Z: t / (b.X * b.Y)}
 }
 
 func (w *warp) pos() cudac.Pos {

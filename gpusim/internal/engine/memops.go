@@ -8,7 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/warplab/warplab/cudac"
-	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 	"github.com/warplab/warplab/gpusim/internal/ir"
 )
 
@@ -35,7 +35,7 @@ func (x *exec) resolve(w *warp, l int, addr, size uint64, cache **Alloc, acc acc
 		}
 	}
 	if addr&(size-1) != 0 {
-		x.fail(w, l, gpu.ErrMisaligned, fmt.Sprintf("%s of %d bytes at address %#x, which is not a multiple of %d", acc.verb, size, addr, size))
+		x.fail(w, l, driver.ErrMisaligned, fmt.Sprintf("%s of %d bytes at address %#x, which is not a multiple of %d", acc.verb, size, addr, size))
 		return nil, spNone
 	}
 	if off := addr - ir.SharedBase; off < ir.SharedMax {
@@ -43,7 +43,7 @@ func (x *exec) resolve(w *warp, l int, addr, size uint64, cache **Alloc, acc acc
 		if off+size <= uint64(len(sh)) {
 			return unsafe.Pointer(&sh[off]), spShared
 		}
-		x.fail(w, l, gpu.ErrIllegalAddress, fmt.Sprintf("%s of %d bytes at shared-memory offset %d, past the end of the block's %d bytes of shared memory%s",
+		x.fail(w, l, driver.ErrIllegalAddress, fmt.Sprintf("%s of %d bytes at shared-memory offset %d, past the end of the block's %d bytes of shared memory%s",
 			acc.verb, size, off, len(sh), x.sharedName(off)))
 		return nil, spNone
 	}
@@ -52,13 +52,13 @@ func (x *exec) resolve(w *warp, l int, addr, size uint64, cache **Alloc, acc acc
 		if off+size <= lb {
 			return unsafe.Pointer(&w.local[uint64(l)*lb+off]), spLocal
 		}
-		x.fail(w, l, gpu.ErrIllegalAddress, fmt.Sprintf("%s of %d bytes at offset %d of the thread's %d bytes of local memory (a local array index out of range?)",
+		x.fail(w, l, driver.ErrIllegalAddress, fmt.Sprintf("%s of %d bytes at offset %d of the thread's %d bytes of local memory (a local array index out of range?)",
 			acc.verb, size, off, lb))
 		return nil, spNone
 	}
 	a := x.mem.find(addr, size)
 	if a == nil {
-		x.fail(w, l, gpu.ErrIllegalAddress, fmt.Sprintf("%s of %d bytes: %s", acc.verb, size, x.mem.describe(addr, size)))
+		x.fail(w, l, driver.ErrIllegalAddress, fmt.Sprintf("%s of %d bytes: %s", acc.verb, size, x.mem.describe(addr, size)))
 		return nil, spNone
 	}
 	*cache = a
@@ -306,7 +306,7 @@ func orderPoint(w *warp, shared bool) stop {
 	return stopGlobal
 }
 
-func countMem(c *gpu.Counters, st *memStats, size uint64, store bool) {
+func countMem(c *driver.Counters, st *memStats, size uint64, store bool) {
 	if st.n == 0 {
 		return
 	}

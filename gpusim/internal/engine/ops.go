@@ -6,7 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/warplab/warplab/cudac"
-	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 	"github.com/warplab/warplab/gpusim/internal/ir"
 )
 
@@ -193,7 +193,7 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 		return x.mkPrintf(in), nil
 	case ir.Trap:
 		return func(w *warp) stop {
-			x.fail(w, bits.TrailingZeros32(w.mask), gpu.ErrTrap, "__trap() called")
+			x.fail(w, bits.TrailingZeros32(w.mask), driver.ErrTrap, "__trap() called")
 			return stopFault
 		}, nil
 	case ir.Clock:
@@ -276,7 +276,7 @@ func (x *exec) costOf(in *ir.Inst) int64 {
 }
 
 // classOf picks the instruction-mix counter an instruction belongs to.
-func classOf(m *gpu.InstrMix, in *ir.Inst) *int64 {
+func classOf(m *driver.InstrMix, in *ir.Inst) *int64 {
 	switch in.Op {
 	case ir.Ld, ir.St:
 		return &m.Memory

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 
-	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 	"github.com/warplab/warplab/gpusim/internal/ir"
 )
 
@@ -131,7 +131,7 @@ func (x *exec) reportRace(w *warp, l int, off uint64, pc, otherPC, otherTid int,
 	if otherTid/32 == w.idx {
 		sep = "no __syncthreads() or __syncwarp() between them (threads of one warp are not in lockstep on Volta and later)"
 	}
-	w.blk.ctx.diags.add(gpu.Diagnostic{
+	w.blk.ctx.diags.add(driver.Diagnostic{
 		Kind:  "race",
 		Pos:   here,
 		Other: there,

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/warplab/warplab/cudac"
-	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 	"github.com/warplab/warplab/gpusim/internal/ir"
 )
 
@@ -100,7 +100,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 		return nil, err
 	}
 	if held := int64(m.SMs * x.resident); cfg.Cooperative && x.blocks > held {
-		return nil, &gpu.LaunchError{Kind: gpu.ErrInvalidConfig, Kernel: k.Name, Msg: fmt.Sprintf(
+		return nil, &driver.LaunchError{Kind: driver.ErrInvalidConfig, Kernel: k.Name, Msg: fmt.Sprintf(
 			"a cooperative launch of %d blocks: %s holds at most %d blocks of this kernel at once (%d per SM on %d SMs)",
 			x.blocks, m.Name, held, x.resident, m.SMs)}
 	}
@@ -143,7 +143,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 		x.resume(e.b, true)
 	}
 	if x.main.err == nil && len(x.gridWait) > 0 {
-		x.fail(x.gridWait[0].warps[0], -1, gpu.ErrBarrierDivergence, fmt.Sprintf(
+		x.fail(x.gridWait[0].warps[0], -1, driver.ErrBarrierDivergence, fmt.Sprintf(
 			"%d of the grid's %d blocks wait at grid_group::sync() for blocks that never reach it; the grid would hang",
 			len(x.gridWait), x.blocks))
 	}
@@ -156,13 +156,13 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 func (x *exec) checkLimits() error {
 	m := x.m
 	bad := func(kind error, format string, a ...any) error {
-		return &gpu.LaunchError{Kind: kind, Kernel: x.k.Name, Msg: fmt.Sprintf(format, a...)}
+		return &driver.LaunchError{Kind: kind, Kernel: x.k.Name, Msg: fmt.Sprintf(format, a...)}
 	}
 	if x.threadsPerBlock > m.MaxThreadsPerBlock {
-		return bad(gpu.ErrInvalidConfig, "%d threads per block; %s allows %d", x.threadsPerBlock, m.Name, m.MaxThreadsPerBlock)
+		return bad(driver.ErrInvalidConfig, "%d threads per block; %s allows %d", x.threadsPerBlock, m.Name, m.MaxThreadsPerBlock)
 	}
 	if x.sharedSize > m.SharedPerBlock {
-		return bad(gpu.ErrOutOfResources, "the block needs %d bytes of shared memory (%d static + %d dynamic); %s allows %d per block",
+		return bad(driver.ErrOutOfResources, "the block needs %d bytes of shared memory (%d static + %d dynamic); %s allows %d per block",
 			x.sharedSize, x.k.SharedBytes, x.cfg.SharedBytes, m.Name, m.SharedPerBlock)
 	}
 	r := m.MaxBlocksPerSM
@@ -179,7 +179,7 @@ func (x *exec) checkLimits() error {
 		r = min(r, m.RegsPerSM/(regs*x.warpsPerBlock*32))
 	}
 	if r < 1 {
-		return bad(gpu.ErrOutOfResources, "a block of %d threads with %d bytes of shared memory does not fit on an SM of %s",
+		return bad(driver.ErrOutOfResources, "a block of %d threads with %d bytes of shared memory does not fit on an SM of %s",
 			x.threadsPerBlock, x.sharedSize, m.Name)
 	}
 	x.resident = r
@@ -200,7 +200,7 @@ func (x *exec) startBlock(slot, sm int, t int64) {
 	}
 	g := x.cfg.Grid
 	b.slot, b.sm, b.linear = slot, sm, lin
-	b.id = gpu.Dim3{X: int(lin % int64(g.X)), Y: int(lin / int64(g.X) % int64(g.Y)), Z: int(lin / int64(g.X*g.Y))}
+	b.id = driver.Dim3{X: int(lin % int64(g.X)), Y: int(lin / int64(g.X) % int64(g.Y)), Z: int(lin / int64(g.X*g.Y))}
 	b.start, b.end = t, t
 	b.arrived, b.barCnt, b.barLane = 0, 0, 0
 	b.live = len(b.warps)
@@ -298,7 +298,7 @@ func (x *exec) after(b *block) {
 func (x *exec) gridArrive(b *block) {
 	for _, w := range b.warps {
 		if w.state == atBarrier {
-			x.fail(w, -1, gpu.ErrBarrierDivergence, fmt.Sprintf(
+			x.fail(w, -1, driver.ErrBarrierDivergence, fmt.Sprintf(
 				"warps of block (%d,%d,%d) wait at __syncthreads() while the others wait at grid_group::sync(); the block would hang",
 				b.id.X, b.id.Y, b.id.Z))
 			return
@@ -308,7 +308,7 @@ func (x *exec) gridArrive(b *block) {
 		}
 	}
 	if x.finished > 0 {
-		x.fail(b.warps[0], -1, gpu.ErrBarrierDivergence,
+		x.fail(b.warps[0], -1, driver.ErrBarrierDivergence,
 			"a block of the grid finished without reaching grid_group::sync(), which the others wait at; the grid would hang")
 		return
 	}
@@ -403,7 +403,7 @@ func splitmix(z uint64) uint64 {
 
 func (x *exec) finishBlock(b *block) {
 	if len(x.gridWait) > 0 {
-		x.fail(b.warps[0], -1, gpu.ErrBarrierDivergence, fmt.Sprintf(
+		x.fail(b.warps[0], -1, driver.ErrBarrierDivergence, fmt.Sprintf(
 			"block (%d,%d,%d) finished without reaching grid_group::sync(), which other blocks wait at; the grid would hang",
 			b.id.X, b.id.Y, b.id.Z))
 		return
@@ -423,7 +423,7 @@ func (x *exec) arrive(b *block, w *warp) {
 		b.barMax = w.clock
 	} else if b.barPC != w.pc-1 {
 		other := x.k.PosOf(int(b.barPC))
-		x.fail(w, 0, gpu.ErrBarrierDivergence, fmt.Sprintf(
+		x.fail(w, 0, driver.ErrBarrierDivergence, fmt.Sprintf(
 			"warps of the block wait at different __syncthreads() calls (this one and %s); every thread of a block must reach the same barrier", other))
 		return
 	}
@@ -515,7 +515,7 @@ func (x *exec) runWarp(w *warp) stop {
 
 // overBudget fails the launch for running past its instruction budget.
 func (x *exec) overBudget(w *warp) {
-	x.fail(w, -1, gpu.ErrBudget, fmt.Sprintf(
+	x.fail(w, -1, driver.ErrBudget, fmt.Sprintf(
 		"more than %d warp instructions executed (an endless loop?); block (%d,%d,%d) warp %d was here; raise the limit with --max-instructions or LaunchConfig.MaxInstructions",
 		x.main.budget, w.blk.id.X, w.blk.id.Y, w.blk.id.Z, w.idx))
 }
@@ -526,7 +526,7 @@ func (x *exec) fail(w *warp, lane int, kind error, msg string) {
 	if w.blk.ctx.err != nil {
 		return
 	}
-	e := &gpu.LaunchError{Kind: kind, Kernel: x.k.Name, Msg: msg, Pos: w.pos()}
+	e := &driver.LaunchError{Kind: kind, Kernel: x.k.Name, Msg: msg, Pos: w.pos()}
 	if lane >= 0 {
 		e.HasThread = true
 		e.Block = w.blk.id
@@ -537,13 +537,13 @@ func (x *exec) fail(w *warp, lane int, kind error, msg string) {
 
 // diagSet collects diagnostics, once per kind and place.
 type diagSet struct {
-	list []gpu.Diagnostic
+	list []driver.Diagnostic
 	seen map[string]bool
 }
 
 const maxDiagnostics = 20
 
-func (d *diagSet) add(g gpu.Diagnostic) {
+func (d *diagSet) add(g driver.Diagnostic) {
 	key := g.Kind + g.Pos.String() + g.Other.String()
 	if d.seen == nil {
 		d.seen = map[string]bool{}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/warplab/warplab/cudac"
-	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 	"github.com/warplab/warplab/gpusim/internal/ir"
 )
 
@@ -36,12 +36,12 @@ func laneSet(m uint32) string {
 func (x *exec) checkSyncMask(w *warp, mask, lanes uint32, pc int, what string) {
 	alive := w.launched &^ w.exited
 	if absent := mask & alive &^ lanes; absent != 0 {
-		w.blk.ctx.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
+		w.blk.ctx.diags.add(driver.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
 			"%s names lanes %s in its mask %#x, but they are not executing this call with that mask (a divergent branch, an earlier return or another mask); the result is undefined",
 			what, laneSet(absent), mask)})
 	}
 	if outside := lanes &^ mask; outside != 0 {
-		w.blk.ctx.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
+		w.blk.ctx.diags.add(driver.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
 			"%s is executed by lanes %s, which its mask %#x leaves out; the result is undefined",
 			what, laneSet(outside), mask)})
 	}
@@ -92,7 +92,7 @@ func (x *exec) mkShfl(in *ir.Inst, pc int) step {
 			l := bits.TrailingZeros32(m)
 			width := int(int32(uint32(widths[l])))
 			if width < 1 || width > 32 || width&(width-1) != 0 {
-				w.blk.ctx.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
+				w.blk.ctx.diags.add(driver.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
 					"%s width %d is not a power of two between 1 and 32; the result is undefined (treated as 32)", mode, width)})
 				width = 32
 			}
@@ -121,7 +121,7 @@ func (x *exec) mkShfl(in *ir.Inst, pc int) step {
 			out[l] = v[src]
 		}
 		if stale != 0 {
-			w.blk.ctx.diags.add(gpu.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
+			w.blk.ctx.diags.add(driver.Diagnostic{Kind: "warp-sync", Pos: x.k.PosOf(pc), Msg: fmt.Sprintf(
 				"%s reads lanes %s, which are not active here; their value is undefined", mode, laneSet(stale))})
 		}
 		for m := w.mask; m != 0; m &= m - 1 {
