@@ -34,9 +34,9 @@ import (
 // The terms are resources that work in parallel, so the slowest binds; the
 // breakdown lists them all, largest first.
 
-// Model returns the modelled time of a launch on profile p at an SM clock
+// model returns the modelled time of a launch on profile p at an SM clock
 // of clockMHz.
-func Model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Timing {
+func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Timing {
 	c := &out.Counters
 	cost := &p.Cost
 	ghz := clockMHz / 1000

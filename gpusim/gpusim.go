@@ -241,6 +241,6 @@ func (m *module) Launch(fn *cudac.Func, cfg driver.LaunchConfig, args []driver.A
 	if res.Diagnostics == nil {
 		res.Diagnostics = []driver.Diagnostic{}
 	}
-	res.Timing = Model(d.prof, d.clock, out)
+	res.Timing = model(d.prof, d.clock, out)
 	return res, nil
 }
