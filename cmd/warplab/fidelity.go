@@ -36,7 +36,7 @@ func fidelityCmd(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	profiles := fidelity.Profiles
+	profiles := fidelity.Profiles()
 	if *profile != "" {
 		profiles = []string{*profile}
 	}

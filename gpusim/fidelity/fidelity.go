@@ -106,7 +106,7 @@ type Options struct {
 
 // Run runs the reference kernels of profile's table on the simulator.
 func Run(profile string, opts Options) (*Report, error) {
-	tab, ok := Tables[profile]
+	tab, ok := Reference(profile)
 	if !ok {
 		return nil, fmt.Errorf("fidelity: no reference table for profile %q (have t4, h200)", profile)
 	}
@@ -333,7 +333,7 @@ func (s *sumRunner) run(kernel string, n, block int, input func(int) float32) (*
 
 // determinism runs the T4 determinism experiment: 20 seeds per kernel.
 func (r *Report) determinism(step func(string)) error {
-	d := Determinism
+	d := determinismRef
 	kernels := []string{"global", "shared", "tree"}
 	results := make([]DeterminismResult, len(kernels))
 	errs := make([]error, len(kernels))
@@ -389,7 +389,7 @@ func (r *Report) determinism(step func(string)) error {
 // runSoftmax checks the atomics-vs-warp-shuffle course notes' ratio on
 // their 14-SM Turing GPU.
 func runSoftmax(step func(string)) (RatioCheck, error) {
-	sm := Softmax
+	sm := softmaxRef
 	rc := RatioCheck{Name: fmt.Sprintf("softmax denominator atomic/shuffle at n=%d (%s)", sm.N, sm.Profile),
 		Measured: sm.AtomicMs / sm.ShuffleMs}
 	dev, err := gpu.Open("sim:" + sm.Profile + "?racecheck=false")

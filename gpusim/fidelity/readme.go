@@ -5,8 +5,8 @@ import (
 	"fmt"
 )
 
-// Profiles are the profiles with reference tables, in report order.
-var Profiles = []string{"t4", "h200"}
+// Profiles returns the profiles with reference tables, in report order.
+func Profiles() []string { return []string{"t4", "h200"} }
 
 // DefaultOptions are the checks `warplab fidelity` runs for a profile: the
 // T4 run adds the determinism table and the Turing softmax ratio of the

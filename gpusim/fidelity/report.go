@@ -34,7 +34,7 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Fprintf(w, "  %-58s predicted %6.1f  measured %-12s %s\n", x.Name, x.Predicted, meas, okText(x.OK))
 	}
 	if len(r.Determinism) > 0 {
-		fmt.Fprintf(w, "\ndeterminism at n=%d over %d seeds (measured on the page in brackets)\n", Determinism.N, Determinism.Runs)
+		fmt.Fprintf(w, "\ndeterminism at n=%d over %d seeds (measured on the page in brackets)\n", determinismRef.N, determinismRef.Runs)
 		for _, d := range r.Determinism {
 			fmt.Fprintf(w, "  %-8s distinct %2d (%2d)  min %.1f  max %.1f  spread %g (%g)\n",
 				d.Kernel, d.Distinct, d.MeasuredDistinct, d.Min, d.Max, d.Spread, d.MeasuredSpread)
@@ -90,7 +90,7 @@ func (r *Report) WriteMarkdown(w io.Writer) {
 		fmt.Fprintf(w, "%s: predicted %.1f, measured %s (%s).\n", capitalize(x.Name), x.Predicted, meas, okText(x.OK))
 	}
 	if len(r.Determinism) > 0 {
-		fmt.Fprintf(w, "\nDeterminism, n = %d, %d seeds (the page's figures in brackets):\n\n", Determinism.N, Determinism.Runs)
+		fmt.Fprintf(w, "\nDeterminism, n = %d, %d seeds (the page's figures in brackets):\n\n", determinismRef.N, determinismRef.Runs)
 		fmt.Fprintf(w, "| kernel | distinct | min | max | max - min |\n|---|---:|---:|---:|---:|\n")
 		for _, d := range r.Determinism {
 			fmt.Fprintf(w, "| %s | %d (%d) | %.1f | %.1f | %g (%g) |\n", d.Kernel, d.Distinct, d.MeasuredDistinct, d.Min, d.Max, d.Spread, d.MeasuredSpread)
