@@ -11,6 +11,7 @@ import (
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/softmax"
 )
@@ -29,26 +30,28 @@ func openFake(t *testing.T) *gpu.Device {
 	return open(t, "fakesoftmax")
 }
 
-func (fakeGPU) Open(gpu.Spec) (gpu.BackendDevice, error) {
+func (fakeGPU) Open(driver.Config) (driver.Device, error) {
 	return &fakeDevice{rng: rand.New(rand.NewPCG(3, 4))}, nil
 }
 
-func (fakeGPU) Probe() []gpu.Availability {
-	return []gpu.Availability{{Spec: "fakesoftmax", Name: "NVIDIA H200", Usable: true}}
+func (fakeGPU) Probe() []driver.Availability {
+	return []driver.Availability{{Spec: "fakesoftmax", Name: "NVIDIA H200", Usable: true}}
 }
 
 type fakeDevice struct{ rng *rand.Rand }
 
-func (d *fakeDevice) Info() gpu.Info {
-	return gpu.Info{Backend: "cuda", Spec: "fakesoftmax", Name: "NVIDIA H200", Arch: "sm_90", SMs: 132,
+func (d *fakeDevice) Info() driver.Info {
+	return driver.Info{Backend: "cuda", Spec: "fakesoftmax", Name: "NVIDIA H200", Arch: "sm_90", SMs: 132,
 		WarpSize: 32, MaxThreadsPerBlock: 1024, MaxSharedPerBlock: 48 << 10}
 }
-func (d *fakeDevice) Capabilities() gpu.Capabilities { return gpu.Capabilities{MeasuredTiming: true} }
-func (d *fakeDevice) Close() error                   { return nil }
-func (d *fakeDevice) Alloc(size int64) (gpu.BackendMemory, error) {
+func (d *fakeDevice) Capabilities() driver.Capabilities {
+	return driver.Capabilities{MeasuredTiming: true}
+}
+func (d *fakeDevice) Close() error { return nil }
+func (d *fakeDevice) Alloc(size int64) (driver.Memory, error) {
 	return &fakeMem{b: make([]byte, size)}, nil
 }
-func (d *fakeDevice) Compile(*cudac.Program) (gpu.BackendModule, error) { return &fakeModule{d}, nil }
+func (d *fakeDevice) Compile(*cudac.Program) (driver.Module, error) { return &fakeModule{d}, nil }
 
 type fakeMem struct{ b []byte }
 
@@ -61,7 +64,7 @@ type fakeModule struct{ d *fakeDevice }
 
 var fakeNs = map[string]float64{"denomAtomic": 1.76, "denomShared": 0.045, "denomShuffle": 0.007}
 
-func (m *fakeModule) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.ArgValue) (*gpu.Result, error) {
+func (m *fakeModule) Launch(fn *cudac.Func, cfg driver.LaunchConfig, args []driver.ArgValue) (*driver.Result, error) {
 	ns, ok := fakeNs[fn.Name]
 	if !ok {
 		return nil, fmt.Errorf("fakegpu: unknown kernel %s", fn.Name)
@@ -76,7 +79,7 @@ func (m *fakeModule) Launch(fn *cudac.Func, cfg gpu.LaunchConfig, args []gpu.Arg
 	old := math.Float32frombits(binary.LittleEndian.Uint32(out.b[off:]))
 	binary.LittleEndian.PutUint32(out.b[off:], math.Float32bits(old+sum))
 	ms := (0.005 + ns*float64(n)*1e-6) * (1 + 0.02*m.d.rng.NormFloat64())
-	return &gpu.Result{Device: "NVIDIA H200", Timing: gpu.Timing{Ms: ms, Source: "measured, NVIDIA H200", Measured: true}}, nil
+	return &driver.Result{Device: "NVIDIA H200", Timing: driver.Timing{Ms: ms, Source: "measured, NVIDIA H200", Measured: true}}, nil
 }
 
 // TestMeasuredPath runs the lab on the fake GPU: measured cells with
