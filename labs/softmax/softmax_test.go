@@ -1,6 +1,7 @@
 package softmax_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -159,6 +160,15 @@ func TestLabRun(t *testing.T) {
 	}
 	if r.Elapsed() <= 0 {
 		t.Error("no elapsed time")
+	}
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatalf("the report does not marshal: %v", err)
+	}
+	for _, key := range []string{`"sweep"`, `"cards"`, `"profile"`, `"by_class"`, `"breakdown"`} {
+		if !strings.Contains(string(b), key) {
+			t.Errorf("the JSON report has no %s", key)
+		}
 	}
 }
 
