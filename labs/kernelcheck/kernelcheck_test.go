@@ -120,7 +120,7 @@ func TestCorrectKernelPasses(t *testing.T) {
 	if !f.OK() {
 		t.Fatalf("a correct kernel fails:\n%s", f)
 	}
-	for _, name := range kernelcheck.Parts {
+	for _, name := range kernelcheck.Parts() {
 		if _, ok := f.Part(name); !ok {
 			t.Errorf("no part %q", name)
 		}
@@ -216,8 +216,8 @@ func TestUnanswered(t *testing.T) {
 			t.Errorf("%s: %s, want unanswered", p.Name, p.Verdict)
 		}
 	}
-	if len(f.Parts) != len(kernelcheck.Parts) {
-		t.Errorf("%d parts, want %d", len(f.Parts), len(kernelcheck.Parts))
+	if len(f.Parts) != len(kernelcheck.Parts()) {
+		t.Errorf("%d parts, want %d", len(f.Parts), len(kernelcheck.Parts()))
 	}
 }
 

@@ -10,16 +10,20 @@ import (
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
-// Notes is the atomics-vs-warp-shuffle course notes' measurement of the
+// Notes returns the atomics-vs-warp-shuffle course notes' measurement of the
 // pair: a 14-SM Turing GeForce (sm_75), 16,777,216 elements, 256 threads per block, CUDA events over
 // 100 iterations.
-var Notes = Quote{Card: "14-SM Turing GeForce (sm_75)", N: 16777216, AtomicMs: 34.95, ShuffleMs: 0.93082,
+func Notes() Quote { return notes }
+
+var notes = Quote{Card: "14-SM Turing GeForce (sm_75)", N: 16777216, AtomicMs: 34.95, ShuffleMs: 0.93082,
 	Source: "the atomics-vs-warp-shuffle course notes (online softmax)"}
 
-// H200Microbench is the project's H200 measurement of the same pair at
+// H200Microbench returns the project's H200 measurement of the same pair at
 // four sizes (docs/evidence/2026-11-29-h200-microbenchmarks/csv/softmax.csv:
 // 256 threads per block, 3 warm-ups + 10 timed launches, CUDA 13.0).
-var H200Microbench = []Quote{
+func H200Microbench() []Quote { return append([]Quote(nil), h200Microbench...) }
+
+var h200Microbench = []Quote{
 	{Card: "NVIDIA H200 (sm_90, 132 SMs)", N: 65536, AtomicMs: 0.1213, ShuffleMs: 0.0072, Source: h200Source},
 	{Card: "NVIDIA H200 (sm_90, 132 SMs)", N: 1048576, AtomicMs: 1.8494, ShuffleMs: 0.0138, Source: h200Source},
 	{Card: "NVIDIA H200 (sm_90, 132 SMs)", N: 4194304, AtomicMs: 7.3791, ShuffleMs: 0.0361, Source: h200Source},
@@ -31,12 +35,12 @@ const h200Source = "warplab microbenchmark softmax.cu on the H200, 2026-11-29"
 // h200Quote returns the H200 measurement at n, or at the notes' size
 // when none was made at n.
 func h200Quote(n int) Quote {
-	for _, q := range H200Microbench {
+	for _, q := range h200Microbench {
 		if q.N == n {
 			return q
 		}
 	}
-	return H200Microbench[len(H200Microbench)-1]
+	return h200Microbench[len(h200Microbench)-1]
 }
 
 // Quote is a measured pair quoted from a document or an earlier run.
@@ -55,9 +59,9 @@ type Quote struct {
 // CardsOptions.N (--set card-n=16777216) runs the notes' size.
 const DefaultCardN = 1048576
 
-// DefaultCards are the simulator profiles the comparison predicts: the
-// notes' 14-SM Turing card and the H200.
-var DefaultCards = []string{"gtx1650", "h200"}
+// DefaultCards returns the simulator profiles the comparison predicts:
+// the notes' 14-SM Turing card and the H200.
+func DefaultCards() []string { return []string{"gtx1650", "h200"} }
 
 // CardsOptions configure Cards.
 type CardsOptions struct {
@@ -66,7 +70,7 @@ type CardsOptions struct {
 	// BlockSize is the threads per block; 0 means DefaultBlockSize.
 	BlockSize int
 	// Profiles are the simulator profiles to predict; nil means
-	// DefaultCards.
+	// DefaultCards().
 	Profiles []string
 	// Progress receives progress; nil means the default.
 	Progress labs.Progress
@@ -129,9 +133,9 @@ func Cards(dev *gpu.Device, opts CardsOptions) (*CardsTable, error) {
 	}
 	profiles := opts.Profiles
 	if profiles == nil {
-		profiles = DefaultCards
+		profiles = DefaultCards()
 	}
-	t := &CardsTable{N: n, BlockSize: block, Rows: []CardRow{quoteRow(Notes), quoteRow(h200Quote(n))}}
+	t := &CardsTable{N: n, BlockSize: block, Rows: []CardRow{quoteRow(notes), quoteRow(h200Quote(n))}}
 	progress := labkit.OrDefault(opts.Progress, "softmax cards")
 	pair := func(d *gpu.Device, runner *labkit.Runner) (CardRow, error) {
 		warm, runs := launchCounts(d, 0, 0)

@@ -33,11 +33,13 @@ type Answer struct {
 	Kernel string
 }
 
-// Hints are the notebook's hints, by number.
-var Hints = map[int]string{
-	1: "Start from the shuffle kernel's first half: every thread computes its expf (or 0 past the end), then five __shfl_down_sync steps (16, 8, 4, 2, 1) leave the warp's total in lane 0. Every lane of the warp must take part in every shuffle, so do not put them inside if (i < n).",
-	2: "Send one atomicAdd per warp (lane 0 only), or better one per block: lane 0 of each warp writes its total to a __shared__ array, then the first warp adds those totals.",
-	3: "Threads that read what other threads wrote to shared memory need a __syncthreads() between the writes and the reads, reached by every thread of the block (not inside a branch that only some take).",
+// Hints returns the notebook's hints, by number.
+func Hints() map[int]string {
+	return map[int]string{
+		1: "Start from the shuffle kernel's first half: every thread computes its expf (or 0 past the end), then five __shfl_down_sync steps (16, 8, 4, 2, 1) leave the warp's total in lane 0. Every lane of the warp must take part in every shuffle, so do not put them inside if (i < n).",
+		2: "Send one atomicAdd per warp (lane 0 only), or better one per block: lane 0 of each warp writes its total to a __shared__ array, then the first warp adds those totals.",
+		3: "Threads that read what other threads wrote to shared memory need a __syncthreads() between the writes and the reads, reached by every thread of the block (not inside a branch that only some take).",
+	}
 }
 
 // ExerciseConfig returns the check's default settings: kernelcheck's

@@ -39,7 +39,7 @@ func openGPU(t *testing.T) *gpu.Device {
 // WARPLAB_GPU_REPORT=DIR it writes the report there as text and JSON.
 func TestOnGPU(t *testing.T) {
 	dev := openGPU(t)
-	sizes := append(append([]int{}, softmax.DefaultSizes...), 4194304, 16777216)
+	sizes := append(append([]int{}, softmax.DefaultSizes()...), 4194304, 16777216)
 	r, err := softmax.Run(dev, softmax.Options{
 		Sweep:    softmax.SweepOptions{Sizes: sizes},
 		Cards:    softmax.CardsOptions{N: 16777216},

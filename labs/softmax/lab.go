@@ -178,13 +178,13 @@ func (lab) Options() []labs.Option {
 		return strings.Join(s, ",")
 	}
 	return []labs.Option{
-		{Name: "sizes", Kind: labs.Ints, Default: ints(DefaultSizes), Max: MaxN,
+		{Name: "sizes", Kind: labs.Ints, Default: ints(DefaultSizes()), Max: MaxN,
 			Usage: "element counts of the sweep (up to 16777216, the notes' size)"},
 		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: 1024,
 			Usage: "threads per block, a multiple of 32"},
 		{Name: "card-n", Kind: labs.Int, Default: strconv.Itoa(DefaultCardN), Max: MaxN,
 			Usage: "elements of the card comparison (16777216: the notes' size, slower on the simulator)"},
-		{Name: "cards", Kind: labs.String, Default: strings.Join(DefaultCards, ","),
+		{Name: "cards", Kind: labs.String, Default: strings.Join(DefaultCards(), ","),
 			Usage: "simulator profiles the card comparison predicts, comma-separated"},
 		{Name: "warm-ups", Kind: labs.Int, Default: strconv.Itoa(gpuWarmUps), Max: 100,
 			Usage: "untimed launches before the timed ones, on a GPU"},

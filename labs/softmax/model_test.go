@@ -14,7 +14,7 @@ import (
 func TestModelPredictsH200Microbench(t *testing.T) {
 	dev := open(t, "sim:h200")
 	var sizes []int
-	for _, q := range softmax.H200Microbench {
+	for _, q := range softmax.H200Microbench() {
 		if q.N <= 1<<20 || !testing.Short() {
 			sizes = append(sizes, q.N)
 		}
@@ -23,7 +23,7 @@ func TestModelPredictsH200Microbench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range softmax.H200Microbench {
+	for _, q := range softmax.H200Microbench() {
 		a, ok1 := s.Cell(q.N, softmax.Atomic)
 		sh, ok2 := s.Cell(q.N, softmax.Shuffle)
 		if !ok1 || !ok2 {

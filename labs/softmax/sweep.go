@@ -11,10 +11,10 @@ import (
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
-// DefaultSizes are the sweep's sizes: from one warp to a million
+// DefaultSizes returns the sweep's sizes: from one warp to a million
 // elements, fast on the simulator. The notes' size, 16,777,216, is a
 // setting away (MaxN).
-var DefaultSizes = []int{32, 256, 1024, 4096, 16384, 65536, 262144, 1048576}
+func DefaultSizes() []int { return []int{32, 256, 1024, 4096, 16384, 65536, 262144, 1048576} }
 
 // MaxN is the largest size the lab accepts: the notes' 16,777,216.
 const MaxN = 1 << 24
@@ -24,7 +24,7 @@ const DefaultBlockSize = 256
 
 // SweepOptions configure Sweep; the zero value runs the default sweep.
 type SweepOptions struct {
-	// Sizes are the element counts; nil means DefaultSizes.
+	// Sizes are the element counts; nil means DefaultSizes().
 	Sizes []int
 	// BlockSize is the threads per block, a multiple of 32 up to 1024; 0
 	// means DefaultBlockSize.
@@ -72,7 +72,7 @@ type Row struct {
 func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 	sizes := opts.Sizes
 	if len(sizes) == 0 {
-		sizes = DefaultSizes
+		sizes = DefaultSizes()
 	}
 	sizes = slices.Clone(sizes)
 	slices.Sort(sizes)
