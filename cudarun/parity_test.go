@@ -83,7 +83,7 @@ func TestParity(t *testing.T) {
 	}
 }
 
-// courseKernel compiles a seed file on d and returns its kernel.
+// courseKernel compiles a course kernel file on d and returns its kernel.
 func courseKernel(t *testing.T, d *gpu.Device, file, name string) *gpu.Kernel {
 	t.Helper()
 	return compileKernel(t, d, file, coursekernels.Source(file), name)
@@ -152,7 +152,7 @@ func roundingBound(n int, sum, extra float64) float64 {
 }
 
 // backendSpread is how far two backends' float sums may differ: they
-// round the same additions, in different orders. measurements.md's T4
+// round the same additions, in different orders. docs/measurements.md's T4
 // determinism table shows what the order alone does to a sum of 4M
 // inexact floats: at most 2.7e-5 relative (167.5 of 6289253) with one
 // atomic per element, less with block sums; 1e-4 allows for it with margin.

@@ -163,7 +163,7 @@ func TestDay26Timing(t *testing.T) {
 			switch {
 			case withinTiming(mean, refs[ki]):
 			case withinTiming(mean, other):
-				mark = fmt.Sprintf("  outside the bound of measurements.md, within it of the microbenchmark run (ratio %.3f)", mean/other)
+				mark = fmt.Sprintf("  outside the bound of docs/measurements.md, within it of the microbenchmark run (ratio %.3f)", mean/other)
 			default:
 				mark = "  OUTSIDE the bound of both nvcc runs"
 				t.Errorf("%s n=%d: mean %.4f ms, reference %.4f ms (ratio %.3f), microbenchmark run %.4f ms (ratio %.3f): outside ±10%% (or ±%.0f us) of both",
