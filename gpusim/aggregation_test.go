@@ -6,7 +6,7 @@ import (
 )
 
 // TestCompilerAggregation checks the counters of nvcc's warp aggregation
-// as the simulator models it (docs/evidence/nvcc-atomics-sass.txt):
+// as the simulator models it (docs/evidence/2026-11-30-h200-nvcc-atomics-sass.txt):
 // a ticket counter whose result every lane uses is one atomic per warp;
 // a per-lane value with the result used is aggregated in full warps only;
 // a data-dependent address never is. The tickets are the same either way.

@@ -184,7 +184,7 @@ func (l *lowerer) atomic(e *cudac.BuiltinCall, want bool) operand {
 
 // aggregation returns the flags of nvcc's warp aggregation of an atomic,
 // as CUDA 13.0 applies it on sm_75 and sm_90 (read in the SASS of
-// docs/evidence/nvcc-atomics-sass.txt): the address must be one the
+// docs/evidence/2026-11-30-h200-nvcc-atomics-sass.txt): the address must be one the
 // compiler proves uniform across the warp, the type an integer, and
 //
 //   - an add or sub becomes one atomic per warp whether or not its result is
