@@ -21,6 +21,9 @@ import (
 type expect struct {
 	// html are strings that must each appear in some text/html output.
 	html []string
+	// text are strings that must each appear in some stream output
+	// (what a cell prints, or a shell command's output).
+	text []string
 	// charts is the number of interactive charts, pngs the number of
 	// gonum/plot images.
 	charts, pngs int
@@ -59,6 +62,30 @@ var expectations = map[string]expect{
 			"not answered yet",
 		},
 		charts: 3, pngs: 1,
+	},
+	"aggregation.ipynb": {
+		html: []string{
+			"kernels/counter.cu", "kernels/buckets.cu",
+			"The aggregation ladder: 2097152 elements, 256 threads per block",
+			"64 buckets, 1 keys per warp",
+			"aggregation ladder: 16/16 done in",
+			"Same input, same kernel, 10 launches: which order?",
+			"aggregation order: 10/10 done in",
+			`class="warplab-feedback"`,
+			"not answered yet",
+			"read Hint 1",
+		},
+		text:   []string{"times: modelled", "ATOMG.E.ADD", "VOTEU.ANY"},
+		charts: 1, pngs: 1,
+	},
+	"playground.ipynb": {
+		html: []string{
+			`class="warplab-playground"`, "Buffers after the launch", "100000",
+			`class="warplab-counters"`, "issued to the L2", "race",
+			"illegal address in kernel fill", "cell.cu:1:",
+		},
+		text:   []string{"modelled, t4 profile", "out: [0]"},
+		charts: 2,
 	},
 }
 
@@ -207,6 +234,15 @@ func TestNotebooks(t *testing.T) {
 			for _, s := range want.html {
 				if len(nb.Find("text/html", s)) == 0 {
 					t.Errorf("no output holds %q", s)
+				}
+			}
+			for _, s := range want.text {
+				found := false
+				for _, o := range nb.Outputs() {
+					found = found || o.Type == "stream" && strings.Contains(o.Text, s)
+				}
+				if !found {
+					t.Errorf("no stream output holds %q", s)
 				}
 			}
 			if got := len(nb.Find("text/html", `class="warplab-chart"`)); got != want.charts {
