@@ -22,7 +22,7 @@ func open(t testing.TB, spec string) *gpu.Device {
 
 // small is a ladder that runs in a second: not a multiple of 32, so the
 // last warp is partial.
-var small = LadderOptions{N: 20000 + 7, KeysPerWarp: []int{1, 8, 32}, Progress: NoProgress}
+var small = LadderOptions{N: 20000 + 7, KeysPerWarp: []int{1, 8, 32}, Progress: labs.NoProgress()}
 
 func TestLadderCounters(t *testing.T) {
 	l, err := Ladder(open(t, "sim:t4"), small)
@@ -147,7 +147,7 @@ func TestLadderOptionErrors(t *testing.T) {
 }
 
 func TestOrder(t *testing.T) {
-	o, err := Order(open(t, "sim:t4"), OrderOptions{N: 5000, Runs: 4, Progress: NoProgress})
+	o, err := Order(open(t, "sim:t4"), OrderOptions{N: 5000, Runs: 4, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}

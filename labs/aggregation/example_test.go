@@ -5,6 +5,7 @@ import (
 
 	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/aggregation"
 )
 
@@ -17,7 +18,7 @@ func ExampleLadder() {
 		panic(err)
 	}
 	defer dev.Close()
-	l, err := aggregation.Ladder(dev, aggregation.LadderOptions{N: 4096, KeysPerWarp: []int{1}, Progress: aggregation.NoProgress})
+	l, err := aggregation.Ladder(dev, aggregation.LadderOptions{N: 4096, KeysPerWarp: []int{1}, Progress: labs.NoProgress()})
 	if err != nil {
 		panic(err)
 	}

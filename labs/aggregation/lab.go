@@ -130,7 +130,7 @@ func (lab) Options() []labs.Option {
 			Usage: "threads per block of the ladder, a multiple of 32"},
 		{Name: "buckets", Kind: labs.Int, Default: strconv.Itoa(DefaultBuckets), Max: maxBuckets,
 			Usage: "buckets of the per-bucket append"},
-		{Name: "keys-per-warp", Kind: labs.Ints, Default: joinInts(DefaultKeysPerWarp), Max: 32,
+		{Name: "keys-per-warp", Kind: labs.Ints, Default: joinInts(DefaultKeysPerWarp()), Max: 32,
 			Usage: "distinct keys in each warp of the per-bucket rows, each dividing 32 and at most buckets"},
 		{Name: "order-n", Kind: labs.Int, Default: strconv.Itoa(defaultOrderN), Max: maxN,
 			Usage: "elements of the order experiment's compaction"},

@@ -3,10 +3,10 @@ package aggregation
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
@@ -20,10 +20,10 @@ const (
 	DefaultBuckets = 64
 )
 
-// DefaultKeysPerWarp are the distinct keys per warp of the per-bucket
-// rows: one (the address is the same for the whole warp, but the compiler
-// cannot know it), a few, and every lane its own.
-var DefaultKeysPerWarp = []int{1, 2, 4, 8, 16, 32}
+// DefaultKeysPerWarp returns the distinct keys per warp of the
+// per-bucket rows: one (the address is the same for the whole warp, but
+// the compiler cannot know it), a few, and every lane its own.
+func DefaultKeysPerWarp() []int { return []int{1, 2, 4, 8, 16, 32} }
 
 // LadderOptions configure Ladder; the zero value runs the lab's ladder.
 type LadderOptions struct {
@@ -35,7 +35,7 @@ type LadderOptions struct {
 	Buckets int
 	// KeysPerWarp are the distinct keys in each warp for the per-bucket
 	// rows, each dividing 32 and at most Buckets; nil means
-	// DefaultKeysPerWarp.
+	// DefaultKeysPerWarp().
 	KeysPerWarp []int
 	// Seed draws the compaction's input (about half of it kept); 0 means
 	// 1.
@@ -50,8 +50,9 @@ type LadderOptions struct {
 	// counters go beside the measured ones: "" picks the profile closest
 	// to the GPU, "none" skips the prediction.
 	Predict string
-	// Progress receives progress; nil means the default.
-	Progress Progress
+	// Progress receives progress; nil means the default: a line updated
+	// in place in a notebook, or on a terminal's stderr.
+	Progress labs.Progress
 }
 
 func (o *LadderOptions) resolve(dev *gpu.Device) error {
@@ -65,7 +66,7 @@ func (o *LadderOptions) resolve(dev *gpu.Device) error {
 		o.Buckets = DefaultBuckets
 	}
 	if o.KeysPerWarp == nil {
-		o.KeysPerWarp = slices.Clone(DefaultKeysPerWarp)
+		o.KeysPerWarp = DefaultKeysPerWarp()
 	}
 	if o.Seed == 0 {
 		o.Seed = 1

@@ -5,17 +5,9 @@ import (
 	"slices"
 
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
-
-// Progress receives the progress of a long run; *charts.Progress
-// implements it. A nil Progress in an options struct means the default:
-// a line updated in place in a notebook, or on a terminal's stderr, and
-// nothing elsewhere.
-type Progress = labkit.Progress
-
-// NoProgress reports nothing.
-var NoProgress = labkit.NoProgress
 
 // Launch counts on a GPU.
 const (
@@ -79,7 +71,7 @@ type outcome struct {
 // measureCells runs the cells on r. On the simulator every launch is a
 // job of its own, so that launches run concurrently; on a GPU each cell
 // is one job, its launches back to back.
-func measureCells(r *labkit.Runner, cs []cell, progress Progress) ([]outcome, error) {
+func measureCells(r *labkit.Runner, cs []cell, progress labs.Progress) ([]outcome, error) {
 	out := make([]outcome, len(cs))
 	var jobs []labkit.Job
 	for i, c := range cs {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
@@ -26,8 +27,9 @@ type OrderOptions struct {
 	Kernels []Kernel
 	// Seed draws the input; 0 means 1.
 	Seed uint64
-	// Progress receives progress; nil means the default.
-	Progress Progress
+	// Progress receives progress; nil means the default: a line updated
+	// in place in a notebook, or on a terminal's stderr.
+	Progress labs.Progress
 }
 
 // OrderTable is the result of Order: the same compaction launched again
