@@ -87,6 +87,10 @@ type Func struct {
 	// declaration order; DynShared the extern __shared__ arrays.
 	Shared    []*Var
 	DynShared []*Var
+	// refs marks the parameters declared as non-const references (T& x):
+	// their type is T*, a call passes the argument's address, and the body
+	// uses *x.
+	refs []bool
 }
 
 // Pos returns the function's position.

@@ -590,8 +590,16 @@ func newFunc(f *sFunc, name string, kernel bool, result *Type, params []*Type) *
 	fn := &Func{Name: name, P: f.P, Kernel: kernel, Result: result}
 	for i, t := range params {
 		fn.Params = append(fn.Params, &Var{Name: paramName(f, i), T: t, P: f.Params[i].P, Space: SpaceParam})
+		fn.refs = append(fn.refs, isMutRef(f.Params[i]))
 	}
 	return fn
+}
+
+// isMutRef reports whether a parameter is a non-const reference (T& x),
+// passed by address. A const reference (const T& x) is passed by value:
+// the callee cannot write through it, and nothing else can while it runs.
+func isMutRef(prm *sParam) bool {
+	return prm.D != nil && prm.D.Ref && !(prm.Spec.Const && len(prm.D.Ptrs) == 0)
 }
 
 func paramName(f *sFunc, i int) string {
@@ -631,6 +639,11 @@ func (c *checker) signature(f *sFunc) (result *Type, params []*Type, defaults []
 	ok = true
 	seen := map[string]bool{}
 	for _, prm := range f.Params {
+		if f.Spec.Global && prm.D != nil && prm.D.Ref {
+			c.errorf(prm.P, "a kernel parameter cannot be a reference ('%s'); pass a pointer", paramNameOf(prm))
+			ok = false
+			continue
+		}
 		t := c.paramType(prm)
 		if t == nil {
 			ok = false
@@ -702,6 +715,13 @@ func (c *checker) paramDecl(prm *sParam) (*Type, bool, bool) {
 	if t == nil {
 		return nil, false, false
 	}
+	if isMutRef(prm) {
+		if t.Kind == Invalid || t.Kind == Void {
+			c.errorf(prm.P, "reference parameter '%s' needs a type", d.Name)
+			return nil, false, false
+		}
+		return &Type{Kind: Pointer, Elem: t, Volatile: vol}, false, false
+	}
 	switch t.Kind {
 	case Void:
 		c.errorf(prm.P, "parameter '%s' cannot have type void", d.Name)
@@ -732,7 +752,7 @@ func (c *checker) funcBody(fn *Func, f *sFunc, binds []*entity) {
 			c.impl.volatiles[v] = true
 		}
 		if v.Name != "" {
-			sub.declare(&entity{kind: entVar, name: v.Name, pos: v.P, v: v})
+			sub.declare(&entity{kind: entVar, name: v.Name, pos: v.P, v: v, ref: isMutRef(prm)})
 		}
 	}
 	fn.Params = params

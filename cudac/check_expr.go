@@ -116,6 +116,9 @@ func (c *checker) ident(e *sIdent, wantObj bool) Expr {
 			k.P = e.P
 			return &k
 		}
+		if ent.ref {
+			return &Deref{P: e.P, X: &VarRef{P: e.P, Var: ent.v}}
+		}
 		return &VarRef{P: e.P, Var: ent.v}
 	case entConst:
 		k := *ent.val
@@ -992,7 +995,11 @@ func (c *checker) userCall(e *sCall, fn *Func, fi *funcInfo) Expr {
 		return badExpr(e.P)
 	}
 	for i := range args {
-		args[i] = c.convertTo(args[i], params[i], fmt.Sprintf("in argument %d of '%s'", i+1, fn.Name))
+		if i < len(fn.refs) && fn.refs[i] {
+			args[i] = c.bindRef(e.Args[i], params[i], fmt.Sprintf("argument %d of '%s'", i+1, fn.Name))
+		} else {
+			args[i] = c.convertTo(args[i], params[i], fmt.Sprintf("in argument %d of '%s'", i+1, fn.Name))
+		}
 		if isBad(args[i]) {
 			return badExpr(e.P)
 		}
@@ -1011,6 +1018,27 @@ func (c *checker) userCall(e *sCall, fn *Func, fi *funcInfo) Expr {
 	}
 	c.calls = append(c.calls, callSite{callee: fn, pos: e.P})
 	return &Call{P: e.P, Func: fn, Args: args}
+}
+
+// bindRef binds a non-const reference of type ref.Elem (ref is the
+// pointer type that carries it) to the lvalue e: it returns e's address.
+func (c *checker) bindRef(e sExpr, ref *Type, what string) Expr {
+	x := c.lvalue(e)
+	if isBad(x) {
+		return x
+	}
+	if !isLvalue(x) {
+		c.errorf(x.Pos(), "cannot bind the reference of %s ('%s&') to a value that is not a variable or an object in memory", what, ref.Elem)
+		return badExpr(x.Pos())
+	}
+	if !Identical(x.Type(), ref.Elem) {
+		c.errorf(x.Pos(), "cannot bind the reference of %s ('%s&') to an object of type '%s'", what, ref.Elem, x.Type())
+		return badExpr(x.Pos())
+	}
+	if !c.modifiable(x, x.Pos(), "bind a non-const reference to") {
+		return badExpr(x.Pos())
+	}
+	return c.addrOf(x.Pos(), x)
 }
 
 // stripVoid removes a (void) cast from an expression evaluated only for

@@ -307,6 +307,17 @@ func (c *checker) localDecl(d *sDecl) []Stmt {
 			c.errorf(dc.P, "alignas on a local variable is not supported")
 			continue
 		}
+		if dc.Ref && !(cst && len(dc.Ptrs) == 0) {
+			// T& r = lvalue: r holds the lvalue's address; a const
+			// reference is a const copy.
+			s := c.localRef(spec, dc, t)
+			if s == nil || !c.declare(&entity{kind: entVar, name: dc.Name, pos: dc.P, v: s.Var, ref: true}) {
+				c.poison(dc.Name, dc.P)
+				continue
+			}
+			out = append(out, s)
+			continue
+		}
 		var s *DeclStmt
 		if spec.Shared {
 			s = c.sharedDecl(spec, dc, t, cst)
@@ -363,6 +374,43 @@ func (c *checker) sharedDecl(spec *declSpec, dc *declarator, t *Type, cst bool) 
 		c.fn.Shared = append(c.fn.Shared, v)
 	}
 	return &DeclStmt{P: dc.P, Var: v}
+}
+
+// localRef checks a local reference "T& r = lvalue;" (t is T, or
+// invalidType for auto&).
+func (c *checker) localRef(spec *declSpec, dc *declarator, t *Type) *DeclStmt {
+	if spec.Shared || spec.Static {
+		c.errorf(dc.P, "reference '%s' cannot be __shared__ or static", dc.Name)
+		return nil
+	}
+	if dc.Init == nil {
+		c.errorf(dc.P, "reference '%s' needs an initializer", dc.Name)
+		return nil
+	}
+	if _, ok := dc.Init.(*sInitList); ok {
+		c.errorf(dc.P, "reference '%s' cannot be initialized with a brace list", dc.Name)
+		return nil
+	}
+	x := c.lvalue(dc.Init)
+	if isBad(x) {
+		return nil
+	}
+	if t.Kind == Invalid {
+		t = x.Type()
+	}
+	if !isLvalue(x) {
+		c.errorf(x.Pos(), "cannot bind reference '%s' ('%s&') to a value that is not a variable or an object in memory", dc.Name, t)
+		return nil
+	}
+	if !Identical(x.Type(), t) {
+		c.errorf(x.Pos(), "cannot bind reference '%s' ('%s&') to an object of type '%s'", dc.Name, t, x.Type())
+		return nil
+	}
+	if !c.modifiable(x, x.Pos(), "bind a non-const reference to") {
+		return nil
+	}
+	v := &Var{Name: dc.Name, T: PointerTo(t, false), P: dc.P}
+	return &DeclStmt{P: dc.P, Var: v, Init: c.addrOf(x.Pos(), x)}
 }
 
 func (c *checker) localVar(dc *declarator, t *Type, cst bool) *DeclStmt {

@@ -114,7 +114,7 @@ func TestErrors(t *testing.T) {
 			"e.cu:2:12: lambdas are not supported\n      auto f = [](int x) { return x; };\n               ^"},
 		{"reference parameter",
 			"__global__ void k(int& r) {}\n",
-			"e.cu:1:22: references are not supported; use a pointer\n    __global__ void k(int& r) {}\n                         ^"},
+			"e.cu:1:24: a kernel parameter cannot be a reference ('r'); pass a pointer\n    __global__ void k(int& r) {}\n                           ^"},
 		{"class",
 			"class C { int f(); };\n",
 			"e.cu:1:1: classes are not supported; use a struct with data members only\n    class C { int f(); };\n    ^"},

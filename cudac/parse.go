@@ -1017,8 +1017,11 @@ func (p *parser) declarator(abstract, allowFunc bool) *declarator {
 		return nil
 	}
 	switch {
-	case p.is(tAmp) || p.is(tAndAnd):
-		p.errorf(p.here(), "references are not supported; use a pointer")
+	case p.is(tAmp):
+		d.Ref = true
+		p.next()
+	case p.is(tAndAnd):
+		p.errorf(p.here(), "rvalue references are not supported")
 		return nil
 	case p.is(tLParen) && !abstract:
 		p.errorf(p.here(), "function pointers and other parenthesised declarators are not supported")

@@ -29,6 +29,9 @@ type entity struct {
 	fn        *funcInfo
 	tm        *tmplInfo
 	stm       *structTmpl
+	// ref marks a reference variable: its Var holds the address, and a use
+	// of the name is *v.
+	ref bool
 }
 
 type scope struct {

@@ -295,6 +295,8 @@ type declarator struct {
 	// instantiation.
 	TArgs []sExpr
 	HasT  bool
+	// Ref marks a reference declarator (T& name).
+	Ref bool
 }
 
 type sParam struct {

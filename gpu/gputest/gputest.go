@@ -63,6 +63,7 @@ var tests = []struct {
 	{"CooperativeAggregation", testCooperativeAggregation},
 	{"GridSync", testGridSync},
 	{"TypeTemplates", testTypeTemplates},
+	{"References", testReferences},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.
