@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpusim/fidelity"
@@ -38,6 +40,10 @@ func fidelityCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	profiles := fidelity.Profiles()
 	if *profile != "" {
+		if !slices.Contains(profiles, *profile) {
+			fmt.Fprintf(stderr, "warplab fidelity: no reference table for profile %q (have %s)\n", *profile, strings.Join(profiles, ", "))
+			return errUsage
+		}
 		profiles = []string{*profile}
 	}
 	var reports []*fidelity.Report
