@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/warplab/warplab/internal/testenv"
 )
 
 // RequireEnv names the environment variable that, set to 1, turns every
@@ -87,11 +89,7 @@ func Setup(t testing.TB) *Env {
 // missing skips the test, or fails it when RequireEnv is set.
 func missing(t testing.TB, format string, args ...any) {
 	t.Helper()
-	msg := "nbtest: " + fmt.Sprintf(format, args...) + ": run scripts/setup.sh"
-	if os.Getenv(RequireEnv) == "1" {
-		t.Fatal(msg + " (" + RequireEnv + "=1 requires it)")
-	}
-	t.Skip(msg)
+	testenv.SkipOrFail(t, RequireEnv, "nbtest: "+fmt.Sprintf(format, args...)+": run scripts/setup.sh")
 }
 
 // goBin returns where go install puts binaries.
