@@ -1,13 +1,14 @@
 package cudarun
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/internal/testenv"
 )
 
-// requireGPU skips the test, with the reason, unless a GPU can be used.
+// requireGPU skips the test, with the reason, unless a GPU can be used;
+// under WARPLAB_REQUIRE_GPU=1 it fails it instead.
 func requireGPU(t testing.TB) {
 	t.Helper()
 	var why []string
@@ -17,7 +18,7 @@ func requireGPU(t testing.TB) {
 		}
 		why = append(why, a.Spec+": "+a.Reason)
 	}
-	t.Skip("no usable GPU: " + strings.Join(why, "; "))
+	testenv.NoGPU(t, why...)
 }
 
 // openGPU opens spec, closing it when the test ends.

@@ -7,29 +7,19 @@ import (
 
 	_ "github.com/warplab/warplab/cudarun"
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/internal/testenv"
 )
 
-// openGPU opens the first usable GPU, or skips the test.
+// openGPU opens the first usable GPU, or skips the test (fails it under
+// WARPLAB_REQUIRE_GPU=1).
 func openGPU(t *testing.T) *gpu.Device {
 	t.Helper()
-	for _, a := range gpu.Devices() {
-		if strings.HasPrefix(a.Spec, "cuda") && a.Usable {
-			dev, err := gpu.Open(a.Spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { dev.Close() })
-			return dev
-		}
+	dev, err := gpu.Open(testenv.GPU(t))
+	if err != nil {
+		t.Fatal(err)
 	}
-	var why []string
-	for _, a := range gpu.Devices() {
-		if strings.HasPrefix(a.Spec, "cuda") {
-			why = append(why, a.Reason)
-		}
-	}
-	t.Skipf("no usable GPU: %s", strings.Join(why, "; "))
-	return nil
+	t.Cleanup(func() { dev.Close() })
+	return dev
 }
 
 // TestOnGPU runs the lab's three experiments on a real GPU: measured
