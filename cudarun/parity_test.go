@@ -366,9 +366,11 @@ func parityMaxFloat(t *testing.T, sim, cuda *gpu.Device) {
 // kernel of another shape is compiled on both and reported as having no
 // parity recipe yet.
 func TestLabParity(t *testing.T) {
-	files, _ := filepath.Glob("../labs/*/kernels/*.cu")
-	if len(files) == 0 {
-		t.Skip("no lab kernels (../labs/*/kernels/*.cu) in this tree")
+	// The test binary runs in cudarun's directory of a whole tree: no
+	// kernels there means the run compares nothing, which must not pass.
+	files, err := filepath.Glob("../labs/*/kernels/*.cu")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no lab kernels (../labs/*/kernels/*.cu) to compare: %v; run the test from cudarun/ in a full checkout", err)
 	}
 	requireGPU(t)
 	sim, err := gpu.Open(paritySim)
@@ -380,6 +382,7 @@ func TestLabParity(t *testing.T) {
 	exact, inexact := sumInputs()
 	wantExact := float32(kahan(exact))
 	ref := kahan(inexact)
+	compared := 0
 	for _, f := range files {
 		src, err := os.ReadFile(f)
 		if err != nil {
@@ -428,9 +431,14 @@ func TestLabParity(t *testing.T) {
 				}
 				s, c = sum(sim, ks, inexact), sum(cuda, kc, inexact)
 				checkInexactSum(t, what+" inexact input", s, c, ref, roundingBound(sumN, ref, 0))
+				compared++
 			}
 		}
 	}
+	if compared == 0 {
+		t.Errorf("%d lab kernel files, and not one kernel compared", len(files))
+	}
+	t.Logf("%d kernel instances of %d files compared on the GPU and %s", compared, len(files), paritySim)
 }
 
 // isSumSignature reports whether fn is (const float*, float*, size_t).
