@@ -200,25 +200,36 @@ func TestConformanceAfterFault(t *testing.T) {
 	})
 }
 
-// TestLaunchLatency times an empty kernel the way the microbenchmarks'
-// launch.cu event_single row did (events around one <<<1,32>>> launch,
-// synchronised after each, 500 launches), to compare this launch path with
-// an nvcc build's: median 5.712 us, mean 6.006 us, min 4.480 us on the
-// H200 (docs/evidence/2026-11-29-h200-microbenchmarks/csv/launch.csv).
-func TestLaunchLatency(t *testing.T) {
-	d := openGPU(t, "cuda")
-	k := compileKernel(t, d, "empty.cu", []byte(`__global__ void empty() {}`), "empty")
+// BenchmarkLaunchLatency times an empty kernel the way the
+// microbenchmarks' launch.cu event_single row did (events around one
+// <<<1,32>>> launch, synchronised after each), to compare this launch path
+// with an nvcc build's: median 5.712 us, mean 6.006 us, min 4.480 us on
+// the H200 (docs/evidence/2026-11-29-h200-microbenchmarks/csv/launch.csv).
+// ns/op is the host's whole launch-and-wait; the event times are reported
+// as median-us, mean-us and min-us. On an H200 a median over twice the
+// nvcc build's fails; on another GPU the figures are reported only. Run it
+// in a process of its own, with the reference's 500 launches:
+//
+//	cudarun.test -test.run '^$' -test.bench LaunchLatency -test.benchtime 500x -test.v
+func BenchmarkLaunchLatency(b *testing.B) {
+	d := openGPU(b, "cuda")
+	if helperMode(0) {
+		b.Fatal("a fault earlier in this process moved the GPU work to a helper process: run the benchmark in a process of its own")
+	}
+	k := compileKernel(b, d, "empty.cu", []byte(`__global__ void empty() {}`), "empty")
 	cfg := gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(32)}
 	for i := 0; i < 50; i++ {
-		k.Launch(cfg)
+		if _, err := k.Launch(cfg); err != nil {
+			b.Fatal(err)
+		}
 	}
-	us := make([]float64, 500)
-	for i := range us {
+	var us []float64
+	for b.Loop() {
 		res, err := k.Launch(cfg)
 		if err != nil {
-			t.Fatal(err)
+			b.Fatal(err)
 		}
-		us[i] = res.Timing.Ms * 1000
+		us = append(us, res.Timing.Ms*1000)
 	}
 	slices.Sort(us)
 	var sum float64
@@ -226,10 +237,18 @@ func TestLaunchLatency(t *testing.T) {
 		sum += v
 	}
 	median, mean := us[len(us)/2], sum/float64(len(us))
-	t.Logf("empty kernel, events around one launch: median %.3f us, mean %.3f us, min %.3f us, max %.3f us (nvcc: 5.712, 6.006, 4.480)",
-		median, mean, us[0], us[len(us)-1])
-	if strings.Contains(d.Info().Name, "H200") && median > 2*5.712 {
-		t.Errorf("median %.3f us is over twice the nvcc build's 5.712 us", median)
+	b.ReportMetric(median, "median-us")
+	b.ReportMetric(mean, "mean-us")
+	b.ReportMetric(us[0], "min-us")
+	name := d.Info().Name
+	b.Logf("%s, empty kernel, events around one launch, %d launches: median %.3f us, mean %.3f us, min %.3f us, max %.3f us (nvcc on the H200: 5.712, 6.006, 4.480)",
+		name, len(us), median, mean, us[0], us[len(us)-1])
+	if !strings.Contains(name, "H200") {
+		b.Logf("the reference figures are an H200's and this GPU is %s: reported, not compared", name)
+		return
+	}
+	if median > 2*5.712 {
+		b.Errorf("median %.3f us is over twice the nvcc build's 5.712 us", median)
 	}
 }
 
