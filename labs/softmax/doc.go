@@ -26,9 +26,13 @@
 // notes' 16,777,216 is a setting away) and reports time, the global
 // atomics the simulator counted, the atomic/shuffle ratio, and the
 // crossover: the size from which one kernel is clearly (more than 10%)
-// faster than another. Below a few thousand elements all three take
-// about the launch overhead; above it the per-element atomic grows with
-// n at the L2's same-address rate while the others stream their input.
+// faster than another. At a few hundred elements the per-element atomic
+// and the shuffle kernel both take about the launch overhead; above that
+// the per-element atomic grows with n at the L2's same-address rate
+// while the shuffle kernel streams its input. The shared-atomic kernel is
+// the slowest at small sizes (a block's float atomics to one shared
+// address are a compare-and-swap queue on its SM) and passes the
+// per-element atomic only once enough blocks run side by side.
 //
 // Cards puts the atomic/shuffle pair on several cards: the notes' 37x on
 // a 14-SM Turing GeForce (the atomics-vs-warp-shuffle course notes,
