@@ -3,10 +3,14 @@
 // the warp's sum in shared memory; after one barrier, the first warp adds
 // those sums with shuffles too, and one thread sends the block's total to
 // the global accumulator. The block size must be a multiple of 32.
+// The five steps are written out, as nvcc would unroll a loop over them:
+// after each, lane i holds the sum of twice as many lanes' values.
 __device__ float warpTotal(float v) {
-    for (int step = 16; step > 0; step >>= 1) {
-        v += __shfl_down_sync(0xffffffff, v, step);
-    }
+    v += __shfl_down_sync(0xffffffff, v, 16);
+    v += __shfl_down_sync(0xffffffff, v, 8);
+    v += __shfl_down_sync(0xffffffff, v, 4);
+    v += __shfl_down_sync(0xffffffff, v, 2);
+    v += __shfl_down_sync(0xffffffff, v, 1);
     return v;
 }
 
