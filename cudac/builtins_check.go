@@ -155,9 +155,8 @@ func init() {
 	}
 	for _, name := range []string{"__saturatef", "__frcp_rn", "__fsqrt_rn", "__exp10f", "__log2f",
 		"__log10f", "__tanf", "__sincosf", "__dadd_rn", "__dmul_rn", "__fsub_rn", "__fdiv_rn",
-		"__fmaf_rz", "__float2int_rn", "__float2uint_rn", "__int2float_rn", "__umulhi", "__mulhi",
-		"__umul64hi", "__mul64hi", "__funnelshift_l", "__funnelshift_r", "__byte_perm", "__sad",
-		"__usad", "__hadd", "__rhadd", "__fns", "__nanosleep", "__reduce_add_sync",
+		"__fmaf_rz", "__float2int_rn", "__float2uint_rn", "__int2float_rn",
+		"__umul64hi", "__mul64hi", "__fns", "__nanosleep", "__reduce_add_sync",
 		"__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
 		"__reduce_xor_sync", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv", "__stcg", "__stwb",
 		"__stcs", "__stwt", "atomicCAS_block", "atomicExch_block", "atomicMax_block", "atomicMin_block",

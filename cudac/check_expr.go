@@ -943,6 +943,9 @@ func (c *checker) call(e *sCall) Expr {
 		c.args(e.Args)
 		return badExpr(e.P)
 	}
+	if intrinsicSigs[id.Name] != nil {
+		return c.intrinsicCall(e, id.Name)
+	}
 	if bf := builtinFuncs[id.Name]; bf != nil {
 		if e.HasT {
 			c.errorf(e.P, "'%s' is not a template", id.Name)

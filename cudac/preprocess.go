@@ -15,13 +15,18 @@ const maxExpansion = 1 << 18
 // maxMacroDepth bounds the nesting of macro expansions.
 const maxMacroDepth = 512
 
-// macro is an object-like macro.
+// macro is an object-like or a function-like macro.
 type macro struct {
 	name string
 	body []token
 	// option marks a macro set by a Define option; builtin one that the
 	// front end predefines (a source may redefine it freely).
 	option, builtin bool
+	// fn marks a function-like macro with params (the last one
+	// __VA_ARGS__ when variadic).
+	fn       bool
+	params   []string
+	variadic bool
 }
 
 // standardMacros are what <climits>, <cfloat> and <cmath> define for
@@ -144,6 +149,22 @@ func (p *preprocessor) run(toks []token) {
 		}
 		if t.kind == tIdent {
 			if m := p.macros[t.text]; m != nil {
+				if m.fn {
+					if i >= len(toks) || toks[i].kind != tLParen {
+						p.out = append(p.out, t) // the name alone is no invocation
+						continue
+					}
+					args, next, ok := p.macroArgs(m, t, toks, i)
+					i = next
+					if ok {
+						var out []token
+						p.expandFn(m, t, args, nil, &out)
+						for _, o := range out {
+							p.emit(o)
+						}
+					}
+					continue
+				}
 				p.expand(m, t, nil)
 				continue
 			}
@@ -185,35 +206,194 @@ func (p *preprocessor) emit(t token) {
 // expand appends the expansion of m, used at use, with every token placed
 // at the use site. active lists the macros being expanded.
 func (p *preprocessor) expand(m *macro, use token, active []string) {
-	if p.expanded > maxExpansion {
+	var out []token
+	p.expandObj(m, use, active, &out)
+	for _, t := range out {
+		p.emit(t)
+	}
+}
+
+// expandObj appends the expansion of the object-like macro m to out.
+func (p *preprocessor) expandObj(m *macro, use token, active []string, out *[]token) {
+	if !p.enterMacro(use, active) {
 		return
+	}
+	p.scan(m.body, use, append(active, m.name), out)
+}
+
+// enterMacro guards the depth and size of expansions.
+func (p *preprocessor) enterMacro(use token, active []string) bool {
+	if p.expanded > maxExpansion {
+		return false
 	}
 	if len(active) >= maxMacroDepth {
 		p.d.errorf(p.d.pos(use.line, use.col), "macro expansion is nested too deeply")
 		p.expanded = maxExpansion + 1
-		return
+		return false
 	}
-	active = append(active, m.name)
-	for k, bt := range m.body {
-		if bt.kind == tIdent {
-			if inner := p.macros[bt.text]; inner != nil && !contains(active, bt.text) {
-				p.expand(inner, use, active)
-				continue
+	return true
+}
+
+// scan rescans tokens from an expansion: macros in them that are not
+// being expanded already are expanded, function-like ones when their
+// arguments follow within list. Every token is placed at use.
+func (p *preprocessor) scan(list []token, use token, active []string, out *[]token) {
+	for k := 0; k < len(list); k++ {
+		bt := list[k]
+		if bt.kind == tIdent && !bt.noExpand {
+			if inner := p.macros[bt.text]; inner != nil {
+				if contains(active, bt.text) {
+					// Painted blue: never expanded again.
+					bt.noExpand = true
+				} else if !inner.fn {
+					p.expandObj(inner, use, active, out)
+					continue
+				} else if k+1 < len(list) && list[k+1].kind == tLParen {
+					args, next, ok := p.macroArgs(inner, use, list, k+1)
+					k = next - 1
+					if ok {
+						p.expandFn(inner, use, args, active, out)
+					}
+					continue
+				}
 			}
 		}
 		bt.line, bt.col, bt.end = use.line, use.col, use.end
-		bt.bol = use.bol && k == 0
-		if k == 0 {
-			bt.space = use.space
-		}
+		bt.bol = use.bol && len(*out) == 0
 		if bt.kind == tIdent && bt.text == "__LINE__" {
 			bt = lineToken(bt)
 		}
-		p.emit(bt)
+		p.expanded++
 		if p.expanded > maxExpansion {
+			p.d.errorf(p.pos(use), "macro expansion is too large")
 			return
 		}
+		*out = append(*out, bt)
 	}
+}
+
+// macroArgs collects the arguments of an invocation of m whose '(' is
+// toks[lp]: the tokens of each argument, split at commas outside nested
+// parentheses. It returns the index after ')'.
+func (p *preprocessor) macroArgs(m *macro, use token, toks []token, lp int) (args [][]token, next int, ok bool) {
+	depth := 0
+	var cur []token
+	for i := lp + 1; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.kind == tEOF:
+			i = len(toks)
+			continue
+		case t.kind == tLParen:
+			depth++
+		case t.kind == tRParen && depth == 0:
+			args = append(args, cur)
+			if len(m.params) == 0 && len(args) == 1 && len(args[0]) == 0 {
+				args = nil // F()
+			}
+			return args, i + 1, true
+		case t.kind == tRParen:
+			depth--
+		case t.kind == tComma && depth == 0 && !(m.variadic && len(args) == len(m.params)-1):
+			args = append(args, cur)
+			cur = nil
+			continue
+		}
+		cur = append(cur, t)
+	}
+	p.d.errorf(p.pos(use), "unterminated argument list invoking macro '%s'", m.name)
+	return nil, len(toks), false
+}
+
+// expandFn appends the expansion of the function-like macro m with args.
+func (p *preprocessor) expandFn(m *macro, use token, args [][]token, active []string, out *[]token) {
+	if !p.enterMacro(use, active) {
+		return
+	}
+	if m.variadic && len(args) == len(m.params)-1 {
+		args = append(args, nil) // no variadic arguments
+	}
+	if len(args) != len(m.params) {
+		p.d.errorf(p.pos(use), "macro '%s' takes %d argument%s, not %d", m.name, len(m.params), plural(len(m.params)), len(args))
+		return
+	}
+	param := func(t token) int {
+		if t.kind != tIdent {
+			return -1
+		}
+		for i, n := range m.params {
+			if n == t.text {
+				return i
+			}
+		}
+		return -1
+	}
+	expanded := make([][]token, len(args))
+	expandedArg := func(i int) []token {
+		if expanded[i] == nil {
+			var e []token
+			p.scan(args[i], use, active, &e)
+			expanded[i] = append(e, token{}) // non-nil even when empty
+		}
+		return expanded[i][:len(expanded[i])-1]
+	}
+	var body []token
+	for k := 0; k < len(m.body); k++ {
+		bt := m.body[k]
+		pasteNext := k+1 < len(m.body) && m.body[k+1].kind == tHashHash
+		pastePrev := k > 0 && m.body[k-1].kind == tHashHash
+		switch {
+		case bt.kind == tHash && k+1 < len(m.body) && param(m.body[k+1]) >= 0:
+			body = append(body, token{kind: tString, text: spell(args[param(m.body[k+1])])})
+			k++
+		case bt.kind == tHashHash:
+			// Paste the last token so far with the next one.
+			if k+1 >= len(m.body) || len(body) == 0 {
+				continue
+			}
+			k++
+			right := []token{m.body[k]}
+			if i := param(m.body[k]); i >= 0 {
+				right = args[i]
+			}
+			if len(right) == 0 {
+				continue
+			}
+			left := body[len(body)-1]
+			pasted := p.lexText(left.text+right[0].text, p.pos(use))
+			if len(pasted) != 1 {
+				p.d.errorf(p.pos(use), "pasting '%s' and '%s' in macro '%s' does not give one token", left.text, right[0].text, m.name)
+				return
+			}
+			body = append(append(body[:len(body)-1], pasted[0]), right[1:]...)
+		case param(bt) >= 0:
+			if pasteNext || pastePrev {
+				body = append(body, args[param(bt)]...)
+			} else {
+				body = append(body, expandedArg(param(bt))...)
+			}
+		default:
+			body = append(body, bt)
+		}
+	}
+	p.scan(body, use, append(active, m.name), out)
+}
+
+// spell is the text of tokens as # makes a string of them.
+func spell(toks []token) string {
+	var b strings.Builder
+	for i, t := range toks {
+		if i > 0 && t.space {
+			b.WriteByte(' ')
+		}
+		switch t.kind {
+		case tString:
+			b.WriteString(strconv.Quote(t.text))
+		default:
+			b.WriteString(t.text)
+		}
+	}
+	return b.String()
 }
 
 // lineToken replaces __LINE__ by its line number.
@@ -341,15 +521,53 @@ func (p *preprocessor) define(name token, args []token) {
 		return
 	}
 	body := args[1:]
+	nm := &macro{name: id.text}
 	if len(body) > 0 && body[0].kind == tLParen && !body[0].space {
-		p.d.errorf(p.pos(id), "function-like macros are not supported ('%s')", id.text)
-		return
-	}
-	for _, t := range body {
-		if t.kind == tHash || t.kind == tHashHash {
-			p.d.errorf(p.pos(t), "'%s' in a macro body is not supported", t.kind)
+		// A function-like macro: NAME(a, b) body, NAME(a, ...) body.
+		nm.fn = true
+		i := 1
+		for i < len(body) && body[i].kind != tRParen {
+			t := body[i]
+			switch {
+			case t.kind == tEllipsis:
+				nm.variadic = true
+				nm.params = append(nm.params, "__VA_ARGS__")
+			case t.kind == tIdent && !contains(nm.params, t.text):
+				nm.params = append(nm.params, t.text)
+			default:
+				p.d.errorf(p.pos(t), "expected a parameter name in macro '%s', found %s", id.text, t.describe())
+				return
+			}
+			i++
+			if i < len(body) && body[i].kind == tComma && !nm.variadic {
+				i++
+			} else if i < len(body) && body[i].kind != tRParen {
+				p.d.errorf(p.pos(body[i]), "expected ',' or ')' in the parameters of macro '%s'", id.text)
+				return
+			}
+		}
+		if i >= len(body) {
+			p.d.errorf(p.pos(id), "missing ')' in the parameters of macro '%s'", id.text)
 			return
 		}
+		body = body[i+1:]
+		for k, t := range body {
+			if t.kind == tHash && (k+1 >= len(body) || !contains(nm.params, body[k+1].text)) {
+				p.d.errorf(p.pos(t), "'#' in macro '%s' is not followed by a parameter", id.text)
+				return
+			}
+		}
+	} else {
+		for _, t := range body {
+			if t.kind == tHash {
+				p.d.errorf(p.pos(t), "'#' in an object-like macro body is not supported")
+				return
+			}
+		}
+	}
+	if n := len(body); n > 0 && (body[0].kind == tHashHash || body[n-1].kind == tHashHash) {
+		p.d.errorf(p.pos(id), "'##' cannot begin or end the body of macro '%s'", id.text)
+		return
 	}
 	body = append([]token(nil), body...)
 	for i := range body {
@@ -360,12 +578,13 @@ func (p *preprocessor) define(name token, args []token) {
 			p.d.errorf(p.pos(id), "macro '%s' is already defined by a Define option (guard it with #ifndef %s)", id.text, id.text)
 			return
 		}
-		if !sameTokens(old.body, body) {
+		if !sameTokens(old.body, body) || old.fn != nm.fn || strings.Join(old.params, ",") != strings.Join(nm.params, ",") {
 			p.d.errorf(p.pos(id), "macro '%s' redefined with a different value", id.text)
 			return
 		}
 	}
-	p.macros[id.text] = &macro{name: id.text, body: body}
+	nm.body = body
+	p.macros[id.text] = nm
 }
 
 func sameTokens(a, b []token) bool {
@@ -420,10 +639,19 @@ func (p *preprocessor) evalIf(name token, args []token) bool {
 	// Expand into a scratch output.
 	saved := p.out
 	p.out = nil
-	for _, t := range toks {
-		if m := p.macros[t.text]; t.kind == tIdent && m != nil {
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		m := p.macros[t.text]
+		switch {
+		case t.kind == tIdent && m != nil && m.fn && i+1 < len(toks) && toks[i+1].kind == tLParen:
+			args, next, ok := p.macroArgs(m, t, toks, i+1)
+			i = next - 1
+			if ok {
+				p.expandFn(m, t, args, nil, &p.out)
+			}
+		case t.kind == tIdent && m != nil && !m.fn:
 			p.expand(m, t, nil)
-		} else {
+		default:
 			p.out = append(p.out, t)
 		}
 	}

@@ -39,7 +39,9 @@ func TestPreprocessor(t *testing.T) {
 			"e.cu:3:7: undeclared identifier 'tidd'\n      if (BAD < n) {}\n          ^"},
 		{"expansion type error", "#define PTR (float*)0\n__global__ void k() {\n  int x = 1 +\n    PTR * 2;\n}",
 			"e.cu:4:9: invalid operands to binary '*' ('float*' and 'int')\n        PTR * 2;\n            ^"},
-		{"function-like", "#define F(x) x\n", "e.cu:1:9: function-like macros are not supported ('F')\n    #define F(x) x\n            ^"},
+		{"function-like arity", "#define F(x) x\n__global__ void k(int* p) {\n  p[0] = F(1, 2);\n}", "e.cu:3:10: macro 'F' takes 1 argument, not 2\n      p[0] = F(1, 2);\n             ^"},
+		{"function-like unterminated", "#define F(x) x\n__global__ void k(int* p) {\n  p[0] = F(1;\n}", "e.cu:3:10: unterminated argument list invoking macro 'F'\n      p[0] = F(1;\n             ^"},
+		{"hash without parameter", "#define F(x) #y\n", "e.cu:1:14: '#' in macro 'F' is not followed by a parameter\n    #define F(x) #y\n                 ^"},
 		{"redefined", "#define N 1\n#define N 2\n", "e.cu:2:9: macro 'N' redefined with a different value\n    #define N 2\n            ^"},
 		{"unknown directive", "#frobnicate\n", "e.cu:1:2: unknown preprocessing directive '#frobnicate'\n    #frobnicate\n     ^"},
 		{"endif without if", "#endif\n", "e.cu:1:2: #endif without #if\n    #endif\n     ^"},
@@ -142,5 +144,53 @@ func TestPathologicalInputs(t *testing.T) {
 				t.Errorf("err = %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestFunctionLikeMacros checks expansions against what the C preprocessor
+// gives, through the values they compute.
+func TestFunctionLikeMacros(t *testing.T) {
+	src := `
+#define UMUL(a, b) __umul24((a), (b))
+#define SQ(x) ((x) * (x))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define CAT(a, b) a##b
+#define STR(x) #x
+#define TWICE(f, x) f(f(x))
+#define IDX(r, c) ((r) * W + (c))
+#define W 8
+#define SUM(...) sum3(__VA_ARGS__)
+#define EMPTY() 7
+#define SELF(x) (x + SELF)
+__device__ int sum3(int a, int b, int c) { return a + b + c; }
+__global__ void k(int* out, int v1, int v2) {
+    out[0] = UMUL(3, 5);
+    out[1] = SQ(2 + 1);
+    out[2] = MAX(v1, v2);
+    out[CAT(1, 0) - 7] = CAT(v, 1);
+    printf(STR(a  +   b) "\n");
+    out[5] = TWICE(SQ, 2);
+    out[6] = IDX(2, 3);
+    out[7] = SUM(1, 2, 3);
+    out[8] = EMPTY();
+    int CAT(my, var) = 4;
+    out[9] = myvar;
+    int SELF = 1;
+    out[10] = SELF(2);
+}`
+	prog, err := Compile("m.cu", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Dump(prog.Func("k").Body)
+	for _, want := range []string{
+		"(call __umul24 3:unsigned int 5:unsigned int)", "(index out 1:long long):int 9:int",
+		"(? (> v1 v2):bool v1 v2)", "(index out 3:long long):int v1)", `(printf "a + b\n")`,
+		"(index out 5:long long):int 16:int", "(index out 6:long long):int 19:int", "(call sum3 1:int 2:int 3:int)",
+		"(index out 8:long long):int 7:int", "decl int myvar = 4:int", "(+ 2:int SELF)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("expansion lacks %q:\n%s", want, got)
+		}
 	}
 }

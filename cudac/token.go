@@ -96,6 +96,9 @@ type token struct {
 	end   int32 // column just after the token, on its first line
 	bol   bool  // first token on its line
 	space bool  // preceded by white space
+	// noExpand marks a macro name met inside its own expansion: it is
+	// never expanded again (C's "painted blue" tokens).
+	noExpand bool
 	// val is a character literal's value.
 	val int64
 	// err is a lexical error in the token, reported if the token is used.

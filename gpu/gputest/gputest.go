@@ -64,6 +64,7 @@ var tests = []struct {
 	{"GridSync", testGridSync},
 	{"TypeTemplates", testTypeTemplates},
 	{"References", testReferences},
+	{"IntegerIntrinsics", testIntegerIntrinsics},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

@@ -1,0 +1,134 @@
+package cudac
+
+import "fmt"
+
+// This file defines the integer intrinsics that are arithmetic on their
+// arguments (__umul24, __mulhi, __funnelshift_l, __byte_perm, ...): each is
+// a __device__ function made once per program, whose body computes the
+// result with C's operators on wider types, as the CUDA math API documents
+// it. A backend sees an ordinary call.
+
+// intrinsicSig is an intrinsic's result and parameter types.
+type intrinsicSig struct {
+	result *Type
+	params []*Type
+}
+
+var intrinsicSigs = map[string]*intrinsicSig{
+	"__mul24":          {Int32Type, []*Type{Int32Type, Int32Type}},
+	"__umul24":         {Uint32Type, []*Type{Uint32Type, Uint32Type}},
+	"__mulhi":          {Int32Type, []*Type{Int32Type, Int32Type}},
+	"__umulhi":         {Uint32Type, []*Type{Uint32Type, Uint32Type}},
+	"__funnelshift_l":  {Uint32Type, []*Type{Uint32Type, Uint32Type, Uint32Type}},
+	"__funnelshift_r":  {Uint32Type, []*Type{Uint32Type, Uint32Type, Uint32Type}},
+	"__funnelshift_lc": {Uint32Type, []*Type{Uint32Type, Uint32Type, Uint32Type}},
+	"__funnelshift_rc": {Uint32Type, []*Type{Uint32Type, Uint32Type, Uint32Type}},
+	"__byte_perm":      {Uint32Type, []*Type{Uint32Type, Uint32Type, Uint32Type}},
+	"__sad":            {Uint32Type, []*Type{Int32Type, Int32Type, Uint32Type}},
+	"__usad":           {Uint32Type, []*Type{Uint32Type, Uint32Type, Uint32Type}},
+	"__hadd":           {Int32Type, []*Type{Int32Type, Int32Type}},
+	"__rhadd":          {Int32Type, []*Type{Int32Type, Int32Type}},
+	"__uhadd":          {Uint32Type, []*Type{Uint32Type, Uint32Type}},
+	"__urhadd":         {Uint32Type, []*Type{Uint32Type, Uint32Type}},
+}
+
+// intrinsicCall checks a call of an intrinsic of intrinsicSigs.
+func (c *checker) intrinsicCall(e *sCall, name string) Expr {
+	sig := intrinsicSigs[name]
+	if e.HasT {
+		c.errorf(e.P, "'%s' is not a template", name)
+		return badExpr(e.P)
+	}
+	args, ok := c.args(e.Args)
+	if !ok {
+		return badExpr(e.P)
+	}
+	if len(args) != len(sig.params) {
+		c.errorf(e.P, "'%s' takes %d arguments, not %d", name, len(sig.params), len(args))
+		return badExpr(e.P)
+	}
+	for i, t := range sig.params {
+		args[i] = c.convertTo(args[i], t, fmt.Sprintf("in argument %d of '%s'", i+1, name))
+		if isBad(args[i]) {
+			return badExpr(e.P)
+		}
+	}
+	return &Call{P: e.P, Func: c.intrinsicFunc(name, e.P), Args: args}
+}
+
+// intrinsicFunc makes (once per program) the function of an intrinsic.
+func (c *checker) intrinsicFunc(name string, p Pos) *Func {
+	if fn := c.impl.cgFuncs[name]; fn != nil {
+		return fn
+	}
+	sig := intrinsicSigs[name]
+	b := cgb{p: p}
+	fn := &Func{Name: name, P: p, Result: sig.result}
+	var x []Expr
+	for i, t := range sig.params {
+		v := &Var{Name: string(rune('a' + i)), T: t, P: p, Space: SpaceParam}
+		fn.Params = append(fn.Params, v)
+		x = append(x, &VarRef{P: p, Var: v})
+	}
+	u64 := func(e Expr) Expr { return b.conv(e, Uint64Type) }
+	i64 := func(e Expr) Expr { return b.conv(e, Int64Type) }
+	k64 := func(n int64) Expr { return &Const{P: p, T: Uint64Type, Int: n} }
+	ki32 := func(n int64) Expr { return &Const{P: p, T: Int32Type, Int: n} }
+	// hilo is ((unsigned long long)hi << 32) | lo.
+	hilo := func(lo, hi Expr) Expr { return b.op(Or, b.op(Shl, u64(hi), b.k32(32)), u64(lo)) }
+	absDiff := func(a, bb Expr) Expr { return b.cond(b.op(Gt, a, bb), b.op(Sub, a, bb), b.op(Sub, bb, a)) }
+	var r Expr
+	switch name {
+	case "__mul24": // the low 32 bits of the product of the low 24 bits, sign-extended
+		s24 := func(e Expr) Expr { return b.op(Shr, b.op(Shl, e, b.k32(8)), b.k32(8)) }
+		r = b.conv(b.op(Mul, i64(s24(x[0])), i64(s24(x[1]))), Int32Type)
+	case "__umul24":
+		m := b.k32(0xffffff)
+		r = b.op(Mul, b.op(And, x[0], m), b.op(And, x[1], m))
+	case "__mulhi":
+		r = b.conv(b.op(Shr, b.op(Mul, i64(x[0]), i64(x[1])), b.k32(32)), Int32Type)
+	case "__umulhi":
+		r = b.conv(b.op(Shr, b.op(Mul, u64(x[0]), u64(x[1])), b.k32(32)), Uint32Type)
+	case "__funnelshift_l", "__funnelshift_lc":
+		s := b.op(And, x[2], b.k32(31))
+		if name == "__funnelshift_lc" {
+			s = b.cond(b.op(Gt, x[2], b.k32(32)), b.k32(32), x[2])
+		}
+		r = b.conv(b.op(Shr, b.op(Shl, hilo(x[0], x[1]), s), b.k32(32)), Uint32Type)
+	case "__funnelshift_r", "__funnelshift_rc":
+		s := b.op(And, x[2], b.k32(31))
+		if name == "__funnelshift_rc" {
+			s = b.cond(b.op(Gt, x[2], b.k32(32)), b.k32(32), x[2])
+		}
+		r = b.conv(b.op(Shr, hilo(x[0], x[1]), s), Uint32Type)
+	case "__byte_perm": // byte i of the result is byte (s >> 4i) & 7 of y:x
+		r = b.k32(0)
+		for i := int64(0); i < 4; i++ {
+			sel := b.op(And, b.op(Shr, x[2], b.k32(4*i)), b.k32(7))
+			byt := b.op(And, b.op(Shr, hilo(x[0], x[1]), b.op(Mul, sel, b.k32(8))), k64(0xff))
+			r = b.op(Or, r, b.op(Shl, b.conv(byt, Uint32Type), b.k32(8*i)))
+		}
+	case "__sad":
+		r = b.op(Add, b.conv(absDiff(i64(x[0]), i64(x[1])), Uint32Type), x[2])
+	case "__usad":
+		r = b.op(Add, absDiff(x[0], x[1]), x[2])
+	case "__hadd", "__rhadd":
+		sum := b.op(Add, i64(x[0]), i64(x[1]))
+		if name == "__rhadd" {
+			sum = b.op(Add, sum, &Const{P: p, T: Int64Type, Int: 1})
+		}
+		r = b.conv(b.op(Shr, sum, ki32(1)), Int32Type)
+	case "__uhadd", "__urhadd":
+		sum := b.op(Add, u64(x[0]), u64(x[1]))
+		if name == "__urhadd" {
+			sum = b.op(Add, sum, k64(1))
+		}
+		r = b.conv(b.op(Shr, sum, b.k32(1)), Uint32Type)
+	}
+	fn.Body = &Block{P: p, Stmts: []Stmt{&Return{P: p, X: r}}}
+	if c.impl.cgFuncs == nil {
+		c.impl.cgFuncs = map[string]*Func{}
+	}
+	c.impl.cgFuncs[name] = fn
+	return fn
+}
