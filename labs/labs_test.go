@@ -1,6 +1,8 @@
 package labs_test
 
 import (
+	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -25,10 +27,18 @@ func (fakeLab) Info() labs.Info {
 func (fakeLab) Options() []labs.Option {
 	return []labs.Option{
 		{Name: "sizes", Kind: labs.Ints, Default: "4096,65536", Max: 1 << 20},
-		{Name: "block-size", Kind: labs.Int, Default: "256", Max: 1024},
+		{Name: "block-size", Kind: labs.Int, Default: "256", Max: 1024, Valid: powerOfTwo},
 		{Name: "tolerance", Kind: labs.Float, Default: "0.1"},
 		{Name: "order", Kind: labs.String, Default: "seeded", Choices: []string{"seeded", "deterministic"}},
+		{Name: "runs", Kind: labs.Int, Max: 100},
 	}
+}
+
+func powerOfTwo(x int) error {
+	if x&(x-1) != 0 {
+		return errors.New("want a power of two")
+	}
+	return nil
 }
 
 func (fakeLab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
@@ -97,7 +107,10 @@ func TestResolveErrors(t *testing.T) {
 		set  map[string]string
 		want string
 	}{
-		{map[string]string{"size": "1"}, `fake has no option "size" (options: sizes, block-size, tolerance, order)`},
+		{map[string]string{"size": "1"}, `fake has no option "size" (options: sizes, block-size, tolerance, order, runs)`},
+		{map[string]string{"block-size": "96"}, "fake: block-size=96: 96: want a power of two"},
+		{map[string]string{"runs": "0"}, "fake: runs=0: 0: want at least 1"},
+		{map[string]string{"runs": "1,2"}, "fake: runs=1,2: want one whole number"},
 		{map[string]string{"sizes": "10000000000"}, "fake: sizes=10000000000: 10000000000: at most 1048576"},
 		{map[string]string{"sizes": "12,x"}, `fake: sizes=12,x: "x" is not a whole number`},
 		{map[string]string{"sizes": "-3"}, "sizes=-3: -3: want at least 1"},
@@ -110,6 +123,48 @@ func TestResolveErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Resolve(%v) error = %v, want it to contain %q", c.set, err, c.want)
 		}
+	}
+}
+
+// An Int option with no default may stay empty: the lab chooses.
+func TestOptionalInt(t *testing.T) {
+	opts := fakeLab{}.Options()
+	s, err := labs.Resolve("fake", opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.Int("runs"); n != 0 || err != nil {
+		t.Errorf("Int(runs) unset = %d, %v; want 0, nil", n, err)
+	}
+	if n, err := s.Int("block-size"); n != 256 || err != nil {
+		t.Errorf("Int(block-size) = %d, %v; want 256, nil", n, err)
+	}
+	s, err = labs.Resolve("fake", opts, map[string]string{"runs": "7", "block-size": "64"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.Int("runs"); n != 7 || err != nil {
+		t.Errorf("Int(runs) = %d, %v; want 7, nil", n, err)
+	}
+}
+
+func TestKindJSON(t *testing.T) {
+	b, err := json.Marshal(fakeLab{}.Options()[:4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"kind":"ints"`, `"kind":"int"`, `"kind":"float"`, `"kind":"string"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("options JSON lacks %s: %s", want, b)
+		}
+	}
+	var back []labs.Option
+	if err := json.Unmarshal(b, &back); err != nil || back[0].Kind != labs.Ints || back[3].Kind != labs.String {
+		t.Errorf("options JSON does not read back: %+v, %v", back, err)
+	}
+	var k labs.Kind
+	if err := json.Unmarshal([]byte(`"list"`), &k); err == nil || !strings.Contains(err.Error(), `no kind "list"`) {
+		t.Errorf("unmarshal of a bad kind: %v", err)
 	}
 }
 

@@ -14,7 +14,8 @@ type Kind int
 const (
 	// String is any text, or one of the option's Choices when it has any.
 	String Kind = iota
-	// Int is one whole number, at least 1.
+	// Int is one whole number, at least 1; or, for an option whose
+	// Default is empty, nothing: the lab's own choice (see Settings.Int).
 	Int
 	// Ints is a comma-separated list of whole numbers, each at least 1.
 	Ints
@@ -34,6 +35,27 @@ func (k Kind) String() string {
 	return "text"
 }
 
+var kindNames = [...]string{String: "string", Int: "int", Ints: "ints", Float: "float"}
+
+// MarshalText writes a Kind as its name in JSON: "string", "int", "ints"
+// or "float".
+func (k Kind) MarshalText() ([]byte, error) {
+	if k < 0 || int(k) >= len(kindNames) {
+		return nil, fmt.Errorf("labs: no kind %d", int(k))
+	}
+	return []byte(kindNames[k]), nil
+}
+
+// UnmarshalText reads a Kind written by MarshalText.
+func (k *Kind) UnmarshalText(b []byte) error {
+	i := slices.Index(kindNames[:], string(b))
+	if i < 0 {
+		return fmt.Errorf("labs: no kind %q (kinds: %s)", b, strings.Join(kindNames[:], ", "))
+	}
+	*k = Kind(i)
+	return nil
+}
+
 // Option is one setting of a lab or of an exercise's check, set by name:
 // `warplab lab day26 --set sizes=4096,65536`, or a hidden check in an
 // instructor's key.
@@ -42,7 +64,8 @@ type Option struct {
 	Name string `json:"name"`
 	Kind Kind   `json:"kind"`
 	// Default is the value used when the setting is not given, written as
-	// it would be set.
+	// it would be set. An empty Default of an Int option leaves the choice
+	// to the lab, which its Usage explains.
 	Default string `json:"default"`
 	// Usage says what the setting changes, with its unit.
 	Usage string `json:"usage"`
@@ -51,6 +74,10 @@ type Option struct {
 	Max int `json:"max,omitempty"`
 	// Choices, for a String option, are the values it accepts.
 	Choices []string `json:"choices,omitempty"`
+	// Valid, if set, checks each whole number of an Int or Ints value
+	// beyond its range ("a power of two"), so that Resolve refuses it
+	// before anything runs. Its error says what is wanted.
+	Valid func(int) error `json:"-"`
 }
 
 // Settings are resolved settings: every option of a lab or exercise by
@@ -135,11 +162,16 @@ func (s Settings) Values() map[string]string {
 	return m
 }
 
-// Int returns a setting that holds one whole number.
+// Int returns a setting that holds one whole number. An option whose
+// Default is empty may be left empty too: Int then returns 0, for the
+// lab's own choice ("10 timed runs on a GPU, 1 on the simulator").
 func (s Settings) Int(name string) (int, error) {
 	xs, err := s.Ints(name)
 	if err != nil {
 		return 0, err
+	}
+	if len(xs) == 0 && s.opts[name].Default == "" {
+		return 0, nil
 	}
 	if len(xs) != 1 {
 		return 0, s.errorf(name, "want one whole number")
@@ -171,6 +203,11 @@ func (s Settings) Ints(name string) ([]int, error) {
 			return nil, s.errorf(name, "%d: at most %d", x, s.opts[name].Max)
 		case x > math.MaxInt32:
 			return nil, s.errorf(name, "%d: at most %d", x, math.MaxInt32)
+		}
+		if valid := s.opts[name].Valid; valid != nil {
+			if err := valid(int(x)); err != nil {
+				return nil, s.errorf(name, "%d: %v", x, err)
+			}
 		}
 		xs = append(xs, int(x))
 	}
