@@ -10,6 +10,7 @@ import (
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
@@ -52,7 +53,7 @@ func TestKernelSources(t *testing.T) {
 // every launch's sum exact, GB/s from the time, the fastest the least.
 func TestSweepMechanics(t *testing.T) {
 	dev := open(t, "sim:t4")
-	s, err := Sweep(dev, SweepOptions{Sizes: smallSizes, Progress: NoProgress})
+	s, err := Sweep(dev, SweepOptions{Sizes: smallSizes, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +121,7 @@ func TestSweepRejectsBadOptions(t *testing.T) {
 	for _, o := range []SweepOptions{
 		{BlockSize: 96}, {BlockSize: 2048}, {Sizes: []int{0}}, {Runs: -1},
 	} {
-		o.Progress = NoProgress
+		o.Progress = labs.NoProgress()
 		if _, err := Sweep(dev, o); err == nil || !strings.HasPrefix(err.Error(), "atomics: ") {
 			t.Errorf("Sweep(%+v): err = %v", o, err)
 		}
@@ -133,7 +134,7 @@ func TestSweepRejectsBadOptions(t *testing.T) {
 // one device opened with that spec.
 func TestReplay(t *testing.T) {
 	const spec = "sim:t4?seed=5"
-	opts := DeterminismOptions{N: 65536, Runs: 4, Progress: NoProgress}
+	opts := DeterminismOptions{N: 65536, Runs: 4, Progress: labs.NoProgress()}
 	a, err := Determinism(open(t, spec), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +195,7 @@ func TestReplay(t *testing.T) {
 // With order=deterministic the simulator fixes the order of atomics, so
 // every run gives the same sum.
 func TestDeterministicOrder(t *testing.T) {
-	d, err := Determinism(open(t, "sim:t4?order=deterministic"), DeterminismOptions{N: 65536, Runs: 3, Progress: NoProgress})
+	d, err := Determinism(open(t, "sim:t4?order=deterministic"), DeterminismOptions{N: 65536, Runs: 3, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +218,7 @@ func TestDeterminismRow(t *testing.T) {
 }
 
 func TestDeterminismTableAndChart(t *testing.T) {
-	d, err := Determinism(open(t, "sim:t4"), DeterminismOptions{N: 4096, Runs: 3, Progress: NoProgress})
+	d, err := Determinism(open(t, "sim:t4"), DeterminismOptions{N: 4096, Runs: 3, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,13 +307,11 @@ func rightAnswer(bt *BlockSizeTable) Day26Answer {
 	return a
 }
 
-func item(f Feedback, part string) FeedbackItem {
-	for _, it := range f.Items {
-		if it.Part == part {
-			return it
-		}
+func item(f labs.Feedback, name string) labs.Part {
+	if p, ok := f.Part(name); ok {
+		return p
 	}
-	return FeedbackItem{Part: part, Message: "no such item"}
+	return labs.Part{Name: name, Verdict: labs.Fail, Message: "no such part"}
 }
 
 func TestCheckTable(t *testing.T) {
@@ -340,24 +339,24 @@ func TestCheckTable(t *testing.T) {
 		t.Fatalf("a wrong answer passes:\n%s", f)
 	}
 	it := item(f, "ratios at 1024 threads")
-	if it.OK || !strings.Contains(it.Message, "shared: you wrote 2, the re-run gives 3.00") || !strings.Contains(it.Message, "missing: tree") {
+	if it.OK() || !strings.Contains(it.Message, "shared: you wrote 2, the re-run gives 3.00") || !strings.Contains(it.Message, "missing: tree") {
 		t.Errorf("1024 ratios: %+v", it)
 	}
-	if it := item(f, "ratios at 64 threads"); !it.OK {
+	if it := item(f, "ratios at 64 threads"); !it.OK() {
 		t.Errorf("64 ratios: %+v", it)
 	}
-	if it := item(f, "fastest column"); it.OK || !strings.Contains(it.Message, "64 threads: you wrote shared, the re-run's fastest is tree") {
+	if it := item(f, "fastest column"); it.OK() || !strings.Contains(it.Message, "64 threads: you wrote shared, the re-run's fastest is tree") {
 		t.Errorf("fastest: %+v", it)
 	}
 
 	// Nothing answered: every part says so, and the sentence points to Hint 1.
 	f = CheckTable(bt, Day26Answer{})
 	for _, part := range []string{"ratios at 64 threads", "ratios at 256 threads", "ratios at 1024 threads", "fastest column"} {
-		if it := item(f, part); it.OK || !strings.HasPrefix(it.Message, "not answered yet") {
+		if it := item(f, part); it.Verdict != labs.Unanswered || !strings.HasPrefix(it.Message, "not answered yet") {
 			t.Errorf("%s: %+v", part, it)
 		}
 	}
-	if it := item(f, "sentence"); it.OK || it.Hint != 1 {
+	if it := item(f, "sentence"); it.Verdict != labs.Unanswered || it.Hint != 1 {
 		t.Errorf("sentence: %+v", it)
 	}
 
@@ -413,7 +412,7 @@ func TestCheckReportsBadSums(t *testing.T) {
 	c := &bt.Sweeps[0].Rows[0].Cells[1]
 	c.OK, c.Mismatch = false, "launch 1 of 1: sum 6291200, want 6291456"
 	f := CheckTable(bt, rightAnswer(bt))
-	if it := item(f, "bitwise check"); it.OK || !strings.Contains(it.Message, "shared at n = 4194304, 64 threads per block: launch 1 of 1: sum 6291200") {
+	if it := item(f, "bitwise check"); it.OK() || !strings.Contains(it.Message, "shared at n = 4194304, 64 threads per block: launch 1 of 1: sum 6291200") {
 		t.Errorf("bitwise check: %+v", it)
 	}
 }
@@ -433,7 +432,7 @@ func TestFeedbackRenders(t *testing.T) {
 		}
 	}
 	f = CheckTable(bt, rightAnswer(bt))
-	if !strings.Contains(f.HTML(), "All right") || !strings.Contains(f.String(), "all right") {
+	if !strings.Contains(f.HTML(), "all right") || !strings.Contains(f.String(), "all right") {
 		t.Errorf("a passing answer does not say so:\n%s", f)
 	}
 }
@@ -445,7 +444,7 @@ func TestCheckReplays(t *testing.T) {
 		t.Skip("runs the block-size sweep twice")
 	}
 	const spec = "sim:t4?seed=3"
-	opts := BlockSizeOptions{Sizes: smallSizes, Progress: NoProgress}
+	opts := BlockSizeOptions{Sizes: smallSizes, Progress: labs.NoProgress()}
 	bt, err := BlockSizes(open(t, spec), opts)
 	if err != nil {
 		t.Fatal(err)
@@ -473,7 +472,7 @@ func TestMeasuredPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer dev.Close()
-	s, err := Sweep(dev, SweepOptions{Sizes: smallSizes, Progress: NoProgress})
+	s, err := Sweep(dev, SweepOptions{Sizes: smallSizes, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -509,7 +508,7 @@ func TestMeasuredPath(t *testing.T) {
 	// what the fake GPU does, not what the table says: its times do not
 	// depend on the block size (fakeNs), so every ratio is 1 but for the
 	// noise, and the tree sum is the fastest at every block size.
-	bt, err := BlockSizes(dev, BlockSizeOptions{Sizes: smallSizes, Progress: NoProgress})
+	bt, err := BlockSizes(dev, BlockSizeOptions{Sizes: smallSizes, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -531,7 +530,7 @@ func TestMeasuredPath(t *testing.T) {
 		t.Errorf("ratios the fake GPU does not produce pass:\n%s", f)
 	}
 
-	d, err := Determinism(dev, DeterminismOptions{N: 4096, Runs: 5, Progress: NoProgress})
+	d, err := Determinism(dev, DeterminismOptions{N: 4096, Runs: 5, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -544,13 +543,13 @@ func TestReportJSON(t *testing.T) {
 	dev := open(t, "sim:t4")
 	r := &Day26Report{Device: dev.Info(), Capabilities: dev.Capabilities()}
 	var err error
-	if r.Sweep, err = Sweep(dev, SweepOptions{Sizes: []int{4096}, Progress: NoProgress}); err != nil {
+	if r.Sweep, err = Sweep(dev, SweepOptions{Sizes: []int{4096}, Progress: labs.NoProgress()}); err != nil {
 		t.Fatal(err)
 	}
-	if r.Determinism, err = Determinism(dev, DeterminismOptions{N: 4096, Runs: 2, Progress: NoProgress}); err != nil {
+	if r.Determinism, err = Determinism(dev, DeterminismOptions{N: 4096, Runs: 2, Progress: labs.NoProgress()}); err != nil {
 		t.Fatal(err)
 	}
-	if r.BlockSizes, err = BlockSizes(dev, BlockSizeOptions{Sizes: []int{4096}, Progress: NoProgress}); err != nil {
+	if r.BlockSizes, err = BlockSizes(dev, BlockSizeOptions{Sizes: []int{4096}, Progress: labs.NoProgress()}); err != nil {
 		t.Fatal(err)
 	}
 	b, err := json.Marshal(r)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
@@ -14,7 +15,7 @@ import (
 // exercise: the sweep at 64, 256 and 1024 threads per block.
 type BlockSizeOptions struct {
 	// BlockSizes are the block sizes to sweep, powers of two; nil means
-	// ExerciseBlockSizes.
+	// ExerciseBlockSizes().
 	BlockSizes []int
 	// Baseline is the block size the ratios are taken against; 0 means
 	// 256. It is swept too if BlockSizes lacks it.
@@ -23,8 +24,8 @@ type BlockSizeOptions struct {
 	Sizes   []int
 	WarmUps int
 	Runs    int
-	// Progress receives progress; nil means the default (see Progress).
-	Progress Progress
+	// Progress receives progress; nil means the default (see labs.Progress).
+	Progress labs.Progress
 }
 
 // BlockSizeTable is the result of BlockSizes: a sweep per block size,
@@ -65,7 +66,7 @@ type BlockSizeRow struct {
 func BlockSizes(dev *gpu.Device, opts BlockSizeOptions) (*BlockSizeTable, error) {
 	blocks := slices.Clone(opts.BlockSizes)
 	if len(blocks) == 0 {
-		blocks = slices.Clone(ExerciseBlockSizes)
+		blocks = ExerciseBlockSizes()
 	}
 	if opts.Baseline == 0 {
 		opts.Baseline = DefaultBlockSize

@@ -7,6 +7,7 @@ import (
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
@@ -19,8 +20,8 @@ type DeterminismOptions struct {
 	Runs int
 	// BlockSize is the threads per block, a power of two; 0 means 256.
 	BlockSize int
-	// Progress receives progress; nil means the default (see Progress).
-	Progress Progress
+	// Progress receives progress; nil means the default (see labs.Progress).
+	Progress labs.Progress
 }
 
 // DeterminismTable is the result of Determinism: how far each kernel's
@@ -61,10 +62,10 @@ type DeterminismRow struct {
 // hardware; with the spec option order=deterministic it is fixed.
 func Determinism(dev *gpu.Device, opts DeterminismOptions) (*DeterminismTable, error) {
 	if opts.N == 0 {
-		opts.N = DefaultSizes[len(DefaultSizes)-1]
+		opts.N = defaultDeterminismN
 	}
 	if opts.Runs == 0 {
-		opts.Runs = 20
+		opts.Runs = defaultDeterminismRuns
 	}
 	if opts.BlockSize == 0 {
 		opts.BlockSize = DefaultBlockSize

@@ -100,8 +100,12 @@
 // # Running the lab
 //
 // The notebook notebooks/day26-atomics.ipynb walks through the lesson on
-// the GoNB kernel; "warplab lab day26" runs it without Jupyter and prints
-// the tables. From Go:
+// the GoNB kernel. The package registers the lab with package labs as
+// "day26" (alias "atomics"), so "warplab lab day26" runs it without
+// Jupyter and prints the tables, with its options set by name
+// ("--set sizes=4096,65536 --set block-size=128"; "warplab lab day26
+// --help" lists them), and the grader finds its exercise there. Check
+// returns the shared labs.Feedback. From Go:
 //
 //	dev, err := gpu.Open("") // WARPLAB_DEVICE, else a GPU, else sim:t4
 //	sweep, err := atomics.Sweep(dev, atomics.SweepOptions{})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/atomics"
 )
 
@@ -18,7 +19,7 @@ func ExampleSweep() {
 		log.Fatal(err)
 	}
 	defer dev.Close()
-	sweep, err := atomics.Sweep(dev, atomics.SweepOptions{Sizes: []int{4096, 65536}, Progress: atomics.NoProgress})
+	sweep, err := atomics.Sweep(dev, atomics.SweepOptions{Sizes: []int{4096, 65536}, Progress: labs.NoProgress()})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -59,9 +60,9 @@ func ExampleRubric() {
 		"The global column barely moves: it always sends n atomics, one per element, whatever the block size.",
 	} {
 		it := atomics.Rubric(s)[0]
-		fmt.Printf("ok=%v hint=%d\n", it.OK, it.Hint)
+		fmt.Printf("%s hint=%d\n", it.Verdict, it.Hint)
 	}
 	// Output:
-	// ok=false hint=1
-	// ok=true hint=0
+	// fail hint=1
+	// pass hint=0
 }

@@ -2,13 +2,13 @@ package atomics
 
 import (
 	"fmt"
-	"html"
 	"math"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
 )
 
 // KernelRatios are one block size's three ratios: each kernel's time at
@@ -55,39 +55,6 @@ type Day26Answer struct {
 	Sentence string
 }
 
-// Feedback is what Check says about an answer, part by part. charts.Show
-// displays it as HTML; String renders it as text.
-type Feedback struct {
-	// Device, Spec and Timing say what the answer was checked against.
-	Device string `json:"device"`
-	Spec   string `json:"spec"`
-	Timing string `json:"timing"`
-	// Tolerance says how close to the re-run a ratio must be, in words:
-	// "within 10% or ...".
-	Tolerance string         `json:"tolerance"`
-	Items     []FeedbackItem `json:"items"`
-}
-
-// FeedbackItem is the verdict on one part of an answer.
-type FeedbackItem struct {
-	// Part names what was checked: "ratios at 64 threads", "sentence".
-	Part    string `json:"part"`
-	OK      bool   `json:"ok"`
-	Message string `json:"message"`
-	// Hint is the hint to read (1 or 2), or 0.
-	Hint int `json:"hint,omitempty"`
-}
-
-// OK reports whether every part of the answer is right.
-func (f Feedback) OK() bool {
-	for _, it := range f.Items {
-		if !it.OK {
-			return false
-		}
-	}
-	return len(f.Items) > 0
-}
-
 // Check re-runs the exercise's block-size sweep on dev (the device the
 // answer's numbers came from) and checks the answer against it: every
 // sum bitwise, the nine ratios within a tolerance that fits the device,
@@ -100,20 +67,26 @@ func (f Feedback) OK() bool {
 // of the table's two decimals. On a GPU the times are measured again, so
 // the tolerance is 10% or three standard deviations of the measured
 // noise, whichever is larger.
-func Check(dev *gpu.Device, a Day26Answer) Feedback {
-	t, err := BlockSizes(dev, BlockSizeOptions{Progress: nil})
+func Check(dev *gpu.Device, a Day26Answer) labs.Feedback {
+	return check(dev, a, BlockSizeOptions{})
+}
+
+// check re-runs the block-size sweep with opts and checks a against it;
+// a sweep that cannot run again is a failing part that says why.
+func check(dev *gpu.Device, a Day26Answer, opts BlockSizeOptions) labs.Feedback {
+	t, err := BlockSizes(dev, opts)
 	if err != nil {
-		return Feedback{Device: dev.Info().Name, Spec: dev.Info().Spec, Items: []FeedbackItem{{
-			Part: "re-run", Message: "the block-size sweep could not run again: " + err.Error(),
-		}}}
+		f := labs.Feedback{Exercise: exerciseTitle, Device: dev.Info().Name, Spec: dev.Info().Spec}
+		f.Failf("re-run", "the block-size sweep could not run again, so nothing was checked: %v", err)
+		return f
 	}
 	return CheckTable(t, a)
 }
 
 // CheckTable checks an answer against a block-size sweep already run
 // (see Check). The sweep must include the exercise's block sizes.
-func CheckTable(t *BlockSizeTable, a Day26Answer) Feedback {
-	f := Feedback{Device: t.Device, Spec: t.Spec, Timing: t.Timing}
+func CheckTable(t *BlockSizeTable, a Day26Answer) labs.Feedback {
+	f := labs.Feedback{Exercise: exerciseTitle, Device: t.Device, Spec: t.Spec, Timing: t.Timing}
 	if t.Measured {
 		f.Tolerance = "within 10% or three standard deviations of the measured noise, whichever is larger"
 	} else {
@@ -127,23 +100,21 @@ func CheckTable(t *BlockSizeTable, a Day26Answer) Feedback {
 			for _, c := range r.Cells {
 				if !c.OK {
 					bad++
-					f.Items = append(f.Items, FeedbackItem{Part: "bitwise check", Message: fmt.Sprintf(
-						"%s at n = %d, %d threads per block: %s. A kernel that drops or repeats elements fails here.",
-						c.Kernel, r.N, s.BlockSize, c.Mismatch)})
+					f.Failf("bitwise check", "%s at n = %d, %d threads per block: %s. A kernel that drops or repeats elements fails here.",
+						c.Kernel, r.N, s.BlockSize, c.Mismatch)
 				}
 			}
 		}
 	}
 	if bad == 0 {
-		f.Items = append(f.Items, FeedbackItem{Part: "bitwise check", OK: true, Message: fmt.Sprintf(
-			"every launch at every size and block size returned the exact sum (re-run on %s).", t.Device)})
+		f.Passf("bitwise check", "every launch at every size and block size returned the exact sum (re-run on %s).", t.Device)
 	}
 
-	for _, b := range ExerciseBlockSizes {
-		f.Items = append(f.Items, checkRatios(t, a, b))
+	for _, b := range ExerciseBlockSizes() {
+		f.Parts = append(f.Parts, checkRatios(t, a, b))
 	}
-	f.Items = append(f.Items, checkFastest(t, a))
-	f.Items = append(f.Items, Rubric(a.Sentence)...)
+	f.Parts = append(f.Parts, checkFastest(t, a))
+	f.Parts = append(f.Parts, Rubric(a.Sentence)...)
 	return f
 }
 
@@ -166,8 +137,8 @@ func ratioTolerance(t *BlockSizeTable, b int, j int, want float64) float64 {
 	return rel * want
 }
 
-func checkRatios(t *BlockSizeTable, a Day26Answer, b int) FeedbackItem {
-	it := FeedbackItem{Part: fmt.Sprintf("ratios at %d threads", b)}
+func checkRatios(t *BlockSizeTable, a Day26Answer, b int) labs.Part {
+	it := part(fmt.Sprintf("ratios at %d threads", b), labs.Fail)
 	row, ok := t.row(b)
 	if !ok {
 		it.Message = fmt.Sprintf("the re-run has no %d-thread sweep to compare with.", b)
@@ -189,6 +160,7 @@ func checkRatios(t *BlockSizeTable, a Day26Answer, b int) FeedbackItem {
 	}
 	switch {
 	case len(missing) == len(t.Kernels):
+		it.Verdict = labs.Unanswered
 		it.Message = fmt.Sprintf("not answered yet: copy the three ratios of the %d-thread row from the block-size table.", b)
 	case len(missing) > 0 || len(wrong) > 0:
 		var parts []string
@@ -202,16 +174,17 @@ func checkRatios(t *BlockSizeTable, a Day26Answer, b int) FeedbackItem {
 		it.Message = strings.Join(parts, "; ") + ". A ratio is the kernel's time at this block size over its own time at " +
 			fmt.Sprint(t.Baseline) + " threads, at n = " + fmt.Sprint(t.N) + ": read it from the table, run on this device."
 	default:
-		it.OK = true
+		it.Verdict = labs.Pass
 		it.Message = "all three match the re-run: " + strings.Join(right, ", ") + "."
 	}
 	return it
 }
 
-func checkFastest(t *BlockSizeTable, a Day26Answer) FeedbackItem {
-	it := FeedbackItem{Part: "fastest column"}
+func checkFastest(t *BlockSizeTable, a Day26Answer) labs.Part {
+	it := part("fastest column", labs.Fail)
 	var wrong, missing []string
-	for _, b := range ExerciseBlockSizes {
+	blocks := ExerciseBlockSizes()
+	for _, b := range blocks {
 		row, ok := t.row(b)
 		if !ok {
 			continue
@@ -237,7 +210,8 @@ func checkFastest(t *BlockSizeTable, a Day26Answer) FeedbackItem {
 		}
 	}
 	switch {
-	case len(missing) == len(ExerciseBlockSizes):
+	case len(missing) == len(blocks):
+		it.Verdict = labs.Unanswered
 		it.Message = "not answered yet: name the fastest column (global, shared or tree) of each run."
 	case len(wrong) > 0 || len(missing) > 0:
 		if len(missing) > 0 {
@@ -245,7 +219,7 @@ func checkFastest(t *BlockSizeTable, a Day26Answer) FeedbackItem {
 		}
 		it.Message = strings.Join(wrong, "; ") + "."
 	default:
-		it.OK = true
+		it.Verdict = labs.Pass
 		it.Message = "right for all three runs."
 	}
 	return it
@@ -290,14 +264,17 @@ var (
 // atomic column barely moves because it sends n atomics to the global
 // accumulator, one per element, whatever the block size? It matches
 // keywords and phrasings, so its verdict is a first reading, and points
-// to the hint that helps. The items it returns never judge the ratios.
-func Rubric(sentence string) []FeedbackItem {
+// to the hint that helps. The parts it returns never judge the ratios:
+// the verdict on the sentence, and a Note on going further when the
+// sentence is right but leaves the other two columns out.
+func Rubric(sentence string) []labs.Part {
 	s := strings.ToLower(strings.Join(strings.Fields(sentence), " "))
-	it := FeedbackItem{Part: "sentence"}
+	it := part("sentence", labs.Fail)
 	if s == "" {
+		it.Verdict = labs.Unanswered
 		it.Message = "not answered yet: write one sentence on why one of the three columns barely moves."
 		it.Hint = 1
-		return []FeedbackItem{it}
+		return []labs.Part{it}
 	}
 	global := reGlobalColumn.FindStringIndex(rePerBlockAtomic.ReplaceAllString(s, " "))
 	names := global != nil
@@ -316,75 +293,23 @@ func Rubric(sentence string) []FeedbackItem {
 		it.Message = "you name the global-atomic column; now say why: how many atomics does it send to the global total, and does that number depend on the block size?"
 		it.Hint = 1
 	default:
-		it.OK = true
+		it.Verdict = labs.Pass
 		it.Message = "right: the global-atomic kernel sends one atomic per element, n in all, however the grid is cut into blocks, so the block size cannot change its contention."
 	}
-	items := []FeedbackItem{it}
-	if it.OK && !rePerBlock.MatchString(s) {
-		items = append(items, FeedbackItem{Part: "going further", OK: true, Hint: 2,
-			Message: "not required: what does the block size change for the other two columns? Hint 2 asks the question."})
+	parts := []labs.Part{it}
+	if it.Verdict == labs.Pass && !rePerBlock.MatchString(s) {
+		further := part("going further", labs.Note)
+		further.Hint = 2
+		further.Message = "not required: what does the block size change for the other two columns? Hint 2 asks the question."
+		parts = append(parts, further)
 	}
-	return items
+	return parts
 }
 
-// String returns the feedback as text, one line per part.
-func (f Feedback) String() string {
-	var b strings.Builder
-	verdict := "not yet"
-	if f.OK() {
-		verdict = "all right"
-	}
-	fmt.Fprintf(&b, "Day 26 exercise: %s (checked on %s", verdict, f.Device)
-	if f.Timing != "" {
-		fmt.Fprintf(&b, ", %s", f.Timing)
-	}
-	b.WriteString(")\n")
-	for _, it := range f.Items {
-		mark := "[ok]  "
-		if !it.OK {
-			mark = "[todo]"
-		}
-		fmt.Fprintf(&b, "%s %s: %s", mark, it.Part, it.Message)
-		if it.Hint > 0 {
-			fmt.Fprintf(&b, " (Hint %d)", it.Hint)
-		}
-		b.WriteByte('\n')
-	}
-	if f.Tolerance != "" {
-		fmt.Fprintf(&b, "A ratio counts as right %s.\n", f.Tolerance)
-	}
-	return b.String()
-}
+// exerciseTitle names the exercise in its feedback.
+const exerciseTitle = "Day 26 exercise"
 
-// HTML returns the feedback as an HTML fragment with inline styles.
-func (f Feedback) HTML() string {
-	var b strings.Builder
-	border, title := "#d4a72c", "Not yet: see the parts marked below"
-	if f.OK() {
-		border, title = "#2da44e", "All right"
-	}
-	fmt.Fprintf(&b, `<div class="warplab-feedback" style="font-family:sans-serif;font-size:14px;border-left:4px solid %s;background:#fafafa;padding:8px 12px;margin:6px 0;">`, border)
-	fmt.Fprintf(&b, `<div style="font-weight:bold;margin-bottom:4px;">Day 26 exercise: %s</div>`, html.EscapeString(title))
-	fmt.Fprintf(&b, `<div style="color:#555;font-size:12px;margin-bottom:6px;">Checked against a re-run on %s`, html.EscapeString(f.Device))
-	if f.Timing != "" {
-		fmt.Fprintf(&b, ` (%s)`, html.EscapeString(f.Timing))
-	}
-	if f.Tolerance != "" {
-		fmt.Fprintf(&b, `; a ratio counts as right %s`, html.EscapeString(f.Tolerance))
-	}
-	b.WriteString(`.</div><ul style="margin:0;padding-left:0;list-style:none;">`)
-	for _, it := range f.Items {
-		mark, color := "✓", "#1a7f37"
-		if !it.OK {
-			mark, color = "✗", "#b35900"
-		}
-		fmt.Fprintf(&b, `<li style="margin:3px 0;"><span style="color:%s;font-weight:bold;display:inline-block;width:1.3em;">%s</span><b>%s</b>: %s`,
-			color, mark, html.EscapeString(it.Part), html.EscapeString(it.Message))
-		if it.Hint > 0 {
-			fmt.Fprintf(&b, ` <span style="background:#ddf4ff;border-radius:8px;padding:0 6px;font-size:12px;">read Hint %d</span>`, it.Hint)
-		}
-		b.WriteString("</li>")
-	}
-	b.WriteString("</ul></div>")
-	return b.String()
+// part returns a visible part with a verdict and no message yet.
+func part(name string, v labs.Verdict) labs.Part {
+	return labs.Part{Name: name, Verdict: v, Visibility: labs.Visible}
 }

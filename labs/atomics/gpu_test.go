@@ -8,6 +8,7 @@ import (
 	_ "github.com/warplab/warplab/cudarun"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/internal/testenv"
+	"github.com/warplab/warplab/labs"
 )
 
 // openGPU opens the first usable GPU, or skips the test (fails it under
@@ -27,11 +28,11 @@ func openGPU(t *testing.T) *gpu.Device {
 // answer taken from one block-size run passing the check of another.
 func TestOnGPU(t *testing.T) {
 	dev := openGPU(t)
-	sizes := DefaultSizes
+	sizes := DefaultSizes()
 	if testing.Short() {
 		sizes = smallSizes
 	}
-	s, err := Sweep(dev, SweepOptions{Sizes: sizes, Progress: NoProgress})
+	s, err := Sweep(dev, SweepOptions{Sizes: sizes, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,13 +47,13 @@ func TestOnGPU(t *testing.T) {
 	}
 	t.Logf("\n%s\n%s", s.Table(), s.PredictedTable())
 
-	d, err := Determinism(dev, DeterminismOptions{Progress: NoProgress})
+	d, err := Determinism(dev, DeterminismOptions{Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("\n%s", d.Table())
 
-	bt, err := BlockSizes(dev, BlockSizeOptions{Sizes: sizes, Progress: NoProgress})
+	bt, err := BlockSizes(dev, BlockSizeOptions{Sizes: sizes, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
 )
 
 // Day26Options configure Day26; the zero value runs the whole lab as the
@@ -14,6 +15,10 @@ type Day26Options struct {
 	Sweep       SweepOptions
 	Determinism DeterminismOptions
 	BlockSizes  BlockSizeOptions
+	// Progress, if set, receives the progress of each experiment in
+	// turn, where an experiment's own options set none; nil means each
+	// experiment's default (see labs.Progress).
+	Progress labs.Progress
 }
 
 // Day26Report is the whole Day 26 lab: the sweep, the determinism
@@ -24,8 +29,9 @@ type Day26Report struct {
 	Sweep        *SweepTable       `json:"sweep"`
 	Determinism  *DeterminismTable `json:"determinism"`
 	BlockSizes   *BlockSizeTable   `json:"block_sizes"`
-	// Seconds is the wall time the lab took on this machine.
-	Seconds float64 `json:"seconds"`
+	// WallTime is the wall time the lab took on this machine, in
+	// nanoseconds in JSON.
+	WallTime time.Duration `json:"wall_time"`
 }
 
 // Day26 runs the lab's three experiments on dev.
@@ -33,6 +39,13 @@ func Day26(dev *gpu.Device, opts Day26Options) (*Day26Report, error) {
 	start := time.Now()
 	if err := opts.check(dev); err != nil {
 		return nil, err
+	}
+	if opts.Progress != nil {
+		for _, p := range []*labs.Progress{&opts.Sweep.Progress, &opts.Determinism.Progress, &opts.BlockSizes.Progress} {
+			if *p == nil {
+				*p = opts.Progress
+			}
+		}
 	}
 	r := &Day26Report{Device: dev.Info(), Capabilities: dev.Capabilities()}
 	var err error
@@ -45,7 +58,7 @@ func Day26(dev *gpu.Device, opts Day26Options) (*Day26Report, error) {
 	if r.BlockSizes, err = BlockSizes(dev, opts.BlockSizes); err != nil {
 		return nil, err
 	}
-	r.Seconds = time.Since(start).Seconds()
+	r.WallTime = time.Since(start)
 	return r, nil
 }
 
@@ -88,28 +101,24 @@ func (r *Day26Report) Tables() []*charts.Table {
 	return append(ts, r.Determinism.Table(), r.BlockSizes.Table())
 }
 
-// Figure is a chart with a file name, for saving.
-type Figure struct {
-	// Name is a file name without extension: "sweep-time".
-	Name   string
-	Figure charts.Figure
-}
-
 // Figures returns the report's charts in the order the lab presents them.
-func (r *Day26Report) Figures() []Figure {
-	fs := []Figure{
-		{"sweep-time", r.Sweep.Chart()},
-		{"sweep-gbps", r.Sweep.GBpsChart()},
+func (r *Day26Report) Figures() []labs.Figure {
+	fs := []labs.Figure{
+		{Name: "sweep-time", Figure: r.Sweep.Chart()},
+		{Name: "sweep-gbps", Figure: r.Sweep.GBpsChart()},
 	}
 	if p := r.Sweep.PredictedChart(); p != nil {
-		fs = append(fs, Figure{"sweep-predicted", p})
+		fs = append(fs, labs.Figure{Name: "sweep-predicted", Figure: p})
 	}
 	return append(fs,
-		Figure{"determinism", r.Determinism.Chart()},
-		Figure{"block-sizes", r.BlockSizes.Chart()},
-		Figure{"block-sizes-time", r.BlockSizes.TimeChart()},
+		labs.Figure{Name: "determinism", Figure: r.Determinism.Chart()},
+		labs.Figure{Name: "block-sizes", Figure: r.BlockSizes.Chart()},
+		labs.Figure{Name: "block-sizes-time", Figure: r.BlockSizes.TimeChart()},
 	)
 }
+
+// Elapsed returns the wall time the lab took on this machine.
+func (r *Day26Report) Elapsed() time.Duration { return r.WallTime }
 
 // String returns the report as plain text: the tables, then the time
 // the lab took.
@@ -118,7 +127,7 @@ func (r *Day26Report) String() string {
 	for _, t := range r.Tables() {
 		s += t.String() + "\n"
 	}
-	return s + fmt.Sprintf("Day 26 lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
+	return s + fmt.Sprintf("Day 26 lab on %s: %.1f s\n", r.Device.Name, r.WallTime.Seconds())
 }
 
 // Markdown returns the report as Markdown.
@@ -127,5 +136,5 @@ func (r *Day26Report) Markdown() string {
 	for _, t := range r.Tables() {
 		s += t.Markdown() + "\n"
 	}
-	return s + fmt.Sprintf("Day 26 lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
+	return s + fmt.Sprintf("Day 26 lab on %s: %.1f s\n", r.Device.Name, r.WallTime.Seconds())
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
@@ -87,7 +88,7 @@ type measured struct {
 // measure runs the series on r. On the simulator every launch is a job
 // of its own, so that launches run concurrently; on a GPU each series is
 // one job, its launches back to back.
-func measure(r *labkit.Runner, ss []series, progress labkit.Progress) ([]measured, error) {
+func measure(r *labkit.Runner, ss []series, progress labs.Progress) ([]measured, error) {
 	out := make([]measured, len(ss))
 	var jobs []labkit.Job
 	for i, s := range ss {

@@ -5,27 +5,34 @@ import (
 	"slices"
 
 	"github.com/warplab/warplab/gpu"
-	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
-// DefaultSizes are the Day 26 page's five sizes, 4,096 to 4,194,304
+// DefaultSizes returns the Day 26 page's five sizes, 4,096 to 4,194,304
 // elements.
-var DefaultSizes = []int{4096, 65536, 262144, 1048576, 4194304}
+func DefaultSizes() []int { return []int{4096, 65536, 262144, 1048576, 4194304} }
 
 // DefaultBlockSize is the page's block size, 256 threads.
 const DefaultBlockSize = 256
 
-// ExerciseBlockSizes are the block sizes of the Day 26 exercise.
-var ExerciseBlockSizes = []int{64, 256, 1024}
+// ExerciseBlockSizes returns the block sizes of the Day 26 exercise: 64,
+// 256 and 1024 threads.
+func ExerciseBlockSizes() []int { return []int{64, 256, 1024} }
 
-// Progress receives the progress of a long run; *charts.Progress
-// implements it. A nil Progress in an options struct means the default:
-// a line updated in place in a notebook, or on a terminal's stderr, and
-// nothing elsewhere.
-type Progress = labkit.Progress
+// The determinism experiment's defaults: the page's largest size, 20
+// runs per kernel.
+const (
+	defaultDeterminismN    = 4194304
+	defaultDeterminismRuns = 20
+)
 
-// NoProgress reports nothing.
-var NoProgress = labkit.NoProgress
+// Bounds on the lab's settings, so that a run cannot ask for more host
+// memory or time than a laptop has: 1<<26 float32 elements are 256 MiB
+// of input.
+const (
+	maxElements = 1 << 26
+	maxRuns     = 1000
+	maxBlock    = 1024
+)
 
 // Launch counts on a GPU, as the Day 26 page times its kernels.
 const (
@@ -58,7 +65,7 @@ func launchCounts(caps gpu.Capabilities, warm, runs int) (int, int, error) {
 // checkSizes validates sizes, returning the default for none.
 func checkSizes(sizes []int) ([]int, error) {
 	if len(sizes) == 0 {
-		return slices.Clone(DefaultSizes), nil
+		return DefaultSizes(), nil
 	}
 	for _, n := range sizes {
 		if n < 1 {

@@ -1,6 +1,10 @@
 package atomics
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/warplab/warplab/labs"
+)
 
 func TestRubric(t *testing.T) {
 	for _, tc := range []struct {
@@ -28,8 +32,8 @@ func TestRubric(t *testing.T) {
 			t.Fatalf("%q: no items", tc.sentence)
 		}
 		it := items[0]
-		if it.OK != tc.ok || it.Hint != tc.hint {
-			t.Errorf("Rubric(%q) = ok %v hint %d (%s), want ok %v hint %d", tc.sentence, it.OK, it.Hint, it.Message, tc.ok, tc.hint)
+		if it.OK() != tc.ok || it.Hint != tc.hint {
+			t.Errorf("Rubric(%q) = ok %v hint %d (%s), want ok %v hint %d", tc.sentence, it.OK(), it.Hint, it.Message, tc.ok, tc.hint)
 		}
 	}
 }
@@ -38,8 +42,8 @@ func TestRubric(t *testing.T) {
 // to Hint 2, which does not count against it.
 func TestRubricGoingFurther(t *testing.T) {
 	items := Rubric("The global column barely moves because it does n atomics whatever the block size.")
-	if len(items) != 2 || !items[1].OK || items[1].Hint != 2 {
-		t.Errorf("items = %+v, want a passing item pointing to Hint 2", items)
+	if len(items) != 2 || items[1].Verdict != labs.Note || items[1].Hint != 2 {
+		t.Errorf("items = %+v, want a note pointing to Hint 2", items)
 	}
 	items = Rubric("The global column barely moves because it does n atomics whatever the block size; the others do one per block.")
 	if len(items) != 1 {

@@ -7,13 +7,14 @@ import (
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // SweepOptions configure Sweep. The zero value runs the Day 26 page's
 // sweep.
 type SweepOptions struct {
-	// Sizes are the numbers of elements; nil means DefaultSizes.
+	// Sizes are the numbers of elements; nil means DefaultSizes().
 	Sizes []int
 	// BlockSize is the threads per block, a power of two; 0 means 256.
 	BlockSize int
@@ -29,8 +30,8 @@ type SweepOptions struct {
 	// the GPU (labkit.PredictionSpec), "none" skips the prediction. It is
 	// not used on the simulator.
 	Predict string
-	// Progress receives progress; nil means the default (see Progress).
-	Progress Progress
+	// Progress receives progress; nil means the default (see labs.Progress).
+	Progress labs.Progress
 }
 
 // SweepTable is the result of Sweep: each kernel's time at each size,
@@ -130,7 +131,7 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 }
 
 // sweeps runs one sweep per block size, all in one run.
-func sweeps(dev *gpu.Device, blocks, sizes []int, warm, runs int, progress Progress) ([]*SweepTable, error) {
+func sweeps(dev *gpu.Device, blocks, sizes []int, warm, runs int, progress labs.Progress) ([]*SweepTable, error) {
 	sizes, err := checkSizes(sizes)
 	if err != nil {
 		return nil, err

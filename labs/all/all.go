@@ -1,0 +1,5 @@
+package all
+
+import (
+	_ "github.com/warplab/warplab/labs/atomics" // day26
+)

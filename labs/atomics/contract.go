@@ -1,0 +1,149 @@
+package atomics
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+)
+
+// simWallTime is the wall time of the lab's headless run with its default
+// settings on sim:t4, measured by BenchmarkHeadless on the 2-core
+// development machine when idle (go test -run '^$' -bench Headless
+// -benchtime 1x ./labs/atomics/): 10 s of wall time, about 18 s of CPU.
+// The machine's load changes it a lot: with a load average of 20 the
+// same run took 220 s.
+const simWallTime = 10 * time.Second
+
+func init() { labs.Register(day26Lab{}) }
+
+// day26Lab is the Day 26 lab as the registry knows it: `warplab lab
+// day26` (or `atomics`), and the grader's "day26" exercise.
+type day26Lab struct{}
+
+// Info describes the Day 26 lab.
+func (day26Lab) Info() labs.Info {
+	return labs.Info{
+		Name:    "day26",
+		Aliases: []string{"atomics"},
+		Title:   "Day 26: one sum, three ways",
+		Teaches: "what a contended atomicAdd costs and what it does not promise: one sum with global atomics, shared atomics and a tree; float non-determinism; block sizes",
+		Sources: []string{
+			`the Day 26 course page ("CUDA atomicAdd and what contention costs")`,
+		},
+		Notebook:    "notebooks/day26-atomics.ipynb",
+		SimWallTime: simWallTime,
+		Exercise:    exercise(),
+	}
+}
+
+// Options lists the settings of the lab's run. sizes and runs apply to
+// both sweeps, block-size to the sweep and the determinism experiment.
+func (day26Lab) Options() []labs.Option {
+	return []labs.Option{
+		{Name: "sizes", Kind: labs.Ints, Default: joinInts(DefaultSizes()), Max: maxElements,
+			Usage: "elements summed in each row of the sweep and of the block-size sweep"},
+		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: maxBlock, Valid: powerOfTwo,
+			Usage: "threads per block of the sweep and the determinism experiment, a power of two"},
+		{Name: "block-sizes", Kind: labs.Ints, Default: joinInts(ExerciseBlockSizes()), Max: maxBlock, Valid: powerOfTwo,
+			Usage: "threads per block of the exercise's block-size sweep, powers of two"},
+		{Name: "baseline", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: maxBlock, Valid: powerOfTwo,
+			Usage: "the block size the block-size sweep's ratios are taken against (swept too)"},
+		{Name: "determinism-n", Kind: labs.Int, Default: strconv.Itoa(defaultDeterminismN), Max: maxElements,
+			Usage: "elements summed by the determinism experiment"},
+		{Name: "determinism-runs", Kind: labs.Int, Default: strconv.Itoa(defaultDeterminismRuns), Max: maxRuns,
+			Usage: "launches per kernel in the determinism experiment"},
+		{Name: "runs", Kind: labs.Int, Max: maxRuns,
+			Usage: "timed launches per cell of the sweeps (default: 10 on a GPU after 3 warm-ups; 1 on the simulator, whose model is deterministic)"},
+		{Name: "predict", Kind: labs.String,
+			Usage: `on a GPU, the simulated device whose modelled times go beside the measured ones: a sim: spec, "none", or empty for the profile closest to the GPU`},
+	}
+}
+
+// Run runs the lab's three experiments on dev with resolved settings.
+func (day26Lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
+	opts, err := optionsFrom(s)
+	if err != nil {
+		return nil, err
+	}
+	opts.Progress = p
+	return Day26(dev, opts)
+}
+
+// optionsFrom turns the lab's resolved settings into Day26Options.
+func optionsFrom(s labs.Settings) (Day26Options, error) {
+	var o Day26Options
+	ints := map[string]*[]int{"sizes": &o.Sweep.Sizes, "block-sizes": &o.BlockSizes.BlockSizes}
+	for name, dst := range ints {
+		xs, err := s.Ints(name)
+		if err != nil {
+			return o, err
+		}
+		*dst = xs
+	}
+	one := map[string]*int{
+		"block-size": &o.Sweep.BlockSize, "baseline": &o.BlockSizes.Baseline,
+		"determinism-n": &o.Determinism.N, "determinism-runs": &o.Determinism.Runs,
+		"runs": &o.Sweep.Runs,
+	}
+	for name, dst := range one {
+		x, err := s.Int(name)
+		if err != nil {
+			return o, err
+		}
+		*dst = x
+	}
+	o.BlockSizes.Sizes = o.Sweep.Sizes
+	o.Determinism.BlockSize = o.Sweep.BlockSize
+	o.BlockSizes.Runs = o.Sweep.Runs
+	o.Sweep.Predict = s.Text("predict")
+	return o, nil
+}
+
+// exercise is the Day 26 exercise as the registry and the grader know
+// it. Its one setting is the sizes of the re-run, which must be the
+// sizes the student's notebook swept.
+func exercise() *labs.Exercise {
+	return &labs.Exercise{
+		Title:    exerciseTitle,
+		Variable: "answer",
+		Options: []labs.Option{
+			{Name: "sizes", Kind: labs.Ints, Default: joinInts(DefaultSizes()), Max: maxElements,
+				Usage: "elements of the re-run block-size sweep: the sizes the student's notebook ran"},
+		},
+		New: func() any { return new(Day26Answer) },
+		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
+			a, err := labs.Answer[Day26Answer](answer)
+			if err != nil {
+				f := labs.Feedback{Exercise: exerciseTitle}
+				f.Failf("answer", "%v", err)
+				return f
+			}
+			sizes, err := s.Ints("sizes")
+			if err != nil {
+				f := labs.Feedback{Exercise: exerciseTitle}
+				f.Failf("settings", "%v", err)
+				return f
+			}
+			return check(dev, a, BlockSizeOptions{Sizes: sizes})
+		},
+	}
+}
+
+func powerOfTwo(x int) error {
+	if x&(x-1) != 0 {
+		return errors.New("want a power of two (the tree sum halves the block at each step)")
+	}
+	return nil
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
