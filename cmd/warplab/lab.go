@@ -2,107 +2,109 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
+	"text/tabwriter"
+	"time"
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
-	"github.com/warplab/warplab/labs/atomics"
+	"github.com/warplab/warplab/labs"
+	_ "github.com/warplab/warplab/labs/all"
 )
 
 func init() {
-	register(&command{name: "lab", summary: "run a lab's experiments without Jupyter and print its tables", run: labCmd})
+	register(&command{name: "lab", summary: "list the labs, or run one's experiments without Jupyter and print its tables", run: labCmd})
 }
 
-// lab is one lab the lab command runs.
-type lab struct {
-	summary string
-	run     func(dev *gpu.Device, o *labOpts) (labReport, error)
-}
+const labUsage = `usage: warplab lab list [--json]
+       warplab lab NAME [--device SPEC] [--json | --markdown] [--plot DIR] [--set KEY=VALUE ...]
+       warplab lab NAME --help
 
-// labReport is what a lab returns: its tables, its charts and a JSON
-// document.
-type labReport interface {
-	Tables() []*charts.Table
-	figures() []namedFigure
-}
+"lab list" prints every lab: its name, title, what it teaches and the
+wall time of its headless run on the simulator.
 
-type namedFigure struct {
-	name string
-	fig  charts.Figure
-}
+"lab NAME" runs every experiment of a lab, as its notebook does, and
+prints the tables: aligned text by default, Markdown with --markdown, or
+one JSON document (the lab, its settings, the device and the report) with
+--json. --set changes one of the lab's options and may be repeated
+(--set sizes=4096,65536 --set block-size=128); "warplab lab NAME --help"
+lists them. --plot DIR also saves each chart as DIR/NAME.png. Progress
+goes to stderr when it is a terminal.
 
-var labs = map[string]lab{
-	"day26": {summary: "one sum three ways: atomics, contention, determinism, block sizes", run: runDay26},
-}
+Errors in the arguments (an unknown lab or option, a bad value) exit with
+status 2, before anything runs; a run that fails exits with status 1.`
 
-const labUsage = `usage: warplab lab NAME [--device SPEC] [--json | --markdown] [--plot DIR] [flags]
+// setFlags collects repeated --set KEY=VALUE flags.
+type setFlags []string
 
-Runs every experiment of a lab, as its notebook does, and prints the
-tables: aligned text by default, Markdown with --markdown, or one JSON
-document with --json. --plot DIR also saves each chart as DIR/NAME.png.
-Progress goes to stderr when it is a terminal.
-
-labs:
-%s
-flags:`
+func (s *setFlags) String() string     { return strings.Join(*s, " ") }
+func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 
 type labOpts struct {
-	device, plot   string
-	json, markdown bool
-	sizes, blocks  []int
-	detN, detRuns  int
+	device, plot         string
+	json, markdown, help bool
+	set                  setFlags
 }
 
 func labCmd(args []string, stdout, stderr io.Writer) error {
-	var names []string
-	for n := range labs {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	var list strings.Builder
-	for _, n := range names {
-		fmt.Fprintf(&list, "  %-8s %s\n", n, labs[n].summary)
-	}
-	fs := newFlags("lab", fmt.Sprintf(labUsage, list.String()), stderr)
+	fs := newFlags("lab", labUsage+"\n\nlabs:\n"+labNames()+"\nflags:", stderr)
 	o := &labOpts{}
-	var sizes, blocks string
 	fs.StringVar(&o.device, "device", "", "device spec: sim:t4, sim:h200, cuda, ... (default: $WARPLAB_DEVICE, else a GPU, else sim:t4)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON document instead of tables")
 	fs.BoolVar(&o.markdown, "markdown", false, "print the tables as Markdown")
 	fs.StringVar(&o.plot, "plot", "", "save each chart as a PNG in this directory")
-	fs.StringVar(&sizes, "sizes", "", "comma-separated sizes for the sweeps (default: the lab's)")
-	fs.StringVar(&blocks, "block-sizes", "", "comma-separated block sizes for the block-size exercise (default: the lab's)")
-	fs.IntVar(&o.detN, "determinism-n", 0, "elements in the determinism experiment (default: the lab's)")
-	fs.IntVar(&o.detRuns, "determinism-runs", 0, "runs per kernel in the determinism experiment (default: the lab's)")
+	fs.Var(&o.set, "set", "set one of the lab's options, `KEY=VALUE`; repeatable (see warplab lab NAME --help)")
+	fs.BoolVar(&o.help, "help", false, "print this help, or with NAME the lab's options")
+	fs.BoolVar(&o.help, "h", false, "the same as --help")
 
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
-	if len(pos) != 1 {
+	switch {
+	case o.help && len(pos) == 0:
 		fs.Usage()
-		return fmt.Errorf("want one lab name, got %d arguments", len(pos))
+		return nil
+	case len(pos) != 1:
+		fs.Usage()
+		return usagef("want one lab name, or list, got %d arguments", len(pos))
+	case pos[0] == "list":
+		if o.help {
+			return labCmd([]string{"--help"}, stdout, stderr)
+		}
+		if o.markdown || o.plot != "" || o.device != "" || len(o.set) > 0 {
+			return usagef("lab list takes only --json")
+		}
+		return labList(stdout, o.json)
 	}
-	l, ok := labs[pos[0]]
-	if !ok {
-		fs.Usage()
-		return fmt.Errorf("no lab %q", pos[0])
+	l, err := labs.Lookup(pos[0])
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if o.help {
+		labHelp(stderr, l)
+		return nil
 	}
 	if o.json && o.markdown {
-		return errors.New("--json and --markdown: choose one")
+		return usagef("--json and --markdown: choose one")
 	}
-	if o.sizes, err = parseInts(sizes, "--sizes"); err != nil {
-		return err
+	set, err := labs.ParseSet(o.set)
+	if err != nil {
+		return usagef("--set: %v", err)
 	}
-	if o.blocks, err = parseInts(blocks, "--block-sizes"); err != nil {
-		return err
+	info := l.Info()
+	s, err := labs.Resolve(info.Name, l.Options(), set)
+	if err != nil {
+		return usagef("%v; warplab lab %s --help describes them", err, info.Name)
+	}
+	if o.plot != "" {
+		if err := checkWritable(o.plot); err != nil {
+			return err
+		}
 	}
 
 	dev, err := gpu.Open(o.device)
@@ -110,16 +112,13 @@ func labCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer dev.Close()
-	r, err := l.run(dev, o)
+	r, err := l.Run(dev, s, nil)
 	if err != nil {
 		return err
 	}
 	if o.plot != "" {
-		if err := os.MkdirAll(o.plot, 0o755); err != nil {
-			return err
-		}
-		for _, f := range r.figures() {
-			if err := charts.SaveImage(filepath.Join(o.plot, f.name+".png"), f.fig); err != nil {
+		for _, f := range r.Figures() {
+			if err := charts.SaveImage(filepath.Join(o.plot, f.Name+".png"), f.Figure); err != nil {
 				return err
 			}
 		}
@@ -128,7 +127,14 @@ func labCmd(args []string, stdout, stderr io.Writer) error {
 	case o.json:
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return enc.Encode(labDocument{
+			Lab:            info,
+			Options:        l.Options(),
+			Settings:       s.Values(),
+			Device:         dev.Info(),
+			ElapsedSeconds: r.Elapsed().Seconds(),
+			Report:         r,
+		})
 	case o.markdown:
 		for _, t := range r.Tables() {
 			fmt.Fprintln(stdout, t.Markdown())
@@ -138,55 +144,117 @@ func labCmd(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout, t.String())
 		}
 	}
-	if s, ok := r.(fmt.Stringer); ok && !o.json {
-		fmt.Fprint(stdout, summaryLine(s.String()))
-	}
+	fmt.Fprintf(stdout, "%s on %s: %.1f s\n", info.Title, dev.Info().Name, r.Elapsed().Seconds())
 	return nil
 }
 
-// summaryLine returns the last line of a report's text: how long it took.
-func summaryLine(s string) string {
-	s = strings.TrimRight(s, "\n")
-	return s[strings.LastIndexByte(s, '\n')+1:] + "\n"
+// labDocument is what `warplab lab NAME --json` prints.
+type labDocument struct {
+	Lab     labs.Info     `json:"lab"`
+	Options []labs.Option `json:"options"`
+	// Settings are every option's value in this run, given or default.
+	Settings       map[string]string `json:"settings"`
+	Device         gpu.Info          `json:"device"`
+	ElapsedSeconds float64           `json:"elapsed_seconds"`
+	// Report is the lab's own result type.
+	Report labs.Report `json:"report"`
 }
 
-func parseInts(s, flagName string) ([]int, error) {
-	if s == "" {
-		return nil, nil
-	}
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || n < 1 {
-			return nil, fmt.Errorf("%s %s: %q is not a positive integer", flagName, s, f)
+// labNames lists the registered labs for the usage text.
+func labNames() string {
+	var b strings.Builder
+	for _, l := range labs.All() {
+		info := l.Info()
+		name := info.Name
+		if len(info.Aliases) > 0 {
+			name += " (" + strings.Join(info.Aliases, ", ") + ")"
 		}
-		out = append(out, n)
+		fmt.Fprintf(&b, "  %-18s %s\n", name, info.Title)
 	}
-	return out, nil
+	return b.String()
 }
 
-// day26 is the Day 26 report as the lab command shows it.
-type day26 struct{ *atomics.Day26Report }
-
-func (d day26) figures() []namedFigure {
-	var fs []namedFigure
-	for _, f := range d.Figures() {
-		fs = append(fs, namedFigure{f.Name, f.Figure})
+// labList prints every lab, as a table or as a JSON array of their Info.
+func labList(w io.Writer, asJSON bool) error {
+	all := labs.All()
+	if asJSON {
+		infos := make([]labs.Info, len(all))
+		for i, l := range all {
+			infos[i] = l.Info()
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(infos)
 	}
-	return fs
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tTITLE\tSIM TIME\tTEACHES")
+	for _, l := range all {
+		info := l.Info()
+		name := info.Name
+		if len(info.Aliases) > 0 {
+			name += " (" + strings.Join(info.Aliases, ", ") + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, info.Title, simTime(info.SimWallTime), info.Teaches)
+	}
+	return tw.Flush()
 }
 
-func (d day26) MarshalJSON() ([]byte, error) { return json.Marshal(d.Day26Report) }
-
-func runDay26(dev *gpu.Device, o *labOpts) (labReport, error) {
-	opts := atomics.Day26Options{
-		Sweep:       atomics.SweepOptions{Sizes: o.sizes},
-		Determinism: atomics.DeterminismOptions{N: o.detN, Runs: o.detRuns},
-		BlockSizes:  atomics.BlockSizeOptions{Sizes: o.sizes, BlockSizes: o.blocks},
+// simTime formats a lab's headless wall time to the second: it is a
+// rough measure of one machine.
+func simTime(d time.Duration) string {
+	if d <= 0 {
+		return "unmeasured"
 	}
-	r, err := atomics.Day26(dev, opts)
+	return "~" + d.Round(time.Second).String()
+}
+
+// labHelp prints a lab's description and its options with their
+// defaults and usage.
+func labHelp(w io.Writer, l labs.Lab) {
+	info := l.Info()
+	fmt.Fprintf(w, "usage: warplab lab %s [--device SPEC] [--json | --markdown] [--plot DIR] [--set KEY=VALUE ...]\n\n", info.Name)
+	fmt.Fprintf(w, "%s\nTeaches: %s.\n", info.Title, info.Teaches)
+	if len(info.Aliases) > 0 {
+		fmt.Fprintf(w, "Also called: %s.\n", strings.Join(info.Aliases, ", "))
+	}
+	if len(info.Sources) > 0 {
+		fmt.Fprintf(w, "From: %s.\n", strings.Join(info.Sources, "; "))
+	}
+	if info.Notebook != "" {
+		fmt.Fprintf(w, "Notebook: %s.\n", info.Notebook)
+	}
+	if info.SimWallTime > 0 {
+		fmt.Fprintf(w, "Headless run on the simulator: %s.\n", simTime(info.SimWallTime))
+	}
+	fmt.Fprintln(w, "\noptions (--set KEY=VALUE):")
+	for _, o := range l.Options() {
+		def := o.Default
+		if def == "" {
+			def = "empty"
+		}
+		fmt.Fprintf(w, "  %s (%s, default %s", o.Name, o.Kind, def)
+		if o.Max > 0 {
+			fmt.Fprintf(w, ", at most %d", o.Max)
+		}
+		if len(o.Choices) > 0 {
+			fmt.Fprintf(w, ", one of %s", strings.Join(o.Choices, ", "))
+		}
+		fmt.Fprintf(w, ")\n      %s\n", o.Usage)
+	}
+}
+
+// checkWritable makes dir if needed and checks that a file can be
+// written in it, so that a run is not wasted on a directory that cannot
+// take its charts.
+func checkWritable(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--plot %s: %w", dir, err)
+	}
+	f, err := os.CreateTemp(dir, ".warplab-write-test-*")
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("--plot %s: cannot write charts there: %w", dir, err)
 	}
-	return day26{r}, nil
+	name := f.Name()
+	f.Close()
+	return os.Remove(name)
 }

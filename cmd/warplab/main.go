@@ -26,6 +26,18 @@ func register(c *command) { commands[c.name] = c }
 // errUsage marks an error whose message already says how to use the command.
 var errUsage = errors.New("usage")
 
+// usageError is an error in a command's arguments: Main prints it and
+// exits with status 2, as for a bad flag.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string        { return e.msg }
+func (e usageError) Is(target error) bool { return target == errUsage }
+
+// usagef returns a usageError.
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Sprintf(format, args...)}
+}
+
 func main() {
 	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -35,8 +47,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
 		if len(args) > 1 {
 			if c, ok := commands[args[1]]; ok {
-				c.run([]string{"-h"}, stdout, stderr)
-				return 0
+				// "help lab day26" is "lab day26 -h". A bare errUsage
+				// is the flag package's answer to -h: usage printed.
+				err := c.run(append(args[2:], "-h"), stdout, stderr)
+				if err == errUsage {
+					return 0
+				}
+				return exitStatus(c, err, stderr)
 			}
 		}
 		usage(stdout)
@@ -48,14 +65,25 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	if err := c.run(args[1:], stdout, stderr); err != nil {
-		if errors.Is(err, errUsage) {
-			return 2
-		}
-		fmt.Fprintf(stderr, "warplab %s: %v\n", c.name, err)
-		return 1
+	return exitStatus(c, c.run(args[1:], stdout, stderr), stderr)
+}
+
+// exitStatus prints the error of command c, if any, and returns the exit
+// status: 0, 2 for an error in the arguments, 1 for any other.
+func exitStatus(c *command, err error, stderr io.Writer) int {
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintf(stderr, "warplab %s: %s\n", c.name, ue.msg)
+		return 2
+	case errors.Is(err, errUsage):
+		// The flag package has printed the error and the usage.
+		return 2
 	}
-	return 0
+	fmt.Fprintf(stderr, "warplab %s: %v\n", c.name, err)
+	return 1
 }
 
 // newFlags returns the flag set of command name: errors go to stderr, and
@@ -99,5 +127,5 @@ func usage(w io.Writer) {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, `Run "warplab help COMMAND" for a command's flags.`)
+	fmt.Fprintln(w, `Run "warplab help COMMAND" for a command's flags, "warplab help lab NAME" for a lab's options.`)
 }
