@@ -50,8 +50,17 @@ func TestLabList(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &infos) != nil || len(infos) == 0 {
 		t.Fatalf("lab list --json: exit %d, %s %s", code, out, errs)
 	}
-	if infos[0].Name != "day26" || infos[0].SimWallTime <= 0 || infos[0].Exercise.Title != "Day 26 exercise" {
-		t.Errorf("lab list --json: %+v", infos)
+	found := false
+	for _, info := range infos {
+		if info.Name == "day26" {
+			found = true
+			if info.SimWallTime <= 0 || info.Exercise.Title != "Day 26 exercise" {
+				t.Errorf("lab list --json: day26 is %+v", info)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("lab list --json has no day26: %+v", infos)
 	}
 }
 
@@ -203,7 +212,7 @@ func TestLabErrors(t *testing.T) {
 	}{
 		{[]string{"lab"}, 2, "want one lab name, or list, got 0 arguments"},
 		{[]string{"lab", "day26", "atomics"}, 2, "want one lab name, or list, got 2 arguments"},
-		{[]string{"lab", "day99"}, 2, `no lab "day99" (labs: day26`},
+		{[]string{"lab", "day99"}, 2, `no lab "day99" (labs: `},
 		{[]string{"help", "lab", "day99"}, 2, `no lab "day99"`},
 		{[]string{"lab", "day26", "--set", "size=4096"}, 2, `day26 has no option "size" (options: sizes, block-size,`},
 		{[]string{"lab", "day26", "--set", "sizes"}, 2, `setting "sizes": want KEY=VALUE`},
