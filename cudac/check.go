@@ -115,7 +115,7 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 		if d.count() > 0 {
 			return
 		}
-		toks, impl.macros = preprocess(toks, d, o.defines)
+		toks, impl.macros = preprocess(toks, d, o.defines, o.arch)
 		if d.count() > 0 {
 			return
 		}

@@ -88,7 +88,7 @@ type preprocessor struct {
 
 // preprocess runs the directives of toks and expands macros. The result
 // ends with a tEOF token. It also returns the final macro table.
-func preprocess(toks []token, d *diags, defines map[string]string) ([]token, map[string]*macro) {
+func preprocess(toks []token, d *diags, defines map[string]string, arch int) ([]token, map[string]*macro) {
 	p := &preprocessor{d: d, macros: map[string]*macro{}}
 	builtinOnce.Do(func() {
 		bp := &preprocessor{d: newDiags("<built-in>", nil)}
@@ -98,6 +98,10 @@ func preprocess(toks []token, d *diags, defines map[string]string) ([]token, map
 	})
 	for _, m := range builtinTable {
 		p.macros[m.name] = m
+	}
+	if arch > 0 {
+		p.macros["__CUDA_ARCH__"] = &macro{name: "__CUDA_ARCH__", builtin: true,
+			body: []token{{kind: tInt, text: strconv.Itoa(arch)}}}
 	}
 	names := make([]string, 0, len(defines))
 	for name := range defines {

@@ -194,3 +194,26 @@ __global__ void k(int* out, int v1, int v2) {
 		}
 	}
 }
+
+func TestArchOption(t *testing.T) {
+	src := "__global__ void k(int* p) { p[0] = __CUDA_ARCH__; }"
+	for _, tc := range []struct {
+		opts []Option
+		want string
+	}{
+		{nil, "750"},
+		{[]Option{Arch("sm_90")}, "900"},
+		{[]Option{Arch("compute_89")}, "890"},
+		{[]Option{Arch("sm_90a")}, "900"},
+		{[]Option{Arch("bogus")}, "750"},
+		{[]Option{Arch("sm_80"), Define("__CUDA_ARCH__", "610")}, "610"},
+	} {
+		prog, err := Compile("a.cu", []byte(src), tc.opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Dump(prog.Func("k").Body); !strings.Contains(got, tc.want+":int") {
+			t.Errorf("options %d: body %s, want __CUDA_ARCH__ %s", len(tc.opts), got, tc.want)
+		}
+	}
+}

@@ -1,5 +1,10 @@
 package cudac
 
+import (
+	"strconv"
+	"strings"
+)
+
 // Program is a checked CUDA C source file.
 type Program struct {
 	File   string
@@ -19,6 +24,32 @@ type Option func(*options)
 
 type options struct {
 	defines map[string]string
+	// arch is __CUDA_ARCH__'s value; 0 for the default, 750.
+	arch int
+}
+
+// Arch sets the compute capability the source is compiled for, as
+// "sm_90" (or "compute_90", "90"): __CUDA_ARCH__ is then 900, as nvcc and
+// NVRTC define it for that target. Without it __CUDA_ARCH__ is 750. An
+// arch Compile cannot read is ignored.
+func Arch(arch string) Option {
+	return func(o *options) {
+		if v := archValue(arch); v > 0 {
+			o.arch = v
+		}
+	}
+}
+
+// archValue reads "sm_90", "compute_86" or "90" as 900, 860, 900; 0 if it
+// is none of those.
+func archValue(arch string) int {
+	s := strings.TrimPrefix(strings.TrimPrefix(arch, "sm_"), "compute_")
+	s = strings.TrimRight(s, "af") // sm_90a, sm_100f
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 10 || n > 999 {
+		return 0
+	}
+	return n * 10
 }
 
 // Define predefines an object-like macro, like nvcc -DNAME=VALUE: the source

@@ -83,7 +83,11 @@ func (d *Device) Close() error {
 // Compile checks a CUDA C source and prepares it for launches. filename
 // appears in diagnostics ("sum.cu:12:9: ..."). A source error is returned as
 // a cudac.ErrorList.
+//
+// The source sees __CUDA_ARCH__ as the device's compute capability (900 on
+// an sm_90 device or profile); a cudac.Define of it wins.
 func (d *Device) Compile(filename string, src []byte, opts ...cudac.Option) (*Module, error) {
+	opts = append([]cudac.Option{cudac.Arch(d.impl.Info().Arch)}, opts...)
 	prog, err := cudac.Compile(filename, src, opts...)
 	if err != nil {
 		return nil, err

@@ -363,3 +363,17 @@ __global__ void split(int* p) {
 		}
 	}
 }
+
+// TestCUDAArchPerProfile checks __CUDA_ARCH__ on every profile's compute
+// capability.
+func TestCUDAArchPerProfile(t *testing.T) {
+	src := "__global__ void arch(int* out) { out[0] = __CUDA_ARCH__; }"
+	for spec, want := range map[string]int32{"sim:t4": 750, "sim:gtx1650": 750, "sim:a100": 800, "sim:l4": 890, "sim:h200": 900} {
+		d := open(t, spec)
+		out := zeros[int32](t, d, 1)
+		launch(t, kernel(t, d, src, "arch"), 1, 1, out)
+		if got := download(t, out)[0]; got != want {
+			t.Errorf("%s: __CUDA_ARCH__ = %d, want %d", spec, got, want)
+		}
+	}
+}

@@ -65,6 +65,7 @@ var tests = []struct {
 	{"TypeTemplates", testTypeTemplates},
 	{"References", testReferences},
 	{"IntegerIntrinsics", testIntegerIntrinsics},
+	{"CUDAArch", testCUDAArch},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

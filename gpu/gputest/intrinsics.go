@@ -1,6 +1,9 @@
 package gputest
 
-import "math/bits"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // intrinsicsSrc computes the integer intrinsics, some through
 // function-like macros as real kernels spell them.
@@ -106,4 +109,30 @@ func testIntegerIntrinsics(e *env) {
 			}
 		}
 	}
+}
+
+const cudaArchSrc = `
+__global__ void arch(int* out) {
+#if __CUDA_ARCH__ >= 800
+    out[1] = 1;
+#else
+    out[1] = 0;
+#endif
+    out[0] = __CUDA_ARCH__;
+}`
+
+// testCUDAArch checks that __CUDA_ARCH__ is the device's compute
+// capability, as nvcc and NVRTC define it.
+func testCUDAArch(e *env) {
+	arch := e.d.Info().Arch
+	var major, minor int
+	if _, err := fmt.Sscanf(arch, "sm_%1d%d", &major, &minor); err != nil {
+		e.Fatalf("device arch %q is not sm_XY", arch)
+	}
+	want := int32(major*100 + minor*10)
+	out := zeros[int32](e, 2)
+	e.launch(e.kernel(cudaArchSrc, "arch"), 1, 1, out)
+	got := download(e, out)
+	eq(e, "__CUDA_ARCH__", got[0], want)
+	eq(e, "#if __CUDA_ARCH__ >= 800", got[1], int32(map[bool]int{true: 1}[want >= 800]))
 }
