@@ -28,7 +28,11 @@
 // name is an error that lists the known ones; a value is parsed as its
 // option's Kind and checked against its bounds before anything runs, so
 // that `--set sizes=10000000000` is refused with the option's name instead
-// of exhausting the host's memory.
+// of exhausting the host's memory. An option's Valid function checks what
+// a range cannot ("a power of two"), also before anything runs. An Int
+// option with an empty Default may stay empty, and Settings.Int then
+// returns 0: the lab's own choice, which may depend on the device ("10
+// timed runs on a GPU, 1 on the simulator").
 //
 // # Exercises and feedback
 //
@@ -38,4 +42,27 @@
 // (Pass, Fail, Unanswered or a Note), a message, the hint to read, points
 // and a Visibility. The notebook shows Feedback as HTML, the command line
 // as text, and the grader turns the same parts into a platform's results.
+// A check that cannot judge the answer (its re-run failed) says so in a
+// failing part rather than returning an error, so that every answer gets
+// feedback.
+//
+// # Adding a lab
+//
+// labs/atomics (Day 26) is the reference; a new lab copies its shape:
+//
+//  1. A package labs/NAME with typed experiments (Sweep(dev, opts)) whose
+//     options structs take a Progress, and tables that render themselves.
+//  2. A type implementing Lab, registered in init: Info with the course
+//     documents cited by title, Options with a Usage and a Max for every
+//     number, and Run mapping Settings onto the options structs and
+//     returning a Report whose Elapsed is a field of the report.
+//  3. An Exercise whose Check returns Feedback built with Passf, Failf and
+//     Add, never a lab-specific feedback type.
+//  4. A BenchmarkHeadless that runs the lab through Run with its defaults
+//     on the simulator; its ns/op on the development machine is
+//     Info.SimWallTime.
+//  5. Its import in labs/all, its notebook under notebooks/ with the
+//     notebook test's expectations, and its line in the README.
+//
+// No exported package variables: defaults are constants or functions.
 package labs
