@@ -328,6 +328,16 @@ func validName(s string) bool {
 	return true
 }
 
+// SimSpec returns the spec of the simulator with the named profile and
+// every option at its default: SimSpec("h200") is ParseSpec("sim:h200").
+// Whether the profile exists is checked by Open.
+func SimSpec(profile string) (Spec, error) {
+	if !validName(profile) {
+		return Spec{}, fmt.Errorf("gpu: simulator profile %q: want a profile name such as t4", profile)
+	}
+	return Spec{backend: backendSim, profile: strings.ToLower(profile), seed: defaultSeed}, nil
+}
+
 // String returns the spec in canonical form; "" for the automatic choice.
 func (s Spec) String() string {
 	var b strings.Builder

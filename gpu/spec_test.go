@@ -199,3 +199,16 @@ func TestOpenSpecs(t *testing.T) {
 		t.Errorf("WARPLAB_DEVICE opened %s", got.Spec)
 	}
 }
+
+func TestSimSpec(t *testing.T) {
+	s, err := SimSpec("H200")
+	want, _ := ParseSpec("sim:h200")
+	if err != nil || s != want {
+		t.Errorf("SimSpec(H200) = %s, %v; want %s", s, err, want)
+	}
+	for _, bad := range []string{"", "t 4", "t4?seed=3", "t4:x"} {
+		if _, err := SimSpec(bad); err == nil {
+			t.Errorf("SimSpec(%q) succeeded", bad)
+		}
+	}
+}
