@@ -223,7 +223,7 @@ func Ladder(dev *gpu.Device, opts LadderOptions) (*LadderTable, error) {
 func predict(dev *gpu.Device, opts LadderOptions) (*LadderTable, error) {
 	spec := opts.Predict
 	if spec == "" {
-		spec = labkit.PredictionSpec(dev.Info())
+		spec = labkit.PredictionSpec(dev.Info()).String()
 	}
 	if spec == "" {
 		return nil, nil

@@ -108,7 +108,7 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 	if t.Measured && opts.Predict != "none" {
 		spec := opts.Predict
 		if spec == "" {
-			spec = labkit.PredictionSpec(dev.Info())
+			spec = labkit.PredictionSpec(dev.Info()).String()
 		}
 		if spec != "" {
 			sim, err := gpu.Open(spec)

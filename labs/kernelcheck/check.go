@@ -103,7 +103,7 @@ type checker struct {
 	cfg   Config
 	src   string
 	lines []string
-	spec  string // the simulator spec, without its seed
+	spec  gpu.Spec // the simulated device; each launch takes its own seed
 	f     labs.Feedback
 }
 
@@ -169,8 +169,14 @@ func (c *checker) run(dev *gpu.Device) {
 	if profile == "" {
 		profile = profileFor(dev)
 	}
-	c.spec = "sim:" + profile
-	c.f.Spec = c.spec
+	spec, err := gpu.SimSpec(profile)
+	if err != nil {
+		c.part(PartCompiles, labs.Fail, "the checker could not run (not your answer): %v", err)
+		c.skip(PartRuns, "the checker could not run")
+		return
+	}
+	c.spec = spec
+	c.f.Spec = spec.String()
 	c.f.Timing = fmt.Sprintf("modelled, %s profile", profile)
 	c.f.Tolerance = fmt.Sprintf("within a relative error of %g of a double-precision reference", c.cfg.Tolerance)
 
@@ -190,21 +196,19 @@ func (c *checker) run(dev *gpu.Device) {
 	c.timing(outs)
 }
 
-// profileFor returns the simulator profile to check on for dev.
+// profileFor returns the simulator profile to check on for dev: its own
+// on the simulator, else the one that predicts it, else DefaultSim's.
 func profileFor(dev *gpu.Device) string {
-	if dev == nil {
-		return strings.TrimPrefix(gpu.DefaultSim, "sim:")
+	if dev != nil {
+		if s := dev.Spec(); s.Backend() == "sim" {
+			return s.Profile()
+		}
+		if s := labkit.PredictionSpec(dev.Info()); !s.IsAuto() {
+			return s.Profile()
+		}
 	}
-	info := dev.Info()
-	if info.Backend == "sim" && info.Profile != "" {
-		return info.Profile
-	}
-	spec := labkit.PredictionSpec(info)
-	if spec == "" {
-		spec = gpu.DefaultSim
-	}
-	p, _, _ := strings.Cut(strings.TrimPrefix(spec, "sim:"), "?")
-	return p
+	def, _ := gpu.ParseSpec(gpu.DefaultSim)
+	return def.Profile()
 }
 
 // compiles compiles the source once, reports the part, and says whether
@@ -213,7 +217,7 @@ func (c *checker) compiles() bool {
 	var names []string
 	compiled := false
 	err := safely(func() error {
-		dev, err := gpu.Open(c.spec)
+		dev, err := gpu.OpenSpec(c.spec)
 		if err != nil {
 			return internalError{err}
 		}
@@ -302,7 +306,7 @@ func (c *checker) launchOne(file string, src []byte, kernel string, n int, seed 
 	go func() {
 		o := outcome{n: n, seed: seed, stage: "compile"}
 		o.err = safely(func() error {
-			dev, err := gpu.Open(fmt.Sprintf("%s?seed=%d", c.spec, seed))
+			dev, err := gpu.OpenSpec(c.spec.WithSeed(seed))
 			if err != nil {
 				return internalError{err}
 			}

@@ -165,8 +165,12 @@ func Cards(dev *gpu.Device, opts CardsOptions) (*CardsTable, error) {
 		steps++
 	}
 	for i, p := range profiles {
-		progress.Update(i, steps, "sim:"+p)
-		sim, err := gpu.Open("sim:" + p)
+		spec, err := gpu.SimSpec(p)
+		if err != nil {
+			return nil, fmt.Errorf("softmax: card %s: %v", p, err)
+		}
+		progress.Update(i, steps, spec.String())
+		sim, err := gpu.OpenSpec(spec)
 		if err != nil {
 			return nil, fmt.Errorf("softmax: card %s: %v", p, err)
 		}

@@ -121,7 +121,7 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 	if t.Measured && opts.Predict != "none" {
 		spec := opts.Predict
 		if spec == "" {
-			spec = labkit.PredictionSpec(info)
+			spec = labkit.PredictionSpec(info).String()
 		}
 		if spec != "" {
 			sim, err := gpu.Open(spec)

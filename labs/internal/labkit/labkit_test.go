@@ -91,7 +91,8 @@ func TestPredictionSpec(t *testing.T) {
 		{gpu.Info{Name: "NVIDIA H100 80GB HBM3", Arch: "sm_90"}, "sim:h200"},
 		{gpu.Info{Name: "Some GPU", Arch: "sm_120"}, gpu.DefaultSim},
 	} {
-		if got := PredictionSpec(tc.info); got != tc.want {
+		want, _ := gpu.ParseSpec(tc.want)
+		if got := PredictionSpec(tc.info); got != want {
 			t.Errorf("PredictionSpec(%s) = %q, want %q", tc.info.Name, got, tc.want)
 		}
 	}

@@ -9,9 +9,12 @@ import (
 // PredictionSpec returns the spec of the simulated device that predicts
 // the device described by info: the simulator profile of the same GPU
 // when there is one, else one of the same architecture, else
-// gpu.DefaultSim. It returns "" when no simulator is registered.
-func PredictionSpec(info gpu.Info) string {
-	var sameArch, any string
+// gpu.DefaultSim. It returns the zero Spec when no simulator is
+// registered.
+func PredictionSpec(info gpu.Info) gpu.Spec {
+	var sameArch, any gpu.Spec
+	def, _ := gpu.ParseSpec(gpu.DefaultSim)
+	hasDefault := false
 	for _, a := range gpu.Devices() {
 		spec, err := gpu.ParseSpec(a.Spec)
 		if err != nil || spec.Backend() != "sim" || !a.Usable {
@@ -23,27 +26,23 @@ func PredictionSpec(info gpu.Info) string {
 		}
 		si := d.Info()
 		d.Close()
-		if any == "" {
-			any = a.Spec
+		if any.IsAuto() {
+			any = spec
 		}
+		hasDefault = hasDefault || spec == def
 		// A profile is named after its device: "NVIDIA H200 (gpusim profile h200)".
 		if info.Name != "" && strings.HasPrefix(si.Name, info.Name+" (") {
-			return a.Spec
+			return spec
 		}
-		if sameArch == "" && info.Arch != "" && si.Arch == info.Arch {
-			sameArch = a.Spec
+		if sameArch.IsAuto() && info.Arch != "" && si.Arch == info.Arch {
+			sameArch = spec
 		}
 	}
 	switch {
-	case sameArch != "":
+	case !sameArch.IsAuto():
 		return sameArch
-	case any == "":
-		return ""
-	}
-	for _, a := range gpu.Devices() {
-		if a.Spec == gpu.DefaultSim {
-			return a.Spec
-		}
+	case hasDefault:
+		return def
 	}
 	return any
 }
