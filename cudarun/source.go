@@ -122,8 +122,9 @@ func compileOptions(arch string, noFMA bool, defines map[string]string) []string
 // includeOptions returns the include path NVRTC needs for text: the CUDA
 // toolkit's include directory when text includes the cooperative groups
 // headers, found through $CUDA_HOME, $CUDA_PATH, /usr/local/cuda or
-// /usr/include. None when no directory has them (NVRTC's own built-in
-// headers are then the last resort).
+// /usr/include, and its cccl directory where the toolkit has one. None
+// when no directory has them (NVRTC's own built-in headers are then the
+// last resort).
 func includeOptions(text string, stat func(string) bool) []string {
 	if !strings.Contains(text, "<cooperative_groups") {
 		return nil
@@ -137,7 +138,13 @@ func includeOptions(text string, stat func(string) bool) []string {
 	dirs = append(dirs, "/usr/local/cuda/include", "/usr/include")
 	for _, dir := range dirs {
 		if stat(filepath.Join(dir, "cooperative_groups.h")) {
-			return []string{"--include-path=" + dir}
+			opts := []string{"--include-path=" + dir}
+			// CUDA 13 keeps <cuda/std/...>, which the headers include,
+			// in include/cccl.
+			if cccl := filepath.Join(dir, "cccl"); stat(filepath.Join(cccl, "cuda", "std", "type_traits")) {
+				opts = append(opts, "--include-path="+cccl)
+			}
+			return opts
 		}
 	}
 	return nil

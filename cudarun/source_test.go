@@ -199,6 +199,12 @@ func TestNVRTCSourceKeepsCooperativeGroups(t *testing.T) {
 	if o := includeOptions(got, stat("/usr/local/cuda/include")); !slices.Equal(o, []string{"--include-path=/usr/local/cuda/include"}) {
 		t.Errorf("include options %q, want /usr/local/cuda/include", o)
 	}
+	cuda13 := func(p string) bool {
+		return p == "/usr/local/cuda/include/cooperative_groups.h" || p == "/usr/local/cuda/include/cccl/cuda/std/type_traits"
+	}
+	if o := includeOptions(got, cuda13); !slices.Equal(o, []string{"--include-path=/usr/local/cuda/include", "--include-path=/usr/local/cuda/include/cccl"}) {
+		t.Errorf("include options %q, want the include and cccl directories", o)
+	}
 	if o := includeOptions(got, stat("/nowhere")); o != nil {
 		t.Errorf("include options %q with no headers anywhere, want none", o)
 	}
