@@ -10,7 +10,7 @@ import (
 
 // Spec is a parsed device spec: which backend, which device of it, and
 // the device's options. The zero Spec is the automatic choice (see Open).
-// A Spec is a value: the With methods return a changed copy.
+// A Spec is a value, compared with ==; WithSeed returns a changed copy.
 //
 // The text form is
 //
@@ -19,12 +19,12 @@ import (
 // where BACKEND is "sim" (DEVICE: a simulator profile, "t4" when omitted)
 // or "cuda" (DEVICE: a GPU ordinal, 0 when omitted). The options are
 //
-//	seed=N                   sim: seeds the order of atomics; launch k of the device uses N+k (default 1)
+//	seed=N                      sim: seeds the order of atomics; launch k uses N+k (default 1)
 //	order=seeded|deterministic  sim: deterministic fixes the order of atomics (default seeded)
-//	fmad=true|false          sim, cuda: contract a*b+c into fused multiply-adds, as nvcc does (default true)
-//	racecheck=true|false     sim: report shared-memory races (default true)
-//	budget=N                 sim: warp instructions a launch may run before it fails with ErrBudget
-//	clock=boost|base|MHZ     sim: the SM clock the cost model runs at (default boost)
+//	fmad=true|false             sim, cuda: contract a*b+c into fused multiply-adds, as nvcc does (default true)
+//	racecheck=true|false        sim: report shared-memory races (default true)
+//	budget=N                    sim: warp instructions a launch may run before it fails with ErrBudget (N > 0)
+//	clock=boost|base|MHZ        sim: the SM clock the cost model runs at, MHZ from 100 to 5000 (default boost)
 //
 // String spells a Spec in canonical form: the backend, the device and,
 // for the simulator, the seed, then the options that differ from their
