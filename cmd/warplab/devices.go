@@ -84,6 +84,9 @@ func devicesCmd(args []string, stdout, stderr io.Writer) error {
 // defaultDevice says what gpu.Open("") would open, and why.
 func defaultDevice(rows []deviceRow) (spec, why string) {
 	if s := os.Getenv(gpu.EnvDevice); s != "" {
+		if _, err := gpu.ParseSpec(s); err != nil {
+			return s, gpu.EnvDevice + " is set but is not a device spec, so opening the default fails: " + err.Error()
+		}
 		return s, gpu.EnvDevice + " is set"
 	}
 	for _, r := range rows {

@@ -44,6 +44,11 @@ func TestDevices(t *testing.T) {
 	if _, out, _ = warplab(t, "devices"); !strings.Contains(out, "default device: sim:h200 (WARPLAB_DEVICE is set)") {
 		t.Errorf("with WARPLAB_DEVICE set:\n%s", out)
 	}
+	t.Setenv("WARPLAB_DEVICE", "sim:h200?budget=-1")
+	want := `default device: sim:h200?budget=-1 (WARPLAB_DEVICE is set but is not a device spec, so opening the default fails: gpu: device spec "sim:h200?budget=-1": option budget=-1: want a positive number of warp instructions)`
+	if _, out, _ = warplab(t, "devices"); !strings.Contains(out, want) {
+		t.Errorf("with a bad WARPLAB_DEVICE:\n%s\nwant %s", out, want)
+	}
 }
 
 // checkDeviceRows checks the text listing against the JSON one, row by
