@@ -26,10 +26,22 @@
 //				Judge:  func(res *gpu.Result, tol float64) error { ... },
 //			}, nil
 //		},
-//		Reference: refSource, ReferenceKernel: "softmaxDenomShuffle",
+//		Reference: refSource, ReferenceKernel: "denomShuffle",
+//		// Optional: a contention budget of the lab's own, said in words,
+//		// and the notebook's hint for each part.
+//		AtomicBudget: func(n int, l gpu.LaunchConfig) int64 { return int64(l.Grid.Count()) * 8 },
+//		AtomicRule:   "one per launched warp",
+//		Hints:        map[string]int{kernelcheck.PartContention: 2},
 //	}
-//	fb := kernelcheck.Check(dev, h, answer.Kernel, settings)
+//	fb := kernelcheck.Check(dev, h, answer.Kernel, settings) // settings resolved against Options()
+//	fb = kernelcheck.CheckConfig(dev, h, src, kernelcheck.DefaultConfig())
 //
+// An exercise lists the checker's settings as its own options with
+// Config.Options (DefaultConfig, or a copy with other defaults), so that
+// labs.Check and the grader resolve an instructor's hidden values against
+// them; the lab's Check function passes the resolved settings to Check.
+// The part names are constants (PartCompiles ... PartTime; Parts lists
+// them in order) for tests and graders that look a part up.
 // # What the checker does
 //
 // Check compiles the student's source with cudac, the front end both
