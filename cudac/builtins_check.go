@@ -131,6 +131,15 @@ var builtinFuncs = map[string]*builtinFunc{
 }
 
 func init() {
+	// The scoped atomics (atomicAdd_block, atomicAdd_system, ...) are the
+	// atomics: one device's threads see the same results, and the
+	// simulator has no host or peer devices to scope against.
+	for name, bf := range builtinFuncs {
+		if bf.cat == bcAtomic {
+			builtinFuncs[name+"_block"] = bf
+			builtinFuncs[name+"_system"] = bf
+		}
+	}
 	math := []struct {
 		b Builtin
 		n int
@@ -159,8 +168,7 @@ func init() {
 		"__umul64hi", "__mul64hi", "__fns", "__nanosleep", "__reduce_add_sync",
 		"__reduce_min_sync", "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
 		"__reduce_xor_sync", "__ldcg", "__ldca", "__ldcs", "__ldlu", "__ldcv", "__stcg", "__stwb",
-		"__stcs", "__stwt", "atomicCAS_block", "atomicExch_block", "atomicMax_block", "atomicMin_block",
-		"__isGlobal", "__isShared", "globaltimer", "__prof_trigger", "__brkpt", "__assertfail"} {
+		"__stcs", "__stwt", "__isGlobal", "__isShared", "globaltimer", "__prof_trigger", "__brkpt", "__assertfail"} {
 		unsupportedNames[name] = fmt.Sprintf("'%s' is not supported", name)
 	}
 }

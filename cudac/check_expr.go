@@ -153,8 +153,6 @@ var unsupportedNames = map[string]string{
 	"__all":              "__all without _sync was removed in CUDA 9; use __all_sync(mask, pred)",
 	"malloc":             "malloc is not supported in device code",
 	"free":               "free is not supported in device code",
-	"memcpy":             "memcpy is not supported; copy with a loop",
-	"memset":             "memset is not supported; set with a loop",
 	"cudaMalloc":         "host API call 'cudaMalloc' is not supported in device code",
 	"cudaMemcpy":         "host API call 'cudaMemcpy' is not supported in device code",
 	"cooperative_groups": "cooperative groups are not supported",

@@ -30,6 +30,30 @@ var intrinsicSigs = map[string]*intrinsicSig{
 	"__rhadd":          {Int32Type, []*Type{Int32Type, Int32Type}},
 	"__uhadd":          {Uint32Type, []*Type{Uint32Type, Uint32Type}},
 	"__urhadd":         {Uint32Type, []*Type{Uint32Type, Uint32Type}},
+	"memcpy":           {PointerTo(VoidType, false), []*Type{PointerTo(VoidType, false), PointerTo(VoidType, true), sizeType}},
+	"memset":           {PointerTo(VoidType, false), []*Type{PointerTo(VoidType, false), Int32Type, sizeType}},
+}
+
+// byteLoop is memcpy's or memset's body: a loop over the bytes, then
+// return dst.
+func byteLoop(name string, params []*Var, p Pos) *Block {
+	b := cgb{p: p}
+	ref := func(v *Var) Expr { return &VarRef{P: p, Var: v} }
+	i := &Var{Name: "i", T: sizeType, P: p}
+	dst := b.conv(ref(params[0]), PointerTo(Uint8Type, false))
+	var val Expr
+	if name == "memcpy" {
+		val = &Index{P: p, X: b.conv(ref(params[1]), PointerTo(Uint8Type, true)), Index: b.conv(ref(i), Int64Type)}
+	} else {
+		val = b.conv(ref(params[1]), Uint8Type)
+	}
+	loop := &For{P: p,
+		Init: &DeclStmt{P: p, Var: i, Init: &Const{P: p, T: sizeType}},
+		Cond: &Binary{P: p, Op: Lt, X: ref(i), Y: ref(params[2]), T: BoolType},
+		Post: &IncDec{P: p, X: ref(i)},
+		Body: &ExprStmt{P: p, X: &Assign{P: p, LHS: &Index{P: p, X: dst, Index: b.conv(ref(i), Int64Type)}, RHS: val}},
+	}
+	return &Block{P: p, Stmts: []Stmt{loop, &Return{P: p, X: ref(params[0])}}}
 }
 
 // intrinsicCall checks a call of an intrinsic of intrinsicSigs.
@@ -125,7 +149,11 @@ func (c *checker) intrinsicFunc(name string, p Pos) *Func {
 		}
 		r = b.conv(b.op(Shr, sum, b.k32(1)), Uint32Type)
 	}
-	fn.Body = &Block{P: p, Stmts: []Stmt{&Return{P: p, X: r}}}
+	if name == "memcpy" || name == "memset" {
+		fn.Body = byteLoop(name, fn.Params, p)
+	} else {
+		fn.Body = &Block{P: p, Stmts: []Stmt{&Return{P: p, X: r}}}
+	}
 	if c.impl.cgFuncs == nil {
 		c.impl.cgFuncs = map[string]*Func{}
 	}

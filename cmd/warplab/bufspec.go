@@ -11,9 +11,10 @@ import (
 )
 
 // elemTypes are the TYPE names of --buf and --scalar.
-var elemTypes = map[string]bool{"f32": true, "f64": true, "i32": true, "u32": true, "i64": true, "u64": true}
+var elemTypes = map[string]bool{"f32": true, "f64": true, "i32": true, "u32": true, "i64": true, "u64": true,
+	"i8": true, "u8": true, "bool": true}
 
-const typeNames = "f32, f64, i32, u32, i64, u64"
+const typeNames = "f32, f64, i32, u32, i64, u64, i8, u8, bool"
 
 type initSpec struct {
 	kind   string // zero, iota, mod, const, uniform, randint
@@ -30,6 +31,7 @@ type bufSpec struct {
 	typ   string
 	count int
 	init  initSpec
+	null  bool // NAME=null: a null pointer
 }
 
 type scalarSpec struct {
@@ -55,6 +57,9 @@ func parseBuf(s string) (bufSpec, error) {
 	name, rest, err := cutName(s)
 	if err != nil {
 		return b, fmt.Errorf("want NAME=TYPE:COUNT:INIT")
+	}
+	if rest == "null" {
+		return bufSpec{name: name, null: true}, nil
 	}
 	parts := strings.SplitN(rest, ":", 3)
 	if len(parts) < 2 {
@@ -103,10 +108,14 @@ func parseInit(s, typ string) (initSpec, error) {
 				in.cfloat = float64(v)
 			case float64:
 				in.cfloat = v
+			case int8:
+				in.cint = int64(v)
 			case int32:
 				in.cint = int64(v)
 			case int64:
 				in.cint = v
+			case uint8:
+				in.cuint = uint64(v)
 			case uint32:
 				in.cuint = uint64(v)
 			case uint64:
@@ -123,6 +132,9 @@ func parseInit(s, typ string) (initSpec, error) {
 		if in.seed, err = strconv.ParseUint(f[3], 10, 64); err != nil {
 			break
 		}
+		if typ == "bool" && (in.kind != "randint" || in.a < 0 || in.b > 1) {
+			err = fmt.Errorf("a bool buffer takes zero, const:true|false, mod:2 or randint:0:1:SEED")
+		}
 		if in.kind == "uniform" && typ != "f32" && typ != "f64" {
 			err = fmt.Errorf("uniform makes floats; use randint for %s", typ)
 		}
@@ -132,6 +144,9 @@ func parseInit(s, typ string) (initSpec, error) {
 		if in.kind == "randint" && (in.a != math.Trunc(in.a) || in.b != math.Trunc(in.b)) {
 			err = fmt.Errorf("randint bounds must be integers")
 		}
+	}
+	if err == nil && typ == "bool" && (in.kind == "iota" || in.kind == "mod" && in.k > 2) {
+		err = fmt.Errorf("a bool buffer takes zero, const:true|false, mod:2 or randint:0:1:SEED")
 	}
 	if err != nil {
 		return in, fmt.Errorf("INIT %s: %w", s, err)
@@ -157,6 +172,18 @@ func parseValue(typ, s string) (any, error) {
 		return strconv.ParseInt(s, 0, 64)
 	case "u64":
 		return strconv.ParseUint(s, 0, 64)
+	case "i8":
+		i, err := strconv.ParseInt(s, 0, 8)
+		return int8(i), err
+	case "u8":
+		u, err := strconv.ParseUint(s, 0, 8)
+		return uint8(u), err
+	case "bool":
+		b, err := strconv.ParseBool(s)
+		if b {
+			return uint8(1), err
+		}
+		return uint8(0), err
 	}
 	return nil, fmt.Errorf("unknown type %q (types: %s)", typ, typeNames)
 }
@@ -234,8 +261,24 @@ func (t *typedBuffer[T]) values(k int) ([]string, error) {
 	return out, nil
 }
 
+// nullBuffer is --buf NAME=null: a null pointer argument.
+type nullBuffer struct{}
+
+func (nullBuffer) arg() any { return nil }
+func (nullBuffer) free()    {}
+func (nullBuffer) values(int) ([]string, error) {
+	return nil, fmt.Errorf("a null pointer has no values")
+}
+
 func (s bufSpec) make(dev *gpu.Device) (hostBuffer, error) {
+	if s.null {
+		return nullBuffer{}, nil
+	}
 	switch s.typ {
+	case "i8":
+		return fill[int8](dev, s, 0)
+	case "u8", "bool":
+		return fill[uint8](dev, s, 0)
 	case "f32":
 		return fill[float32](dev, s, 32)
 	case "f64":
@@ -269,7 +312,7 @@ func fill[T gpu.Scalar](dev *gpu.Device, s bufSpec, bits int) (hostBuffer, error
 			switch any(data[i]).(type) {
 			case float32, float64:
 				data[i] = T(in.cfloat)
-			case int32, int64:
+			case int8, int32, int64:
 				data[i] = T(in.cint)
 			default:
 				data[i] = T(in.cuint)

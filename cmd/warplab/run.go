@@ -28,9 +28,11 @@ kernel's parameters by name.
   --scalar NAME=TYPE:VALUE     a scalar argument (repeatable)
   --print NAME[:K]             print the first K elements (all by default) after the launch (repeatable)
 
-TYPE is f32, f64, i32, u32, i64 or u64. INIT is one of
+TYPE is f32, f64, i32, u32, i64, u64, i8, u8 or bool (one byte, 0 or 1).
+INIT is one of
   zero  iota  mod:K (i % K)  const:V  uniform:LO:HI:SEED  randint:LO:HI:SEED
 (uniform draws floats in [LO, HI); randint integers in [LO, HI]).
+--buf NAME=null passes a null pointer.
 
 Example:
   warplab run sum.cu --kernel sumTreeAtomic --grid 16384 --block 256 \
@@ -268,6 +270,9 @@ func (o *runOpts) checkNames(fn *cudac.Func) error {
 		found := false
 		for _, b := range o.bufs {
 			found = found || b.name == p.name
+			if b.name == p.name && b.null {
+				return fmt.Errorf("--print %s: %s is a null pointer", p.name, p.name)
+			}
 		}
 		if !found {
 			return fmt.Errorf("--print %s: no --buf named %s", p.name, p.name)

@@ -154,3 +154,39 @@ __global__ void fill(int* out) { out[threadIdx.x] = N * SCALE + threadIdx.x; }`)
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+func TestRunBoolAndNullBuffers(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	src := writeFile(t, "flags.cu", `
+__global__ void flags(const bool* in, bool* out, int* counts, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    out[i] = !in[i];
+    if (counts != nullptr) atomicAdd(counts, in[i] ? 1 : 0);
+}`)
+	code, out, errs := warplab(t, "run", src, "--kernel", "flags", "--grid", "1", "--block", "32",
+		"--buf", "in=bool:8:mod:2", "--buf", "out=bool:8", "--buf", "counts=null", "--scalar", "n=i32:8",
+		"--print", "out", "--device", "sim:t4")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "out[0:8] = 1 0 1 0 1 0 1 0") {
+		t.Errorf("output:\n%s", out)
+	}
+	for _, tc := range []struct{ buf, want string }{
+		{"in=bool:8:iota", "a bool buffer takes zero, const:true|false, mod:2 or randint:0:1:SEED"},
+		{"in=bool:8:randint:0:5:1", "a bool buffer takes zero"},
+		{"in=bool:8:const:maybe", "invalid syntax"},
+	} {
+		code, _, errs := warplab(t, "run", src, "--kernel", "flags", "--grid", "1", "--block", "32",
+			"--buf", tc.buf, "--buf", "out=bool:8", "--buf", "counts=null", "--scalar", "n=i32:8", "--device", "sim:t4")
+		if code == 0 || !strings.Contains(errs, tc.want) {
+			t.Errorf("--buf %s: exit %d, stderr %q, want %q", tc.buf, code, errs, tc.want)
+		}
+	}
+	code, _, errs = warplab(t, "run", src, "--kernel", "flags", "--grid", "1", "--block", "32",
+		"--buf", "in=bool:8", "--buf", "out=bool:8", "--buf", "counts=null", "--scalar", "n=i32:8", "--print", "counts", "--device", "sim:t4")
+	if code == 0 || !strings.Contains(errs, "counts is a null pointer") {
+		t.Errorf("--print of a null buffer: exit %d, %q", code, errs)
+	}
+}

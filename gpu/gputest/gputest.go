@@ -66,6 +66,8 @@ var tests = []struct {
 	{"References", testReferences},
 	{"IntegerIntrinsics", testIntegerIntrinsics},
 	{"CUDAArch", testCUDAArch},
+	{"ScopedAtomics", testScopedAtomics},
+	{"DeviceMemcpy", testDeviceMemcpy},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

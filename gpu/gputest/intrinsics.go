@@ -136,3 +136,35 @@ func testCUDAArch(e *env) {
 	eq(e, "__CUDA_ARCH__", got[0], want)
 	eq(e, "#if __CUDA_ARCH__ >= 800", got[1], int32(map[bool]int{true: 1}[want >= 800]))
 }
+
+const memcpySrc = `
+struct Rec { int id; float w; double x; };
+__global__ void copyRecs(const Rec* in, Rec* out, unsigned char* bytes) {
+    Rec r;
+    memcpy(&r, &in[threadIdx.x], sizeof(Rec));
+    r.id += 100;
+    memcpy(&out[threadIdx.x], &r, sizeof r);
+    memset(bytes + threadIdx.x * 3, threadIdx.x + 1, 3);
+}`
+
+// testDeviceMemcpy checks memcpy and memset in device code.
+func testDeviceMemcpy(e *env) {
+	const n = 8
+	in := make([]int32, 4*n) // Rec is 16 bytes: id, w, x
+	for i := range in {
+		in[i] = int32(i * 3)
+	}
+	out, bytes := zeros[int32](e, 4*n), zeros[uint8](e, 3*n)
+	e.launch(e.kernel(memcpySrc, "copyRecs"), 1, n, upload(e, in), out, bytes)
+	want := make([]int32, len(in))
+	copy(want, in)
+	for r := 0; r < n; r++ {
+		want[4*r] += 100
+	}
+	sameSlice(e, "records", download(e, out), want)
+	wantBytes := make([]uint8, 3*n)
+	for i := range wantBytes {
+		wantBytes[i] = uint8(i/3 + 1)
+	}
+	sameSlice(e, "bytes", download(e, bytes), wantBytes)
+}
