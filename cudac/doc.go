@@ -1,28 +1,35 @@
 // Package cudac is warplab's front end for the subset of CUDA C that the labs
-// and students write: it lexes, preprocesses (object-like #define, #ifdef,
-// #include lines ignored), parses and type-checks a source file into a typed
+// and students write: it lexes, preprocesses (#define, #ifdef, #include
+// lines ignored), parses and type-checks a source file into a typed
 // tree that both backends consume, and reports every error as
 // "file.cu:line:col: message" with the source line and a caret.
 //
 // # The subset
 //
-// Preprocessor: // and /* */ comments, line splices, object-like #define
-// (expanded recursively, a macro never inside its own expansion), #undef,
+// Preprocessor: // and /* */ comments, line splices, object-like and
+// function-like #define (# and ##, __VA_ARGS__; expanded and rescanned as C
+// does, a macro never inside its own expansion), #undef,
 // #if/#ifdef/#ifndef/#elif/#else/#endif with integer expressions and
 // defined(X), #error. #include, #pragma (unroll, once, ...) and #line are
-// accepted and ignored. Function-like macros are an error. Predefined:
-// __CUDACC__, __NVCC__, __CUDA_ARCH__ (750), __LINE__, the <climits> and
+// accepted and ignored. Predefined: __CUDACC__, __NVCC__, __CUDA_ARCH__
+// (750, or the Arch option's), __LINE__, the <climits> and
 // <cfloat> limits (INT_MAX, UINT_MAX, FLT_MAX, ...), INFINITY, NAN, M_PI,
 // M_E; a Define option or the source may replace any of them.
 //
 // Top level: __global__ and __device__ functions (__host__ __device__,
 // __forceinline__, inline, static, __launch_bounds__ accepted; extern "C"
 // on one declaration or a block); forward declarations; default arguments
-// that are constants; function templates over integer parameters
-// (template <int N>, template <unsigned int N, int M = 4>), instantiated
-// by name ("sumTree<256>") or at a call (f<4>(x)), and explicit
-// instantiations (a template body's names are looked up at its definition,
-// as C++ does; the rest is checked per instantiation); constexpr, const, static const and static constexpr
+// that are constants; function templates over integer and type parameters
+// (template <int N>, template <class T, unsigned int N, bool B = false>),
+// instantiated by name ("reduce<float, 256, true>") or at a call (f<4>(x),
+// or f(x) with T deduced from a T, T* or T& parameter), explicit
+// instantiations and explicit specializations (a template body's names are
+// looked up at its definition, as C++ does; the rest is checked per
+// instantiation); struct templates and their specializations, and structs'
+// conversion operators (operator T*() with no use of members: the
+// SharedMemory<T> idiom); references (T& parameters and locals hold
+// addresses, const T& parameters are values); cooperative groups (see
+// GroupKind; cg.go lists the subset); constexpr, const, static const and static constexpr
 // scalar constants; __device__ and __constant__ variables with constant
 // initializers; struct declarations with C layout, alignas and __align__ on
 // the struct or a member; enum and enum class; typedef and using aliases;
@@ -46,12 +53,17 @@
 // reinterpret_cast and const_cast, sizeof and alignof, nullptr and NULL.
 //
 // Built-ins: see Builtin, with the overloads nvcc has. Also umin, umax,
-// llmin, llmax, ullmin, ullmax, llabs and labs (as Min, Max and Abs).
+// llmin, llmax, ullmin, ullmax, llabs and labs (as Min, Max and Abs), the
+// scoped atomics (atomicAdd_block, atomicAdd_system: the same Builtin),
+// and __mul24, __umul24, __mulhi, __umulhi, __funnelshift_l/r/lc/rc,
+// __byte_perm, __sad, __usad, the halving adds, memcpy and memset, which
+// are __device__ functions the front end makes: a Call whose Func is not
+// in Program.Funcs, like the instances of templates.
 //
 // Not supported, each reported as an error that names it: goto and labels,
-// function pointers, references, classes, unions, member functions,
-// operator overloading, lambdas, new/delete, exceptions, namespaces,
-// type template parameters, template specialisations, recursion,
+// function pointers, rvalue references, classes, unions, member functions
+// (but conversion operators), operator overloading, lambdas, new/delete,
+// exceptions, namespaces other than cooperative_groups, recursion,
 // variable-length arrays, half and vector types (float4, dim3), long
 // double, bit-fields, inline assembly, host code, kernel launches in device
 // code and calling a kernel from device code.
