@@ -161,21 +161,21 @@ func (v *View) metrics() []metric {
 
 // class is one instruction class of gpu.InstrMix.
 type class struct {
-	name string
-	get  func(gpu.InstrMix) int64
+	name, short string
+	get         func(gpu.InstrMix) int64
 }
 
 var classes = []class{
-	{"integer", func(m gpu.InstrMix) int64 { return m.Int }},
-	{"fp32", func(m gpu.InstrMix) int64 { return m.FP32 }},
-	{"fp64", func(m gpu.InstrMix) int64 { return m.FP64 }},
-	{"special functions", func(m gpu.InstrMix) int64 { return m.SFU }},
-	{"conversions", func(m gpu.InstrMix) int64 { return m.Convert }},
-	{"loads and stores", func(m gpu.InstrMix) int64 { return m.Memory }},
-	{"atomics", func(m gpu.InstrMix) int64 { return m.Atomic }},
-	{"warp (shuffle, vote)", func(m gpu.InstrMix) int64 { return m.Warp }},
-	{"control", func(m gpu.InstrMix) int64 { return m.Control }},
-	{"sync (barriers, fences)", func(m gpu.InstrMix) int64 { return m.Sync }},
+	{"integer", "int", func(m gpu.InstrMix) int64 { return m.Int }},
+	{"fp32", "fp32", func(m gpu.InstrMix) int64 { return m.FP32 }},
+	{"fp64", "fp64", func(m gpu.InstrMix) int64 { return m.FP64 }},
+	{"special functions", "sfu", func(m gpu.InstrMix) int64 { return m.SFU }},
+	{"conversions", "cvt", func(m gpu.InstrMix) int64 { return m.Convert }},
+	{"loads and stores", "ld/st", func(m gpu.InstrMix) int64 { return m.Memory }},
+	{"atomics", "atomic", func(m gpu.InstrMix) int64 { return m.Atomic }},
+	{"warp (shuffle, vote)", "warp", func(m gpu.InstrMix) int64 { return m.Warp }},
+	{"control", "control", func(m gpu.InstrMix) int64 { return m.Control }},
+	{"sync (barriers, fences)", "sync", func(m gpu.InstrMix) int64 { return m.Sync }},
 }
 
 // Table returns the view: one row per figure, one column per launch, and
@@ -248,7 +248,7 @@ func (v *View) HTML() string { return v.Table().HTML() }
 func (v *View) MixChart() *charts.BarChart {
 	b := &charts.BarChart{
 		Title:    "Instruction mix (counted)",
-		Subtitle: fmt.Sprintf("warp instructions by class, simulator, %s profile", v.Device.Profile),
+		Subtitle: fmt.Sprintf("warp instructions by class (sfu: special functions, cvt: conversions), simulator, %s profile", v.Device.Profile),
 		X:        charts.Axis{Title: "class"},
 		Y:        charts.Axis{Title: "warp instructions"},
 	}
@@ -262,7 +262,7 @@ func (v *View) MixChart() *charts.BarChart {
 		}
 	}
 	for _, cl := range used {
-		b.Categories = append(b.Categories, cl.name)
+		b.Categories = append(b.Categories, cl.short)
 	}
 	for _, l := range v.Launches {
 		var vals charts.Values

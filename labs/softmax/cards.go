@@ -15,7 +15,7 @@ import (
 // 100 iterations.
 func Notes() Quote { return notes }
 
-var notes = Quote{Card: "14-SM Turing GeForce (sm_75)", N: 16777216, AtomicMs: 34.95, ShuffleMs: 0.93082,
+var notes = Quote{Card: "14-SM Turing GeForce (sm_75)", Label: "Turing, 14 SMs (notes)", N: 16777216, AtomicMs: 34.95, ShuffleMs: 0.93082,
 	Source: "the atomics-vs-warp-shuffle course notes (online softmax)"}
 
 // H200Microbench returns the project's H200 measurement of the same pair at
@@ -24,10 +24,10 @@ var notes = Quote{Card: "14-SM Turing GeForce (sm_75)", N: 16777216, AtomicMs: 3
 func H200Microbench() []Quote { return append([]Quote(nil), h200Microbench...) }
 
 var h200Microbench = []Quote{
-	{Card: "NVIDIA H200 (sm_90, 132 SMs)", N: 65536, AtomicMs: 0.1213, ShuffleMs: 0.0072, Source: h200Source},
-	{Card: "NVIDIA H200 (sm_90, 132 SMs)", N: 1048576, AtomicMs: 1.8494, ShuffleMs: 0.0138, Source: h200Source},
-	{Card: "NVIDIA H200 (sm_90, 132 SMs)", N: 4194304, AtomicMs: 7.3791, ShuffleMs: 0.0361, Source: h200Source},
-	{Card: "NVIDIA H200 (sm_90, 132 SMs)", N: 16777216, AtomicMs: 29.4541, ShuffleMs: 0.1212, Source: h200Source},
+	{Card: "NVIDIA H200 (sm_90, 132 SMs)", Label: "H200 (measured earlier)", N: 65536, AtomicMs: 0.1213, ShuffleMs: 0.0072, Source: h200Source},
+	{Card: "NVIDIA H200 (sm_90, 132 SMs)", Label: "H200 (measured earlier)", N: 1048576, AtomicMs: 1.8494, ShuffleMs: 0.0138, Source: h200Source},
+	{Card: "NVIDIA H200 (sm_90, 132 SMs)", Label: "H200 (measured earlier)", N: 4194304, AtomicMs: 7.3791, ShuffleMs: 0.0361, Source: h200Source},
+	{Card: "NVIDIA H200 (sm_90, 132 SMs)", Label: "H200 (measured earlier)", N: 16777216, AtomicMs: 29.4541, ShuffleMs: 0.1212, Source: h200Source},
 }
 
 const h200Source = "warplab microbenchmark softmax.cu on the H200, 2026-11-29"
@@ -45,7 +45,9 @@ func h200Quote(n int) Quote {
 
 // Quote is a measured pair quoted from a document or an earlier run.
 type Quote struct {
-	Card                string
+	Card string
+	// Label is the card's short name in a chart.
+	Label               string
 	N                   int
 	AtomicMs, ShuffleMs float64
 	Source              string
@@ -88,6 +90,8 @@ type CardsTable struct {
 // CardRow is one card's pair.
 type CardRow struct {
 	Card string `json:"card"`
+	// Label is the row's short name in a chart: "h200 (modelled)".
+	Label string `json:"label"`
 	// Source says where the times come from: "quoted: ...", "modelled,
 	// gtx1650 profile" or "measured, NVIDIA H200 (3 warm-ups, 10 runs)".
 	Source    string  `json:"source"`
@@ -106,7 +110,7 @@ type CardRow struct {
 func (r CardRow) Ratio() float64 { return r.AtomicMs / r.ShuffleMs }
 
 func quoteRow(q Quote) CardRow {
-	return finish(CardRow{Card: q.Card, Source: "quoted: " + q.Source, Kind: "quoted", N: q.N,
+	return finish(CardRow{Card: q.Card, Label: q.Label, Source: "quoted: " + q.Source, Kind: "quoted", N: q.N,
 		AtomicMs: q.AtomicMs, ShuffleMs: q.ShuffleMs})
 }
 
@@ -153,9 +157,11 @@ func Cards(dev *gpu.Device, opts CardsOptions) (*CardsTable, error) {
 			}
 		}
 		info := d.Info()
-		row := CardRow{Card: info.Name, Source: a.Timing.Source, N: n, SMs: info.SMs, AtomicMs: a.Ms, ShuffleMs: s.Ms, Kind: "modelled"}
+		row := CardRow{Card: info.Name, Label: info.Profile + " (modelled)", Source: a.Timing.Source, N: n, SMs: info.SMs,
+			AtomicMs: a.Ms, ShuffleMs: s.Ms, Kind: "modelled"}
 		if d.Capabilities().MeasuredTiming {
 			row.Kind = "measured"
+			row.Label = strings.TrimPrefix(info.Name, "NVIDIA ") + " (measured now)"
 			row.Source = fmt.Sprintf("%s (%d warm-ups, %d runs)", a.Timing.Source, warm, runs)
 		}
 		return finish(row), nil
@@ -228,19 +234,13 @@ func (t *CardsTable) Table() *charts.Table {
 func (t *CardsTable) Chart() *charts.BarChart {
 	b := &charts.BarChart{
 		Title:    "How many times faster the register cache is, card by card",
-		Subtitle: "quoted measurements, the simulator's predictions (modelled) and any GPU measured here",
+		Subtitle: "quoted, modelled by the simulator, or measured here",
 		X:        charts.Axis{Title: "card"},
 		Y:        charts.Axis{Title: "atomic time / shuffle time"},
 	}
 	var ratios charts.Values
 	for _, r := range t.Rows {
-		label := r.Card
-		if i := strings.Index(label, " (gpusim"); i > 0 {
-			label = label[:i] + " (modelled)"
-		} else {
-			label += " (" + r.Kind + ")"
-		}
-		b.Categories = append(b.Categories, label)
+		b.Categories = append(b.Categories, r.Label)
 		ratios = append(ratios, r.Ratio())
 	}
 	b.AddBars("atomic / shuffle", ratios)
