@@ -2,6 +2,8 @@ package softmax_test
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -132,8 +134,19 @@ func TestRegistered(t *testing.T) {
 		t.Fatal(err)
 	}
 	info := l.Info()
-	if info.Exercise == nil || info.Notebook != "notebooks/softmax.ipynb" {
+	if info.Exercise == nil || info.Notebook != "notebooks/softmax.ipynb" || info.SimWallTime <= 0 || len(info.Sources) == 0 {
 		t.Errorf("info %+v", info)
+	}
+	if _, err := os.Stat(filepath.Join("..", "..", info.Notebook)); err != nil {
+		t.Errorf("notebook: %v", err)
+	}
+	for _, o := range l.Options() {
+		if o.Usage == "" || (o.Kind != labs.String && o.Max == 0) {
+			t.Errorf("option %s has no usage or no bound: %+v", o.Name, o)
+		}
+	}
+	if e := info.Exercise; e.AnswerType() != "softmax.Answer" || e.Variable != "answer" || len(e.Options) == 0 {
+		t.Errorf("exercise %+v", e)
 	}
 	if _, err := labs.Resolve("softmax", l.Options(), map[string]string{"sizes": "33554432"}); err == nil {
 		t.Error("a size past 16777216 resolves")
