@@ -12,14 +12,14 @@ import (
 // The kinds of launch failure; a *LaunchError's Is matches its Kind. They
 // are the values backends report (package gpu/driver's).
 var (
-	ErrIllegalAddress    = driver.ErrIllegalAddress
-	ErrMisaligned        = driver.ErrMisaligned
-	ErrBarrierDivergence = driver.ErrBarrierDivergence
-	ErrBudget            = driver.ErrBudget
-	ErrInvalidConfig     = driver.ErrInvalidConfig
-	ErrOutOfResources    = driver.ErrOutOfResources
-	ErrTrap              = driver.ErrTrap
-	ErrLaunchFailed      = driver.ErrLaunchFailed
+	ErrIllegalAddress    = driver.ErrIllegalAddress    // an access outside every allocation
+	ErrMisaligned        = driver.ErrMisaligned        // an access not aligned to its size
+	ErrBarrierDivergence = driver.ErrBarrierDivergence // a barrier not reached by every thread of the block
+	ErrBudget            = driver.ErrBudget            // the simulator's instruction budget ran out
+	ErrInvalidConfig     = driver.ErrInvalidConfig     // a launch configuration the device or kernel refuses
+	ErrOutOfResources    = driver.ErrOutOfResources    // registers or shared memory the block cannot have
+	ErrTrap              = driver.ErrTrap              // __trap() or a failed assert
+	ErrLaunchFailed      = driver.ErrLaunchFailed      // any other failure of a launch on a GPU
 )
 
 // LaunchError is a launch that failed or faulted. Where the fault has a
