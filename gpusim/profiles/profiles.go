@@ -68,7 +68,7 @@ type Cost struct {
 	// L2 atomics, in ns: a transaction (a warp's lanes on one 128-byte
 	// line) holds the line max(n*op, a*L2AddrNs), n the most lanes on one of
 	// its addresses, op the per-operation time of the type and a the
-	// distinct addresses it updates.
+	// lanes' operations it carries (distinct addresses or not).
 	L2AddrNs, L2OpF32Ns, L2OpF64Ns, L2OpIntNs float64
 	// L2LineParallelism is the fraction of the hot lines whose transactions
 	// the L2 serves concurrently, when many lines are hot.

@@ -43,7 +43,11 @@ type atomStats struct {
 type lineState struct {
 	ops    int64   // operations issued
 	busyNs float64 // time the line's atomic unit is held
-	free   int64   // the SM cycle its queue empties
+	// free is the SM cycle its queue empties, kept in fractions of a
+	// cycle: an operation shorter than a cycle (an integer add on the
+	// H200, 1.45 cycles) would otherwise be rounded up at every step of a
+	// long chain.
+	free float64
 }
 
 func (s *atomStats) init() {
@@ -116,9 +120,13 @@ func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, used, floatAdd b
 // SM cycle the last completes. The lanes that hit one line form a
 // transaction, which holds the line for the most operations on one of its
 // addresses (distinct addresses of a line are served side by side), or
-// for its number of addresses times the line's per-address time, whichever
-// is longer. Global atomics run in virtual-time order (they wait for the
-// global scheduler), so each line's queue sees its transactions in order.
+// for its lanes' operations times the line's per-address time, whichever
+// is longer: on the H200, 32 lanes on 16 addresses of one line (two each)
+// take as long as 32 lanes on 32 addresses
+// (docs/evidence/2026-11-30-h200-aggregation-lab.txt, bucketAtomic at 16
+// and 32 keys per warp). Global atomics run in virtual-time order (they
+// wait for the global scheduler), so each line's queue sees its
+// transactions in order.
 func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cudac.Kind, floatAdd bool) int64 {
 	c := &x.m.Costs
 	op := c.L2OpInt
@@ -135,23 +143,22 @@ func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cuda
 			continue
 		}
 		line := g.addrs[i] >> 7
-		most, addrs := g.count[i], 1
+		most, lanes := g.count[i], g.count[i]
 		for j := i + 1; j < g.k; j++ {
 			if !done[j] && g.addrs[j]>>7 == line {
 				done[j] = true
 				most = max(most, g.count[j])
-				addrs++
+				lanes += g.count[j]
 			}
 		}
 		if aggregated {
-			most = 1
+			most, lanes = 1, 1
 		}
-		busy := max(float64(addrs)*c.L2Addr, float64(most)*op)
+		busy := max(float64(lanes)*c.L2Addr, float64(most)*op)
 		ls := s.line(g.addrs[i])
 		ls.busyNs += busy
-		free := max(now, ls.free) + int64(math.Ceil(busy*x.m.ClockGHz))
-		ls.free = free
-		last = max(last, free)
+		ls.free = max(float64(now), ls.free) + busy*x.m.ClockGHz
+		last = max(last, int64(math.Ceil(ls.free)))
 	}
 	s.drained = max(s.drained, last)
 	return last
