@@ -1,0 +1,94 @@
+package aggregation
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/warplab/warplab/cudarun"
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+)
+
+// openGPU opens the first usable GPU, or skips the test.
+func openGPU(t *testing.T) *gpu.Device {
+	t.Helper()
+	var why []string
+	for _, a := range gpu.Devices() {
+		if !strings.HasPrefix(a.Spec, "cuda") {
+			continue
+		}
+		if a.Usable {
+			return open(t, a.Spec)
+		}
+		why = append(why, a.Reason)
+	}
+	t.Skipf("no usable GPU: %s", strings.Join(why, "; "))
+	return nil
+}
+
+// TestOnGPU runs the whole lab on a real GPU: measured times after
+// warm-ups, every launch's tickets a permutation, the simulator's
+// prediction beside every kernel, the fastest kernel of each case
+// predicted right, and every prediction within ±30% of the measurement.
+// With WARPLAB_GPU_REPORT=DIR it writes the report there as text and
+// JSON, the evidence the lab's notes cite.
+func TestOnGPU(t *testing.T) {
+	dev := openGPU(t)
+	r, err := Lab(dev, Options{Ladder: LadderOptions{Progress: labs.NoProgress()}, Order: OrderOptions{Progress: labs.NoProgress()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", r)
+	if dir := os.Getenv("WARPLAB_GPU_REPORT"); dir != "" {
+		os.WriteFile(filepath.Join(dir, "aggregation-gpu.txt"), []byte(r.String()), 0o644)
+		if b, err := json.MarshalIndent(r, "", "  "); err == nil {
+			os.WriteFile(filepath.Join(dir, "aggregation-gpu.json"), b, 0o644)
+		}
+	}
+	l := r.Ladder
+	if !l.Measured || l.WarmUps != 3 || l.Runs != 10 {
+		t.Errorf("timing %q, %d warm-ups, %d runs; want measured, 3 and 10", l.Timing, l.WarmUps, l.Runs)
+	}
+	if !l.OK() {
+		t.Errorf("tickets are not a permutation on the GPU:\n%s", l.Table())
+	}
+	if !r.Order.OK() {
+		t.Errorf("a compaction lost or doubled a value on the GPU:\n%s", r.Order.Table())
+	}
+	if l.Predicted == nil || l.PredictedTable() == nil {
+		t.Fatal("no prediction beside the measurement")
+	}
+	for _, row := range l.Rows {
+		p, ok := l.Predicted.Row(row.Kernel, row.KeysPerWarp)
+		if !ok {
+			t.Errorf("%s at %d keys per warp: no prediction", row.Kernel, row.KeysPerWarp)
+			continue
+		}
+		if q := p.Ms / row.Ms; q < 1/1.3 || q > 1.3 {
+			t.Errorf("%s, %s: predicted %.4f ms, measured %.4f ms (%.2fx): outside ±30%%", row.Case(l.Buckets), row.Kernel, p.Ms, row.Ms, q)
+		}
+		// The fastest of a case must be predicted fastest, unless the
+		// measured times of the two are within 10% (a tie on the GPU).
+		if l.fastestOfCase(row) && !l.Predicted.fastestOfCase(p) {
+			if b := bestOfCase(l, row); b.Kernel != row.Kernel && b.Ms < row.Ms*0.9 {
+				t.Errorf("%s: %s is fastest on the GPU; the prediction says otherwise", row.Case(l.Buckets), row.Kernel)
+			}
+		}
+	}
+}
+
+// bestOfCase returns the row the prediction calls fastest in r's case,
+// with its measured time.
+func bestOfCase(l *LadderTable, r LadderRow) LadderRow {
+	var best LadderRow
+	for _, x := range l.Rows {
+		p, _ := l.Predicted.Row(x.Kernel, x.KeysPerWarp)
+		if x.Kernel.Bucketed() == r.Kernel.Bucketed() && x.KeysPerWarp == r.KeysPerWarp && l.Predicted.fastestOfCase(p) {
+			best = x
+		}
+	}
+	return best
+}
