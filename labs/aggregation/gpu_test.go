@@ -4,30 +4,17 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	_ "github.com/warplab/warplab/cudarun"
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 )
 
-// openGPU opens the first usable GPU, or skips the test.
-func openGPU(t *testing.T) *gpu.Device {
-	t.Helper()
-	var why []string
-	for _, a := range gpu.Devices() {
-		if !strings.HasPrefix(a.Spec, "cuda") {
-			continue
-		}
-		if a.Usable {
-			return open(t, a.Spec)
-		}
-		why = append(why, a.Reason)
-	}
-	t.Skipf("no usable GPU: %s", strings.Join(why, "; "))
-	return nil
-}
+// openGPU opens the first usable GPU, or skips the test (fails it under
+// WARPLAB_REQUIRE_GPU=1).
+func openGPU(t *testing.T) *gpu.Device { return open(t, testenv.GPU(t)) }
 
 // TestOnGPU runs the whole lab on a real GPU: measured times after
 // warm-ups, every launch's tickets a permutation, the simulator's

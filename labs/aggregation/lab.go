@@ -1,6 +1,7 @@
 package aggregation
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -126,15 +127,15 @@ func (lab) Options() []labs.Option {
 	return []labs.Option{
 		{Name: "n", Kind: labs.Int, Default: strconv.Itoa(DefaultN), Max: maxN,
 			Usage: "elements of every input of the ladder"},
-		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: 1024,
+		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: 1024, Valid: wholeWarps,
 			Usage: "threads per block of the ladder, a multiple of 32"},
 		{Name: "buckets", Kind: labs.Int, Default: strconv.Itoa(DefaultBuckets), Max: maxBuckets,
 			Usage: "buckets of the per-bucket append"},
-		{Name: "keys-per-warp", Kind: labs.Ints, Default: joinInts(DefaultKeysPerWarp()), Max: 32,
+		{Name: "keys-per-warp", Kind: labs.Ints, Default: joinInts(DefaultKeysPerWarp()), Max: 32, Valid: dividesWarp,
 			Usage: "distinct keys in each warp of the per-bucket rows, each dividing 32 and at most buckets"},
 		{Name: "order-n", Kind: labs.Int, Default: strconv.Itoa(defaultOrderN), Max: maxN,
 			Usage: "elements of the order experiment's compaction"},
-		{Name: "order-runs", Kind: labs.Int, Default: strconv.Itoa(defaultOrderRuns), Max: maxRuns,
+		{Name: "order-runs", Kind: labs.Int, Default: strconv.Itoa(defaultOrderRuns), Max: maxRuns, Valid: atLeastTwo,
 			Usage: "launches per kernel in the order experiment, at least 2"},
 		{Name: "predict", Kind: labs.String,
 			Usage: `on a GPU, the simulated device whose modelled times and counters go beside the measured ones: a sim: spec, "none", or empty for the profile closest to the GPU`},
@@ -164,6 +165,27 @@ func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, 
 	o.Ladder.Predict = s.Text("predict")
 	o.Ladder.Progress, o.Order.Progress = p, p
 	return Lab(dev, o)
+}
+
+func wholeWarps(x int) error {
+	if x%32 != 0 {
+		return errors.New("want a multiple of 32 (whole warps)")
+	}
+	return nil
+}
+
+func dividesWarp(x int) error {
+	if 32%x != 0 {
+		return errors.New("want 1, 2, 4, 8, 16 or 32 (a divisor of the warp)")
+	}
+	return nil
+}
+
+func atLeastTwo(x int) error {
+	if x < 2 {
+		return errors.New("want at least 2 launches to compare")
+	}
+	return nil
 }
 
 func joinInts(xs []int) string {
