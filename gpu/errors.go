@@ -20,6 +20,7 @@ var (
 	ErrOutOfResources    = driver.ErrOutOfResources    // registers or shared memory the block cannot have
 	ErrTrap              = driver.ErrTrap              // __trap() or a failed assert
 	ErrLaunchFailed      = driver.ErrLaunchFailed      // any other failure of a launch on a GPU
+	ErrTimeout           = driver.ErrTimeout           // a GPU launch still running at the device's time limit (Spec.Timeout); its helper process was killed
 )
 
 // LaunchError is a launch that failed or faulted. Where the fault has a

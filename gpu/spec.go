@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/warplab/warplab/gpu/driver"
 )
@@ -25,6 +26,7 @@ import (
 //	racecheck=true|false        sim: report shared-memory races (default true)
 //	budget=N                    sim: warp instructions a launch may run before it fails with ErrBudget (N > 0)
 //	clock=boost|base|MHZ        sim: the SM clock the cost model runs at, MHZ from 100 to 5000 (default boost)
+//	timeout=DURATION            cuda: wall-clock limit of one launch, 100ms to 24h such as 30s or 2m; 0 for none (default 10s)
 //
 // String spells a Spec in canonical form: the backend, the device and,
 // for the simulator, the seed, then the options that differ from their
@@ -40,8 +42,26 @@ type Spec struct {
 	noRace    bool
 	budget    int64
 	clock     Clock
-	hasDevice bool // another backend's spec named a device
+	timeout   time.Duration // cuda: 0 the default, noTimeout none
+	hasDevice bool          // another backend's spec named a device
 }
+
+// DefaultTimeout is the wall-clock limit of one launch on a GPU when the
+// spec sets none (cuda?timeout=...). A lab's launches take microseconds
+// to milliseconds and a student's slow kernel on a large input well under
+// a second, so 10 s is far above any launch that will end, yet short
+// enough that a notebook cell with an endless loop returns before its
+// user gives up on it.
+const DefaultTimeout = 10 * time.Second
+
+// Bounds on timeout=: below 100 ms a helper process's own start and a
+// module's lazy loading could trip the limit; a day is more than any
+// kernel of a course needs.
+const (
+	minTimeout = 100 * time.Millisecond
+	maxTimeout = 24 * time.Hour
+	noTimeout  = time.Duration(-1)
+)
 
 // Order is how a simulated device orders atomics to one address.
 type Order uint8
@@ -182,6 +202,36 @@ var specOptions = []specOption{
 			}
 			return s.clock.String()
 		}},
+	{"timeout", []string{backendCUDA},
+		func(s *Spec, v string) error {
+			d, err := time.ParseDuration(v)
+			if err != nil || d < 0 || (d > 0 && (d < minTimeout || d > maxTimeout)) {
+				return fmt.Errorf("want a duration from %v to %v such as 30s or 2m, or 0 for no limit", minTimeout, maxTimeout)
+			}
+			s.timeout = normTimeout(d)
+			return nil
+		},
+		func(s Spec) string {
+			switch s.timeout {
+			case 0:
+				return ""
+			case noTimeout:
+				return "0"
+			}
+			return s.timeout.String()
+		}},
+}
+
+// normTimeout turns a limit into the Spec field: 0 (none) into
+// noTimeout, the default into 0.
+func normTimeout(d time.Duration) time.Duration {
+	switch d {
+	case 0:
+		return noTimeout
+	case DefaultTimeout:
+		return 0
+	}
+	return d
 }
 
 func parseBool(v string) (bool, error) {
@@ -415,6 +465,34 @@ func (s Spec) Budget() int64 { return s.budget }
 // Clock returns the SM clock of a simulator's cost model.
 func (s Spec) Clock() Clock { return s.clock }
 
+// Timeout returns the wall-clock limit of one launch on a GPU: the
+// timeout option, DefaultTimeout when it is not set, 0 for none (timeout=0)
+// and for backends without the option (the simulator stops endless loops
+// by its instruction budget instead).
+func (s Spec) Timeout() time.Duration {
+	switch {
+	case s.backend != backendCUDA || s.timeout == noTimeout:
+		return 0
+	case s.timeout == 0:
+		return DefaultTimeout
+	}
+	return s.timeout
+}
+
+// WithTimeout returns the same device with another launch time limit, 0
+// for none. A spec whose backend has no such limit is returned unchanged;
+// a limit outside the option's bounds (100ms to 24h) is an error.
+func (s Spec) WithTimeout(d time.Duration) (Spec, error) {
+	if s.backend != backendCUDA {
+		return s, nil
+	}
+	if d < 0 || (d > 0 && (d < minTimeout || d > maxTimeout)) {
+		return s, fmt.Errorf("gpu: time limit %v: want %v to %v, or 0 for no limit", d, minTimeout, maxTimeout)
+	}
+	s.timeout = normTimeout(d)
+	return s, nil
+}
+
 // WithSeed returns the same device with another seed. A spec whose
 // backend takes no seed (a GPU orders atomics as its hardware does) is
 // returned unchanged.
@@ -431,5 +509,6 @@ func (s Spec) config() driver.Config {
 		Spec: s.String(), Device: s.profile, Ordinal: s.ordinal, Seed: s.seed,
 		Deterministic: s.order == OrderDeterministic, FMAD: s.FMAD(), RaceCheck: s.RaceCheck(),
 		Budget: s.budget, ClockMHz: s.clock.MHz, BaseClock: s.clock.Base,
+		Timeout: s.Timeout(),
 	}
 }

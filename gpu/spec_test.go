@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/warplab/warplab/gpu/driver"
 )
@@ -37,6 +38,14 @@ func TestParseSpec(t *testing.T) {
 		{"cuda:1", "cuda:1", func(s Spec) bool { return s.Ordinal() == 1 }},
 		{"cuda:1?fmad=false", "cuda:1?fmad=false", func(s Spec) bool { return !s.FMAD() }},
 		{"cuda?fmad=true", "cuda:0", nil},
+		{"cuda", "cuda:0", func(s Spec) bool { return s.Timeout() == DefaultTimeout }},
+		{"cuda?timeout=30s", "cuda:0?timeout=30s", func(s Spec) bool { return s.Timeout() == 30*time.Second }},
+		{"cuda:1?timeout=1m30s&fmad=false", "cuda:1?fmad=false&timeout=1m30s", func(s Spec) bool { return s.Timeout() == 90*time.Second }},
+		{"cuda?timeout=10s", "cuda:0", func(s Spec) bool { return s.Timeout() == DefaultTimeout }},
+		{"cuda?timeout=0", "cuda:0?timeout=0", func(s Spec) bool { return s.Timeout() == 0 }},
+		{"cuda?timeout=0s", "cuda:0?timeout=0", func(s Spec) bool { return s.Timeout() == 0 }},
+		{"cuda?timeout=100ms", "cuda:0?timeout=100ms", func(s Spec) bool { return s.Timeout() == 100*time.Millisecond }},
+		{"sim:t4", "sim:t4?seed=1", func(s Spec) bool { return s.Timeout() == 0 }},
 		{"fakegpu", "fakegpu", func(s Spec) bool { return s.Backend() == "fakegpu" }},
 		{"fakegpu:dev-2", "fakegpu:dev-2", func(s Spec) bool { return s.Profile() == "dev-2" }},
 	} {
@@ -74,10 +83,16 @@ func TestParseSpecErrors(t *testing.T) {
 		{"sim:t4?clock=fast", `option clock=fast: want boost, base or MHz`},
 		{"sim:t4?speed=3", `unknown option speed (sim options: seed, order, fmad, racecheck, budget, clock)`},
 		{"sim:t4?Seed=3", `unknown option Seed (sim options: seed, order, fmad, racecheck, budget, clock)`},
-		{"cuda?seed=3", `unknown option seed (cuda options: fmad)`},
-		{"cuda:0?order=deterministic", `unknown option order (cuda options: fmad)`},
+		{"cuda?seed=3", `unknown option seed (cuda options: fmad, timeout)`},
+		{"cuda:0?order=deterministic", `unknown option order (cuda options: fmad, timeout)`},
 		{"fakegpu?seed=3", `unknown option seed: backend fakegpu takes no options`},
 		{"sim:t4?seed=1&seed=2", `option seed given twice`},
+		{"cuda?timeout=-1s", `option timeout=-1s: want a duration from 100ms to 24h0m0s such as 30s or 2m, or 0 for no limit`},
+		{"cuda?timeout=30", `option timeout=30: want a duration`},
+		{"cuda?timeout=10ms", `option timeout=10ms: want a duration from 100ms`},
+		{"cuda?timeout=25h", `option timeout=25h: want a duration`},
+		{"cuda?timeout=", `option timeout=: want a duration`},
+		{"sim:t4?timeout=5s", `unknown option timeout (sim options: seed, order, fmad, racecheck, budget, clock)`},
 		{"sim:t4?seed", `option "seed": want NAME=VALUE`},
 		{"sim:t4?seed=1&", `option "": want NAME=VALUE`},
 		{"sim:t4?", `empty option list after ?`},
@@ -210,5 +225,38 @@ func TestSimSpec(t *testing.T) {
 		if _, err := SimSpec(bad); err == nil {
 			t.Errorf("SimSpec(%q) succeeded", bad)
 		}
+	}
+}
+
+func TestWithTimeout(t *testing.T) {
+	cuda, _ := ParseSpec("cuda:1?fmad=false")
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+		lim  time.Duration
+	}{
+		{30 * time.Second, "cuda:1?fmad=false&timeout=30s", 30 * time.Second},
+		{0, "cuda:1?fmad=false&timeout=0", 0},
+		{DefaultTimeout, "cuda:1?fmad=false", DefaultTimeout},
+	} {
+		s, err := cuda.WithTimeout(tc.d)
+		if err != nil {
+			t.Fatalf("WithTimeout(%v): %v", tc.d, err)
+		}
+		if s.String() != tc.want || s.Timeout() != tc.lim {
+			t.Errorf("WithTimeout(%v) = %s, limit %v; want %s, limit %v", tc.d, s, s.Timeout(), tc.want, tc.lim)
+		}
+	}
+	for _, d := range []time.Duration{-time.Second, time.Millisecond, 48 * time.Hour} {
+		if _, err := cuda.WithTimeout(d); err == nil || !strings.Contains(err.Error(), "gpu: time limit") {
+			t.Errorf("WithTimeout(%v): error %v, want one about the time limit", d, err)
+		}
+	}
+	sim, _ := ParseSpec("sim:t4")
+	if s, err := sim.WithTimeout(time.Second); err != nil || s != sim {
+		t.Errorf("sim WithTimeout = %s, %v; want the spec unchanged", s, err)
+	}
+	if got := cuda.config().Timeout; got != DefaultTimeout {
+		t.Errorf("config().Timeout = %v, want %v", got, DefaultTimeout)
 	}
 }

@@ -1,6 +1,10 @@
 package driver
 
-import "github.com/warplab/warplab/cudac"
+import (
+	"time"
+
+	"github.com/warplab/warplab/cudac"
+)
 
 // Backend is a registered implementation: "sim" or "cuda".
 type Backend interface {
@@ -40,6 +44,10 @@ type Config struct {
 	// (clock=base).
 	ClockMHz  float64
 	BaseClock bool
+	// Timeout is the wall-clock limit of one launch on a GPU (timeout=,
+	// 10 s by default); 0 for none. A launch past it fails with a
+	// *LaunchError of Kind ErrTimeout.
+	Timeout time.Duration
 }
 
 // Availability is one device a backend offers, or the reason it offers none.

@@ -19,6 +19,7 @@ var (
 	ErrOutOfResources    = errors.New("too many resources requested for launch")
 	ErrTrap              = errors.New("trap")
 	ErrLaunchFailed      = errors.New("launch failed")
+	ErrTimeout           = errors.New("time limit exceeded")
 )
 
 // ErrNotImplemented is returned (wrapped) by a backend for a feature it
