@@ -169,6 +169,9 @@ type gpuState struct {
 	drv     driver // nil after a fault, until the next call starts a helper
 	gen     int
 	lost    string // what the last fault was: "an illegal address in kernel k"
+	// helper starts a helper process for the GPU and returns its driver;
+	// startWorker for the ordinal (a test gives a fake).
+	helper func() (driver, error)
 }
 
 var (
@@ -176,8 +179,10 @@ var (
 	states   = map[int]*gpuState{}
 )
 
-// state returns the GPU's shared state, creating its context on first use.
-func state(ordinal int) (*gpuState, error) {
+// state returns the GPU's shared state, creating its context on first
+// use: in a helper process when inHelper (a device with a time limit,
+// which only a process of its own can enforce), else in this process.
+func state(ordinal int, inHelper bool) (*gpuState, error) {
 	statesMu.Lock()
 	defer statesMu.Unlock()
 	if s, ok := states[ordinal]; ok {
@@ -213,7 +218,13 @@ func state(ordinal int) (*gpuState, error) {
 		MaxThreadsPerBlock: cuAttr(d, attrMaxThreadsPerBlock), MaxSharedPerBlock: shared,
 		ClockMHz: cuAttr(d, attrClockRate) / 1000, MemoryBytes: cuTotalMem(d),
 	}}
-	if s.drv, err = newLocalDriver(ordinal); err != nil {
+	s.helper = func() (driver, error) { return startWorker(ordinal) }
+	if inHelper {
+		s.drv, err = s.helper()
+	} else {
+		s.drv, err = newLocalDriver(ordinal)
+	}
+	if err != nil {
 		return nil, err
 	}
 	states[ordinal] = s
@@ -226,7 +237,7 @@ func (s *gpuState) do(f func(drv driver) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.drv == nil {
-		w, err := startWorker(s.ordinal)
+		w, err := s.helper()
 		if err != nil {
 			return fmt.Errorf("cudarun: %s after %s: %w", s.info.Name, s.lost, err)
 		}
@@ -277,11 +288,26 @@ func (s *gpuState) lostErr(what string) error {
 
 // Open opens the GPU spec names.
 func (backend) Open(cfg gpudriver.Config) (gpudriver.Device, error) {
-	s, err := state(cfg.Ordinal)
+	s, err := state(cfg.Ordinal, cfg.Timeout > 0)
 	if err != nil {
 		return nil, fmt.Errorf("cudarun: no usable GPU for cuda:%d: %w", cfg.Ordinal, err)
 	}
+	if err := s.canLimit(cfg); err != nil {
+		return nil, err
+	}
 	return &device{st: s, cfg: cfg, mems: map[*memory]bool{}}, nil
+}
+
+// canLimit reports whether the GPU can enforce cfg's time limit: not
+// while this process itself holds its context, which it cannot kill.
+func (s *gpuState) canLimit(cfg gpudriver.Config) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, local := s.drv.(*localDriver); local && cfg.Timeout > 0 {
+		return fmt.Errorf("cudarun: cuda:%d with a %v time limit: this process already runs %s itself, opened with timeout=0, and a limit needs the GPU in a helper process it can kill; open every device of this GPU with a limit, or none",
+			cfg.Ordinal, cfg.Timeout, s.info.Name)
+	}
+	return nil
 }
 
 type device struct {
@@ -680,7 +706,11 @@ func (m *module) launch(drv driver, fn *cudac.Func, cfg gpudriver.LaunchConfig, 
 		Fn:   f.H,
 		Grid: [3]uint32{uint32(g.X), uint32(g.Y), uint32(g.Z)}, Block: [3]uint32{uint32(b.X), uint32(b.Y), uint32(b.Z)},
 		Shared: uint32(cfg.SharedBytes), Args: slots, CapturePrint: m.printf, Cooperative: cfg.Cooperative,
+		limit: m.dev.cfg.Timeout,
 	})
+	if errors.Is(err, errPastLimit) {
+		return nil, m.pastLimit(fn)
+	}
 	if err != nil {
 		return nil, m.fault(fn, err, lr.Stage == 1)
 	}
@@ -710,6 +740,17 @@ func (m *module) fault(fn *cudac.Func, err error, refused bool) error {
 		msg += "; the GPU context is gone: buffers allocated before this launch are lost, and the next call continues in a fresh helper process"
 	}
 	return &gpudriver.LaunchError{Kind: kind, Kernel: fn.Name, Msg: msg}
+}
+
+// pastLimit is the error of a launch of fn that ran past the device's
+// time limit: its helper process is gone, and with it the context.
+func (m *module) pastLimit(fn *cudac.Func) error {
+	limit := m.dev.cfg.Timeout
+	m.dev.st.retire(fmt.Sprintf("kernel %s ran past its %v time limit", fn.Name, limit))
+	return &gpudriver.LaunchError{Kind: gpudriver.ErrTimeout, Kernel: fn.Name, Msg: fmt.Sprintf(
+		"it was still running after %v, the device's limit per launch (%s?timeout=DURATION, or warplab run --timeout, changes it); "+
+			"the helper process that owned the GPU context was killed to stop it: buffers allocated before this launch are lost, and the next call continues in a fresh helper process",
+		limit, strings.SplitN(m.dev.cfg.Spec, "?", 2)[0])}
 }
 
 // faultNoun names a fault for "lost when the context was reset after ...".

@@ -33,6 +33,8 @@
 //
 //	fmad=false   compile with --fmad=false: never contract a*b+c into a
 //	             fused multiply-add (as gpusim's fmad=false)
+//	timeout=30s  the wall-clock limit of one launch (default 10s,
+//	             gpu.DefaultTimeout); timeout=0 for none
 //
 // # Compiling
 //
@@ -82,4 +84,23 @@
 // helper records the same events around the same launch, but it waits on a
 // pipe between launches, which on the H200 added about 0.6 us to an empty
 // kernel's median event time (5.8 us against 5.2 us in-process).
+//
+// # The time limit of a launch
+//
+// A kernel with an endless loop would hang the program (and a notebook
+// cell) for good: the simulator stops one by its instruction budget, and
+// on a GPU only ending the process that owns the CUDA context stops it.
+// So a device with a time limit (every device, unless its spec says
+// timeout=0) runs its GPU work in a helper process from the start, and a
+// launch that has not finished when the limit passes is ended by killing
+// that helper: the launch fails with a *gpu.LaunchError of Kind
+// gpu.ErrTimeout that names the kernel and the limit, buffers allocated
+// before it are lost as after a fault ("buffer lost when the context was
+// reset after kernel spin ran past its 10s time limit"), and the next call
+// starts a fresh helper. The limit counts from the launch request to its
+// answer: the kernel, and the synchronisation and printf capture after
+// it. With timeout=0 the GPU work stays in this process until a fault,
+// and no launch is ever stopped; a GPU whose work runs in this process
+// cannot take a device with a limit afterwards (Open says so), since
+// this process cannot kill itself to stop a kernel.
 package cudarun

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"time"
 	"unsafe"
 )
 
@@ -44,6 +45,10 @@ type launchReq struct {
 	Args         []uint64 // one 8-byte slot per parameter
 	CapturePrint bool     // the kernel may call printf: capture descriptor 1
 	Cooperative  bool     // launch with cuLaunchCooperativeKernel
+	// limit is the wall-clock limit of the launch, 0 for none; only a
+	// helper's driver (workerDriver) can enforce one, by killing the
+	// helper. It stays in the parent: gob sends exported fields only.
+	limit time.Duration
 }
 
 // launchRes is what a launch gave. Stage says how far it got, for an

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"runtime"
 	"strconv"
+	"time"
 )
 
 // A fault such as an illegal address leaves CUDA unusable for the rest of
@@ -53,10 +54,25 @@ type wres struct {
 	L    launchRes
 }
 
-// serveWorker is a helper's main: it serves calls from descriptor 3 and
-// answers on descriptor 4 until descriptor 3 closes.
+// serveWorker is a helper's main: it opens GPU arg (an ordinal) and
+// serves calls on it.
 func serveWorker(arg string) int {
 	runtime.LockOSThread()
+	return serveHelper(func() (driver, error) {
+		ordinal, err := strconv.Atoi(arg)
+		if err == nil {
+			err = loadCUDA()
+		}
+		if err != nil {
+			return nil, err
+		}
+		return newLocalDriver(ordinal)
+	})
+}
+
+// serveHelper serves calls from descriptor 3 on the driver open returns,
+// answering on descriptor 4, until descriptor 3 closes.
+func serveHelper(open func() (driver, error)) int {
 	in, out := os.NewFile(3, "requests"), os.NewFile(4, "responses")
 	if in == nil || out == nil {
 		fmt.Fprintln(os.Stderr, "cudarun: helper started without its pipes")
@@ -67,14 +83,7 @@ func serveWorker(arg string) int {
 	reply := func(r *wres) bool { return enc.Encode(r) == nil && bw.Flush() == nil }
 
 	var hello wres
-	var drv *localDriver
-	ordinal, err := strconv.Atoi(arg)
-	if err == nil {
-		err = loadCUDA()
-	}
-	if err == nil {
-		drv, err = newLocalDriver(ordinal)
-	}
+	drv, err := open()
 	if err != nil {
 		hello.Code, hello.What = failure(err)
 		reply(&hello)
@@ -134,6 +143,10 @@ func failure(err error) (int, string) {
 // errHelperDied marks a helper that stopped answering.
 var errHelperDied = errors.New("the GPU helper process stopped")
 
+// errPastLimit is a call that did not answer within its time limit; the
+// helper has been killed.
+var errPastLimit = errors.New("the GPU helper process was killed at the launch's time limit")
+
 // workerDriver is a driver whose calls run in a helper process.
 type workerDriver struct {
 	cmd  *exec.Cmd
@@ -143,10 +156,18 @@ type workerDriver struct {
 	enc  *gob.Encoder
 	dec  *gob.Decoder
 	dead error
+	// closed: close has run (the process is killed and being reaped).
+	closed bool
 }
 
 // startWorker starts a helper for GPU ordinal and waits for it to be ready.
 func startWorker(ordinal int) (*workerDriver, error) {
+	return startHelper(workerEnv + "=" + strconv.Itoa(ordinal))
+}
+
+// startHelper starts the program's own executable with env (NAME=VALUE)
+// added, which its init turns into a helper, and waits for it to be ready.
+func startHelper(env string) (*workerDriver, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("cannot start a GPU helper process: %w", err)
@@ -162,7 +183,7 @@ func startWorker(ordinal int) (*workerDriver, error) {
 		return nil, err
 	}
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), workerEnv+"="+strconv.Itoa(ordinal))
+	cmd.Env = append(os.Environ(), env)
 	cmd.ExtraFiles = []*os.File{reqR, resW} // descriptors 3 and 4
 	cmd.Stderr = os.Stderr
 	err = cmd.Start()
@@ -198,7 +219,13 @@ func answerErr(r *wres) error {
 }
 
 // call sends q and waits for the answer.
-func (w *workerDriver) call(q *wreq) (*wres, error) {
+func (w *workerDriver) call(q *wreq) (*wres, error) { return w.callWithin(q, 0) }
+
+// callWithin sends q and waits for the answer, at most limit when limit
+// is positive. Past the limit it kills the helper, whose CUDA context
+// and everything in it go with it (the driver ends the kernel of a
+// process that has gone), and returns errPastLimit.
+func (w *workerDriver) callWithin(q *wreq, limit time.Duration) (*wres, error) {
 	if w.dead != nil {
 		return nil, w.dead
 	}
@@ -208,13 +235,38 @@ func (w *workerDriver) call(q *wreq) (*wres, error) {
 		err = w.bw.Flush()
 	}
 	if err == nil {
-		err = w.dec.Decode(&r)
+		err = w.await(&r, limit)
+	}
+	if errors.Is(err, errPastLimit) {
+		w.dead = err
+		w.close()
+		return nil, err
 	}
 	if err != nil {
 		w.dead = fmt.Errorf("%w: %w", errHelperDied, err)
 		return nil, w.dead
 	}
 	return &r, answerErr(&r)
+}
+
+// await decodes the helper's answer into r, giving up after limit when
+// it is positive.
+func (w *workerDriver) await(r *wres, limit time.Duration) error {
+	if limit <= 0 {
+		return w.dec.Decode(r)
+	}
+	done := make(chan error, 1)
+	go func() { done <- w.dec.Decode(r) }()
+	timer := time.NewTimer(limit)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		return err
+	case <-timer.C:
+		// Kill first: the decoder then sees the pipe close and ends.
+		w.cmd.Process.Kill()
+		return errPastLimit
+	}
 }
 
 func (w *workerDriver) alloc(n int64) (uint64, error) {
@@ -270,21 +322,28 @@ func (w *workerDriver) setDynamicShared(f uint64, n int) error {
 	return err
 }
 
+// launch runs q in the helper, killing it if q.limit passes first.
 func (w *workerDriver) launch(q launchReq) (launchRes, error) {
-	r, err := w.call(&wreq{Op: "launch", L: q})
+	r, err := w.callWithin(&wreq{Op: "launch", L: q}, q.limit)
 	if r == nil {
 		return launchRes{}, err
 	}
 	return r.L, err
 }
 
-// close ends the helper; its GPU memory goes with it.
+// close ends the helper; its GPU memory goes with it. It does not wait
+// for the process to go: the driver may take a moment to tear down a
+// context whose kernel was still running, and the caller need not.
 func (w *workerDriver) close() {
 	if w.dead == nil {
 		w.dead = errHelperDied
 	}
+	if w.closed {
+		return
+	}
+	w.closed = true
 	w.req.Close()
 	w.res.Close()
 	w.cmd.Process.Kill()
-	w.cmd.Wait()
+	go w.cmd.Wait()
 }
