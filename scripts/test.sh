@@ -19,4 +19,6 @@ export WARPLAB_REQUIRE_JUPYTER=1
 
 cd "$root"
 scripts/check.sh
-exec go test "$@" ./...
+# The notebook tests run every lab notebook through Jupyter in one test
+# binary: more than go test's default 10-minute limit on a 2-core machine.
+exec go test -timeout 60m "$@" ./...
