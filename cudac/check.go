@@ -102,6 +102,9 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 	for name, t := range cgTypes {
 		impl.global.names[name] = &entity{kind: entType, name: name, t: t}
 	}
+	for name, t := range vectorTypes {
+		impl.global.names[name] = &entity{kind: entType, name: name, t: t}
+	}
 	impl.global.names[cgPrefix+"thread_block_tile"] = &entity{kind: entType, name: cgPrefix + "thread_block_tile", t: invalidType}
 	defer func() {
 		if r := recover(); r != nil {

@@ -944,6 +944,9 @@ func (c *checker) call(e *sCall) Expr {
 	if intrinsicSigs[id.Name] != nil {
 		return c.intrinsicCall(e, id.Name)
 	}
+	if t := vectorMake(id.Name); t != nil && !e.HasT {
+		return c.makeVectorCall(e, id.Name, t)
+	}
 	if bf := builtinFuncs[id.Name]; bf != nil {
 		if e.HasT {
 			c.errorf(e.P, "'%s' is not a template", id.Name)

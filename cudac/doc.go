@@ -40,8 +40,10 @@
 // ptrdiff_t, the <cstdint> names, float, double, pointers with const,
 // volatile and __restrict__ anywhere C++ allows them, local arrays (also
 // multi-dimensional), __shared__ scalars, arrays and structs (in kernels and
-// __device__ functions), extern __shared__ T name[] sized at launch, and
-// auto with an initializer.
+// __device__ functions), extern __shared__ T name[] sized at launch, auto
+// with an initializer, and CUDA's vector types (float4, int2, uchar4,
+// double2, ...: structs with members x, y, z, w and CUDA's alignment) with
+// their make_* functions (__device__ functions the front end makes).
 //
 // Statements: declarations (several declarators, brace, parenthesised and
 // = initializers), if/else, for, while, do/while, switch with case labels
@@ -64,7 +66,7 @@
 // function pointers, rvalue references, classes, unions, member functions
 // (but conversion operators), operator overloading, lambdas, new/delete,
 // exceptions, namespaces other than cooperative_groups, recursion,
-// variable-length arrays, half and vector types (float4, dim3), long
+// variable-length arrays, half types and dim3, long
 // double, bit-fields, inline assembly, host code, kernel launches in device
 // code and calling a kernel from device code.
 //

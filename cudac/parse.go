@@ -9,11 +9,8 @@ var unsupportedTypes = map[string]bool{
 	"half": true, "__half": true, "half2": true, "__half2": true, "__nv_bfloat16": true,
 	"nv_bfloat16": true, "__nv_bfloat162": true, "dim3": true, "wchar_t": true, "char16_t": true,
 	"char32_t": true, "char8_t": true, "cudaStream_t": true, "cudaError_t": true,
-	"float1": true, "float2": true, "float3": true, "float4": true, "double2": true, "double3": true,
-	"double4": true, "int2": true, "int3": true, "int4": true, "uint2": true, "uint3": true,
-	"uint4": true, "char2": true, "char4": true, "uchar2": true, "uchar4": true, "short2": true,
-	"short4": true, "ushort2": true, "ushort4": true, "long2": true, "longlong2": true,
-	"ulonglong2": true, "__int128": true, "string": true, "vector": true,
+	"float1": true, "double3": true, "double4": true, "long2": true,
+	"__int128": true, "string": true, "vector": true,
 }
 
 type parser struct {
@@ -40,6 +37,9 @@ func newParser(toks []token, d *diags) *parser {
 	}
 	for _, name := range cgTypeNames {
 		p.scopes[0][cgPrefix+name] = true
+	}
+	for name := range vectorTypes {
+		p.scopes[0][name] = true
 	}
 	for _, name := range cgTemplateNames {
 		p.tmpls[cgPrefix+name] = true

@@ -169,7 +169,7 @@ func (w *nameWalker) expr(e sExpr, s *nameScope) {
 }
 
 func (w *nameWalker) ident(pos Pos, name string, s *nameScope) {
-	if s.has(name) || w.c.lookup(name) != nil || isBuiltinVarName(name) || builtinFuncs[name] != nil || intrinsicSigs[name] != nil ||
+	if s.has(name) || w.c.lookup(name) != nil || isBuiltinVarName(name) || builtinFuncs[name] != nil || intrinsicSigs[name] != nil || vectorMake(name) != nil ||
 		strings.HasPrefix(name, cgPrefix) {
 		return
 	}

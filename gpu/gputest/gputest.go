@@ -68,6 +68,7 @@ var tests = []struct {
 	{"CUDAArch", testCUDAArch},
 	{"ScopedAtomics", testScopedAtomics},
 	{"DeviceMemcpy", testDeviceMemcpy},
+	{"VectorTypes", testVectorTypes},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

@@ -87,6 +87,7 @@ var cases = []struct {
 	{"BitonicSort", testBitonic},
 	{"Transpose", testTranspose},
 	{"GridReduce", testGridReduce},
+	{"VectorTranspose", testVectorTranspose},
 }
 
 func runCorpus(t *testing.T, spec string) {
@@ -284,5 +285,51 @@ func testGridReduce(t *testing.T, d *gpu.Device) {
 	launch(t, kernel(t, d, "grid_reduce.cu", "gridReduce"), cfg, upload(t, d, in), partial, result, int32(n))
 	if got := download(t, result)[0]; got != want {
 		t.Errorf("grid reduction %v, want %v", got, want)
+	}
+}
+
+func testVectorTranspose(t *testing.T, d *gpu.Device) {
+	const n = 1000
+	in := make([]float32, 4*n)
+	for i := range in {
+		in[i] = float32(i)*0.25 - 7
+	}
+	planes := make([]*gpu.Buffer[float32], 4)
+	for k := range planes {
+		planes[k] = zeros[float32](t, d, n)
+	}
+	launch(t, kernel(t, d, "vec_transpose.cu", "aosToSoa"), gpu.LaunchConfig{Grid: gpu.D1(3), Block: gpu.D1(128)},
+		upload(t, d, in), planes[0], planes[1], planes[2], planes[3], int32(n))
+	for k, p := range planes {
+		got := download(t, p)
+		for i := 0; i < n; i++ {
+			if got[i] != in[4*i+k] {
+				t.Fatalf("plane %d [%d] = %v, want %v", k, i, got[i], in[4*i+k])
+			}
+		}
+	}
+	back := zeros[float32](t, d, 4*n)
+	launch(t, kernel(t, d, "vec_transpose.cu", "soaToAos"), gpu.LaunchConfig{Grid: gpu.D1((n + 127) / 128), Block: gpu.D1(128)},
+		planes[0], planes[1], planes[2], planes[3], back, int32(n))
+	if got := download(t, back); !slices.Equal(got, in) {
+		t.Errorf("soaToAos did not invert aosToSoa")
+	}
+	const width, height = 37, 20
+	px := make([]uint8, 4*width*height)
+	for i := range px {
+		px[i] = uint8(i * 7)
+	}
+	out := zeros[uint8](t, d, len(px))
+	cfg := gpu.LaunchConfig{Grid: gpu.Dim3{X: (width + 15) / 16, Y: (height + 15) / 16, Z: 1}, Block: gpu.Dim3{X: 16, Y: 16, Z: 1}}
+	launch(t, kernel(t, d, "vec_transpose.cu", "transposePixels"), cfg, upload(t, d, px), out, int32(width), int32(height))
+	got := download(t, out)
+	for y := 0; y < height; y++ {
+		for x := 0; x < width; x++ {
+			for c := 0; c < 4; c++ {
+				if g, w := got[4*(x*height+y)+c], px[4*(y*width+x)+c]; g != w {
+					t.Fatalf("pixel (%d,%d) channel %d = %d, want %d", x, y, c, g, w)
+				}
+			}
+		}
 	}
 }

@@ -2,8 +2,10 @@
 // in the styles that public samples and course material use: a reduction
 // family templated on its type and block size with a SharedMemory<T>
 // struct, a cooperative-groups histogram and scan, a bitonic sort whose
-// compare-and-exchange takes references, a tiled transpose and a
-// grid-synchronised reduction under a cooperative launch (testdata/*.cu).
+// compare-and-exchange takes references, a tiled transpose, vector-type
+// transposes (float4 records to planes and back, a tile of uchar4 pixels)
+// and a grid-synchronised reduction under a cooperative launch
+// (testdata/*.cu).
 //
 // Its tests run every kernel, unmodified, on the simulator (sim:t4 and
 // sim:h200, in CI) and on a GPU (TestCorpusGPU, with cudarun; it skips

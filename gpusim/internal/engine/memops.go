@@ -341,6 +341,38 @@ var zeroAddrs [32]uint64
 
 // addrRegs returns the address register at offset a, or zeros for an
 // instruction whose address is its immediate alone.
+// alignChecked wraps the step of a load or store that begins a wide
+// (vector) access: each lane's address must be aligned to the access.
+func (x *exec) alignChecked(in *ir.Inst, pc int, st step) step {
+	var align uint64
+	switch {
+	case in.Flags&ir.FlagAlign16 != 0:
+		align = 16
+	case in.Flags&ir.FlagAlign8 != 0:
+		align = 8
+	default:
+		return st
+	}
+	a, off := ri(in.A), in.Imm
+	verb := "load"
+	if in.Op == ir.St {
+		verb = "store"
+	}
+	return func(w *warp) stop {
+		ad := addrRegs(w.regs, a)
+		for m := w.mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			if addr := ad[l] + off; addr&(align-1) != 0 {
+				x.fail(w, l, driver.ErrMisaligned, fmt.Sprintf(
+					"vector %s of %d bytes at address %#x, which is not a multiple of %d (a float4, int4 or other aligned struct moves in one access)",
+					verb, align, addr, align))
+				return stopFault
+			}
+		}
+		return st(w)
+	}
+}
+
 func addrRegs(r []uint64, a int) *[32]uint64 {
 	if a < 0 {
 		return &zeroAddrs

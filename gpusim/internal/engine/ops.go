@@ -162,9 +162,9 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 			return run
 		}, nil
 	case ir.Ld:
-		return x.mkLoad(in, pc), nil
+		return x.alignChecked(in, pc, x.mkLoad(in, pc)), nil
 	case ir.St:
-		return x.mkStore(in, pc), nil
+		return x.alignChecked(in, pc, x.mkStore(in, pc)), nil
 	case ir.Atom:
 		return x.mkAtom(in, pc), nil
 	case ir.Shfl:

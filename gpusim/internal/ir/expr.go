@@ -436,9 +436,15 @@ func safe(e cudac.Expr) bool {
 // aggregateSource returns the memory a struct value comes from: the
 // simulator copies structs between memory locations.
 func (l *lowerer) aggregateSource(e cudac.Expr) lval {
-	switch e.(type) {
+	switch e := e.(type) {
 	case *cudac.VarRef, *cudac.Index, *cudac.Member, *cudac.Deref:
 		return l.lvalue(e)
+	case *cudac.Call:
+		l.call(e)
+		return l.structResult
+	case *cudac.Comma:
+		l.expr(e.X, false)
+		return l.aggregateSource(e.Y)
 	}
 	l.failf(e.Pos(), "the simulator copies structs only from variables, elements and members, not from %T", e)
 	return lval{}

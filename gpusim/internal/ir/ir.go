@@ -156,6 +156,12 @@ const (
 	// 32 lanes of the warp are active (the compiler's guard around a
 	// shuffle prefix sum); otherwise every lane issues its own.
 	FlagAggFullWarp
+	// FlagAlign8 and FlagAlign16 mark the first load or store of a copy of
+	// a struct aligned to 8 or 16 bytes (float2, float4, int4, ...), which
+	// the hardware moves with one wide access: its address must be aligned
+	// to the struct's alignment.
+	FlagAlign8
+	FlagAlign16
 )
 
 // Space hints where a memory instruction's address probably points. The

@@ -92,13 +92,18 @@ type inlineFrame struct {
 	result  Reg
 	entry   int32
 	exitLbl label
+	// resLv is where a struct result goes (local memory of the caller).
+	resLv *lval
 }
 
 type lowerer struct {
-	prog *cudac.Program
-	opts Options
-	k    *Kernel
-	uni  *uniformity
+	// structResult is where the last call to a function returning a
+	// struct left its result.
+	structResult lval
+	prog         *cudac.Program
+	opts         Options
+	k            *Kernel
+	uni          *uniformity
 
 	vars   map[*cudac.Var]*varLoc
 	posIdx map[cudac.Pos]int32
@@ -614,13 +619,31 @@ func (l *lowerer) initList(lv lval, t *cudac.Type, elems []cudac.Expr) {
 }
 
 // copyAggregate copies a struct or array from src to dst, leaf by leaf.
+// The first load and store of a struct aligned to 8 or 16 bytes check that
+// alignment, as the hardware's one wide access does.
 func (l *lowerer) copyAggregate(dst, src lval, t *cudac.Type) {
-	for _, leaf := range Leaves(t) {
+	var align Flags
+	if t.Kind == cudac.Struct {
+		switch {
+		case t.Struct.Align >= 16:
+			align = FlagAlign16
+		case t.Struct.Align >= 8:
+			align = FlagAlign8
+		}
+	}
+	for i, leaf := range Leaves(t) {
 		d, s := dst, src
 		d.off += leaf.Off
 		s.off += leaf.Off
 		d.t, s.t = leaf.T, leaf.T
-		l.store(d, l.load(s), leaf.T)
+		v := l.load(s)
+		if i == 0 && s.reg == NoReg {
+			l.k.Code[len(l.k.Code)-1].Flags |= align
+		}
+		l.store(d, v, leaf.T)
+		if i == 0 && d.reg == NoReg {
+			l.k.Code[len(l.k.Code)-1].Flags |= align
+		}
 	}
 }
 
@@ -830,7 +853,10 @@ func (l *lowerer) ret(s *cudac.Return) {
 		return
 	}
 	f := l.frames[len(l.frames)-1]
-	if s.X != nil {
+	switch {
+	case s.X != nil && f.resLv != nil:
+		l.copyAggregate(*f.resLv, l.aggregateSource(s.X), f.fn.Result)
+	case s.X != nil:
 		v := l.expr(s.X, true)
 		if f.result != NoReg {
 			l.move(f.result, v)
@@ -850,10 +876,16 @@ func (l *lowerer) call(e *cudac.Call) operand {
 			l.failf(e.P, "recursive call to %s is not supported", fn.Name)
 		}
 	}
-	// Evaluate the arguments in the caller.
+	// Evaluate the arguments in the caller; a struct argument is the
+	// memory it is copied from.
 	args := make([]operand, len(e.Args))
+	srcs := make([]lval, len(e.Args))
 	spaces := make([]Space, len(e.Args))
 	for i, a := range e.Args {
+		if a.Type().Kind == cudac.Struct {
+			srcs[i] = l.aggregateSource(a)
+			continue
+		}
 		args[i] = l.expr(a, true)
 		spaces[i] = l.spaceOf(a)
 	}
@@ -864,7 +896,14 @@ func (l *lowerer) call(e *cudac.Call) operand {
 		l.sharedVar(v)
 	}
 	result := NoReg
-	if fn.Result.Kind != cudac.Void {
+	var resLv *lval
+	switch fn.Result.Kind {
+	case cudac.Void:
+	case cudac.Struct:
+		slot := l.localVar(&cudac.Var{T: fn.Result})
+		lv := l.varLval(&cudac.Var{T: fn.Result}, slot)
+		resLv = &lv
+	default:
 		result = l.reg()
 	}
 	outer := l.curEscape()
@@ -882,9 +921,13 @@ func (l *lowerer) call(e *cudac.Call) operand {
 			}
 		}
 		l.vars[p] = loc
+		if p.T.Kind == cudac.Struct {
+			l.copyAggregate(l.varLval(p, loc), srcs[i], p.T)
+			continue
+		}
 		l.store(l.varLval(p, loc), args[i], p.T)
 	}
-	l.frames = append(l.frames, inlineFrame{fn: fn, result: result, entry: entry, exitLbl: exit})
+	l.frames = append(l.frames, inlineFrame{fn: fn, result: result, entry: entry, exitLbl: exit, resLv: resLv})
 	l.ctls = append(l.ctls, ctl{kind: ctlFunc, entry: entry})
 	l.pushEscape(exit)
 	// The callee's statements free their own temporaries; the caller's
@@ -897,6 +940,9 @@ func (l *lowerer) call(e *cudac.Call) operand {
 	l.setPos(e.P)
 	l.emitTo(Inst{Op: EndFunc, Aux: entry, Dst: NoReg, A: NoReg, B: NoReg, C: NoReg}, outer)
 	l.pop()
+	if resLv != nil {
+		l.structResult = *resLv
+	}
 	if result == NoReg {
 		return immOp(0)
 	}
