@@ -169,6 +169,16 @@ func TestOrder(t *testing.T) {
 	if !strings.Contains(o.Table().String(), "positions moved") {
 		t.Error("the order table has no moved column")
 	}
+	// The table's note: ?order=deterministic fixes the order.
+	d, err := Order(open(t, "sim:t4?order=deterministic"), OrderOptions{N: 5000, Runs: 3, Progress: labs.NoProgress()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []Kernel{CompactAtomic, CompactAggInc} {
+		if d.Differs(k) {
+			t.Errorf("%s changed order under order=deterministic:\n%s", k, d.Table())
+		}
+	}
 }
 
 func TestCheckBuckets(t *testing.T) {
