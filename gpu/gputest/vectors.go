@@ -27,9 +27,11 @@ __global__ void vectors(const float* in, float* out, float* dots, int2* pairs, u
     wide[i] = d;
 }
 
+// Every member is used, so the compiler loads the float4 in one 16-byte
+// access (a load of .x alone would be a 4-byte load, which is aligned).
 __global__ void misalignedFloat4(const float* in, float* out) {
     float4 v = reinterpret_cast<const float4*>(in + 1)[threadIdx.x];
-    out[threadIdx.x] = v.x;
+    out[threadIdx.x] = v.x + v.y + v.z + v.w;
 }`
 
 func testVectorTypes(e *env) {
