@@ -197,7 +197,7 @@ func (r *Result) launchLine() string {
 
 // String returns the launch as text: its shape and device, its time with
 // the breakdown, any diagnostics and printf output, and the counters that
-// are not zero.
+// are not zero (or that there are none, on a GPU).
 func (r *Result) String() string {
 	if r == nil {
 		return "no result"
@@ -219,8 +219,9 @@ func (r *Result) String() string {
 			b.WriteString("\n")
 		}
 	}
-	if r.Counters != nil {
-		b.WriteString(r.Counters.String())
+	b.WriteString(r.Counters.String())
+	if r.Counters == nil {
+		b.WriteString("\n")
 	}
 	return b.String()
 }
@@ -245,11 +246,9 @@ func (r *Result) HTML() string {
 	if r.Printf != "" {
 		fmt.Fprintf(&b, `<div style="margin-top:6px;"><b>printf</b><pre style="margin:2px 0;background:#f6f8fa;padding:4px;">%s</pre></div>`, html.EscapeString(r.Printf))
 	}
-	if r.Counters != nil {
-		b.WriteString(`<div style="margin-top:6px;">`)
-		b.WriteString(r.Counters.HTML())
-		b.WriteString(`</div>`)
-	}
+	b.WriteString(`<div style="margin-top:6px;">`)
+	b.WriteString(r.Counters.HTML())
+	b.WriteString(`</div>`)
 	b.WriteString(`</div>`)
 	return b.String()
 }
