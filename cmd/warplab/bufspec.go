@@ -227,16 +227,20 @@ func parsePrint(s string) (printSpec, error) {
 type hostBuffer interface {
 	arg() any
 	values(k int) ([]string, error)
+	// reset writes the buffer's initial contents again.
+	reset() error
 	free()
 }
 
 type typedBuffer[T gpu.Scalar] struct {
 	b    *gpu.Buffer[T]
+	init []T // the initial contents, for reset
 	bits int // 32 or 64, for formatting floats
 }
 
-func (t *typedBuffer[T]) arg() any { return t.b }
-func (t *typedBuffer[T]) free()    { t.b.Free() }
+func (t *typedBuffer[T]) arg() any     { return t.b }
+func (t *typedBuffer[T]) free()        { t.b.Free() }
+func (t *typedBuffer[T]) reset() error { return t.b.Write(t.init) }
 
 func (t *typedBuffer[T]) values(k int) ([]string, error) {
 	n := t.b.Len()
@@ -264,8 +268,9 @@ func (t *typedBuffer[T]) values(k int) ([]string, error) {
 // nullBuffer is --buf NAME=null: a null pointer argument.
 type nullBuffer struct{}
 
-func (nullBuffer) arg() any { return nil }
-func (nullBuffer) free()    {}
+func (nullBuffer) arg() any     { return nil }
+func (nullBuffer) free()        {}
+func (nullBuffer) reset() error { return nil }
 func (nullBuffer) values(int) ([]string, error) {
 	return nil, fmt.Errorf("a null pointer has no values")
 }
@@ -328,5 +333,5 @@ func fill[T gpu.Scalar](dev *gpu.Device, s bufSpec, bits int) (hostBuffer, error
 	if err != nil {
 		return nil, err
 	}
-	return &typedBuffer[T]{b: b, bits: bits}, nil
+	return &typedBuffer[T]{b: b, init: data, bits: bits}, nil
 }

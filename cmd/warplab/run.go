@@ -9,6 +9,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
@@ -20,9 +21,19 @@ func init() {
 
 const runUsage = `usage: warplab run FILE.cu --kernel NAME --grid X[,Y,Z] --block X[,Y,Z] [flags]
 
-Runs one kernel once (or --runs times) and prints the buffers you ask for,
-its time and where the time came from. Buffers and scalars bind to the
-kernel's parameters by name.
+Runs one kernel and prints the buffers you ask for, its time, how the time
+was taken and where it came from. Buffers and scalars bind to the kernel's
+parameters by name.
+
+On a GPU the time is the labs' method: --warmup untimed launches (3), then
+--reps timed ones (10), each timed by CUDA events around the launch; it
+prints their median and their spread (min, max, mean, stdev). Before every
+launch the buffers the kernel may write (pointers to non-const) get their
+initial contents again, outside the timing, so a kernel that accumulates
+does the same work each time and the printed outputs are one launch's.
+--cold times one launch without warm-ups instead, as a program's first
+launch runs. On the simulator the model is deterministic: one launch.
+A launch on a GPU that runs past --timeout (10s) is stopped, and fails.
 
   --buf NAME=TYPE:COUNT:INIT   a device buffer (repeatable)
   --scalar NAME=TYPE:VALUE     a scalar argument (repeatable)
@@ -58,6 +69,10 @@ type runOpts struct {
 	seed         uint64
 	seedSet      bool
 	runs         int
+	warmup, reps int  // -1: the device's default
+	cold         bool // --cold: one launch, no warm-up
+	timeout      time.Duration
+	timeoutSet   bool
 	maxInstr     int64
 	cooperative  bool
 	json         bool
@@ -78,7 +93,11 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	fs.Var(&defines, "define", "predefine a macro NAME=VALUE, like nvcc -D (repeatable)")
 	fs.TextVar(&o.device, "device", gpu.Spec{}, "device spec: sim:t4, sim:h200, cuda, ... (default: $WARPLAB_DEVICE, else a GPU, else sim:t4)")
 	seed := fs.Uint64("seed", 1, "the simulator's seed for the first run; run i uses seed+i")
-	fs.IntVar(&o.runs, "runs", 1, "launch this many times, each on fresh buffers")
+	fs.IntVar(&o.runs, "runs", 1, "repeat the whole measurement this many times, each on fresh buffers")
+	fs.IntVar(&o.warmup, "warmup", -1, "untimed launches before the timed ones (default 3 on a GPU, 0 on the simulator)")
+	fs.IntVar(&o.reps, "reps", -1, "timed launches, whose median is the time (default 10 on a GPU, 1 on the simulator, whose model is deterministic)")
+	fs.BoolVar(&o.cold, "cold", false, "time one launch without warm-ups (--warmup 0 --reps 1): a cold first launch")
+	fs.DurationVar(&o.timeout, "timeout", gpu.DefaultTimeout, "stop a launch on a GPU that runs longer than this, such as 30s; 0 for no limit (the device option cuda?timeout=)")
 	fs.Int64Var(&o.maxInstr, "max-instructions", 0, "warp-instruction budget per launch (0: the default)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per run")
 	fs.BoolVar(&o.cooperative, "cooperative", false, "a cooperative launch: every block resident at once, as grid_group::sync() needs")
@@ -88,8 +107,11 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 		return nil, err
 	}
 	fs.Visit(func(f *flag.Flag) {
-		if f.Name == "seed" {
+		switch f.Name {
+		case "seed":
 			o.seedSet = true
+		case "timeout":
+			o.timeoutSet = true
 		}
 	})
 	o.seed = *seed
@@ -109,6 +131,18 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	}
 	if o.runs < 1 {
 		return nil, fmt.Errorf("--runs %d: want at least 1", o.runs)
+	}
+	if o.cold && (o.warmup >= 0 || o.reps >= 0) {
+		return nil, fmt.Errorf("--cold is --warmup 0 --reps 1: give either --cold or --warmup and --reps")
+	}
+	if o.warmup < -1 || o.warmup > maxLaunches {
+		return nil, fmt.Errorf("--warmup %d: want 0 to %d", o.warmup, maxLaunches)
+	}
+	if o.reps == 0 || o.reps < -1 || o.reps > maxLaunches {
+		return nil, fmt.Errorf("--reps %d: want 1 to %d", o.reps, maxLaunches)
+	}
+	if o.timeoutSet && o.timeout < 0 {
+		return nil, fmt.Errorf("--timeout %v: want a positive duration, or 0 for no limit", o.timeout)
 	}
 	for _, s := range bufs {
 		b, err := parseBuf(s)
@@ -133,6 +167,26 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	}
 	o.defines = defines
 	return o, nil
+}
+
+// maxLaunches bounds --warmup and --reps.
+const maxLaunches = 100000
+
+// method resolves --warmup, --reps and --cold for dev: unset flags take
+// the device's default (gpu.DefaultMethod), the median of the timed
+// launches.
+func (o *runOpts) method(caps gpu.Capabilities) gpu.Method {
+	if o.cold {
+		return gpu.Cold(caps)
+	}
+	m := gpu.DefaultMethod(caps)
+	if o.warmup >= 0 {
+		m.WarmUps = o.warmup
+	}
+	if o.reps >= 0 {
+		m.Reps = o.reps
+	}
+	return m
 }
 
 func parseDim(s, flagName string) (gpu.Dim3, error) {
@@ -167,9 +221,25 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.timeoutSet {
+		if spec, err = spec.WithTimeout(o.timeout); err != nil {
+			return usagef("--timeout: %v", err)
+		}
+	}
 	dev, err := gpu.OpenSpec(spec)
 	if err != nil {
 		return err
+	}
+	if o.timeoutSet && spec.IsAuto() && dev.Spec().Timeout() != o.timeout {
+		// The automatic choice is a GPU: open it again with the limit.
+		limited, err := dev.Spec().WithTimeout(o.timeout)
+		if err != nil {
+			return usagef("--timeout: %v", err)
+		}
+		dev.Close()
+		if dev, err = gpu.OpenSpec(limited); err != nil {
+			return err
+		}
 	}
 	defer dev.Close()
 	var copts []cudac.Option
@@ -189,8 +259,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	enc := json.NewEncoder(stdout)
+	meth := o.method(dev.Capabilities())
 	for run := 0; run < o.runs; run++ {
-		rec, err := o.launch(dev, k)
+		rec, err := o.launch(dev, k, meth)
 		if err != nil {
 			return err
 		}
@@ -281,24 +352,35 @@ func (o *runOpts) checkNames(fn *cudac.Func) error {
 	return nil
 }
 
-// runRecord is one run's output, as --json prints it.
+// runRecord is one run's output, as --json prints it. Outputs, Seed,
+// Counters, Diagnostics and Printf are the last timed launch's; Timing.Ms
+// is the Method's statistic over the timed launches, whose times are
+// TimesMs and whose spread is Stats.
 type runRecord struct {
-	Run         int                      `json:"run"`
-	Kernel      string                   `json:"kernel"`
-	Device      string                   `json:"device"`
-	Seed        uint64                   `json:"seed"`
-	Grid        gpu.Dim3                 `json:"grid"`
-	Block       gpu.Dim3                 `json:"block"`
-	Outputs     map[string][]json.Number `json:"outputs"`
-	Counters    *gpu.Counters            `json:"counters"`
-	Timing      gpu.Timing               `json:"timing"`
-	Diagnostics []gpu.Diagnostic         `json:"diagnostics"`
-	Printf      string                   `json:"printf"`
-	order       []string                 // the order of Outputs, for text
-	texts       map[string][]string      // the printed values, for text
+	Run      int                      `json:"run"`
+	Kernel   string                   `json:"kernel"`
+	Device   string                   `json:"device"`
+	Seed     uint64                   `json:"seed"`
+	Grid     gpu.Dim3                 `json:"grid"`
+	Block    gpu.Dim3                 `json:"block"`
+	Outputs  map[string][]json.Number `json:"outputs"`
+	Counters *gpu.Counters            `json:"counters"`
+	Timing   gpu.Timing               `json:"timing"`
+	Method   gpu.Method               `json:"method"`
+	// MethodText is Method in words, as the text output and the labs
+	// print it.
+	MethodText  string              `json:"method_text"`
+	Stats       gpu.Stats           `json:"stats"`
+	TimesMs     []float64           `json:"times_ms"`
+	Diagnostics []gpu.Diagnostic    `json:"diagnostics"`
+	Printf      string              `json:"printf"`
+	order       []string            // the order of Outputs, for text
+	texts       map[string][]string // the printed values, for text
 }
 
-func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel) (*runRecord, error) {
+// launch makes one run: fresh buffers, then the launches meth asks for,
+// the buffers the kernel may write re-initialised before each.
+func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel, meth gpu.Method) (*runRecord, error) {
 	bufs := map[string]hostBuffer{}
 	defer func() {
 		for _, b := range bufs {
@@ -313,9 +395,13 @@ func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel) (*runRecord, error) {
 		bufs[s.name] = b
 	}
 	args := make([]any, len(k.Func().Params))
+	var writable []hostBuffer // what a launch may change
 	for i, p := range k.Func().Params {
 		if b, ok := bufs[p.Name]; ok {
 			args[i] = b.arg()
+			if !p.T.Const {
+				writable = append(writable, b)
+			}
 			continue
 		}
 		for _, s := range o.scalars {
@@ -324,12 +410,26 @@ func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel) (*runRecord, error) {
 			}
 		}
 	}
-	res, err := k.Launch(gpu.LaunchConfig{Grid: o.grid, Block: o.block, SharedBytes: o.shared, MaxInstructions: o.maxInstr, Cooperative: o.cooperative}, args...)
+	cfg := gpu.LaunchConfig{Grid: o.grid, Block: o.block, SharedBytes: o.shared, MaxInstructions: o.maxInstr, Cooperative: o.cooperative}
+	m, err := k.Measure(cfg, meth, func(i int) ([]any, error) {
+		if i > 0 { // the first launch has the fresh buffers
+			for _, b := range writable {
+				if err := b.reset(); err != nil {
+					return nil, fmt.Errorf("re-initialising a buffer before launch %d: %w", i+1, err)
+				}
+			}
+		}
+		return args, nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	res := m.Last
+	timing := res.Timing
+	timing.Ms = m.Ms
 	rec := &runRecord{Kernel: res.Kernel, Device: res.Device, Seed: res.Seed, Grid: res.Grid, Block: res.Block,
-		Outputs: map[string][]json.Number{}, Counters: res.Counters, Timing: res.Timing,
+		Outputs: map[string][]json.Number{}, Counters: res.Counters, Timing: timing,
+		Method: m.Method, MethodText: m.Method.String(), Stats: m.Stats, TimesMs: m.Times,
 		Diagnostics: res.Diagnostics, Printf: res.Printf, texts: map[string][]string{}}
 	for _, p := range o.prints {
 		vals, err := bufs[p.name].values(p.count)
@@ -360,7 +460,10 @@ func printRun(w io.Writer, o *runOpts, r *runRecord) {
 		vals := r.texts[name]
 		fmt.Fprintf(w, "  %s[0:%d] = %s\n", name, len(vals), strings.Join(vals, " "))
 	}
-	fmt.Fprintf(w, "  time: %.4f ms (%s)\n", r.Timing.Ms, r.Timing.Source)
+	fmt.Fprintf(w, "  time: %.4f ms (%s: %s)\n", r.Timing.Ms, r.Timing.Source, r.MethodText)
+	if st := r.Stats; st.N > 1 {
+		fmt.Fprintf(w, "  spread of the %d timed launches: min %.4f, max %.4f, mean %.4f, stdev %.4f ms\n", st.N, st.Min, st.Max, st.Mean, st.Stdev)
+	}
 	for _, c := range r.Timing.Breakdown {
 		fmt.Fprintf(w, "    %-16s %9.4f ms  %s\n", c.Resource, c.Ms, c.Detail)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/internal/coursekernels"
 )
 
@@ -188,5 +189,84 @@ __global__ void flags(const bool* in, bool* out, int* counts, int n) {
 		"--buf", "in=bool:8", "--buf", "out=bool:8", "--buf", "counts=null", "--scalar", "n=i32:8", "--print", "counts", "--device", "sim:t4")
 	if code == 0 || !strings.Contains(errs, "counts is a null pointer") {
 		t.Errorf("--print of a null buffer: exit %d, %q", code, errs)
+	}
+}
+
+// TestRunMethod checks the timing method's flags on the simulator: every
+// launch starts from the buffers' initial contents (an accumulating
+// kernel's total is one launch's), and the method, the spread and the
+// times are in the text and the JSON.
+func TestRunMethod(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	sum := writeFile(t, "sum.cu", string(coursekernels.Source("day26_sums.cu")))
+	base := []string{"run", sum, "--kernel", "sumGlobalAtomic", "--grid", "16", "--block", "256",
+		"--buf", "in=f32:4096:mod:4", "--buf", "total=f32:1:zero", "--scalar", "n=u64:4096", "--print", "total", "--device", "sim:t4"}
+	code, out, errs := warplab(t, append(base, "--warmup", "2", "--reps", "3", "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rec struct {
+		Outputs    map[string][]float64 `json:"outputs"`
+		Seed       uint64               `json:"seed"`
+		Timing     gpu.Timing           `json:"timing"`
+		Method     gpu.Method           `json:"method"`
+		MethodText string               `json:"method_text"`
+		Stats      gpu.Stats            `json:"stats"`
+		TimesMs    []float64            `json:"times_ms"`
+	}
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if got := rec.Outputs["total"]; len(got) != 1 || got[0] != 6144 {
+		t.Errorf("total = %v after 5 launches, want [6144], one launch's sum (the output re-initialised before each)", got)
+	}
+	if rec.Seed != 5 {
+		t.Errorf("seed %d, want 5 (the last of launches 1 to 5)", rec.Seed)
+	}
+	want := gpu.Method{WarmUps: 2, Reps: 3, Statistic: "median", Timer: "the cost model"}
+	if rec.Method != want || rec.MethodText != "median of 3 launches after 2 warm-ups, the cost model" {
+		t.Errorf("method %+v %q, want %+v", rec.Method, rec.MethodText, want)
+	}
+	if rec.Stats.N != 3 || len(rec.TimesMs) != 3 || rec.Timing.Ms != rec.Stats.Median || rec.Stats.Min > rec.Stats.Max {
+		t.Errorf("stats %+v, times %v, timing %v", rec.Stats, rec.TimesMs, rec.Timing.Ms)
+	}
+
+	code, out, errs = warplab(t, base...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "(modelled, t4 profile: one launch, the cost model: the model is deterministic, so one launch suffices)") {
+		t.Errorf("the default method on the simulator is not stated:\n%s", out)
+	}
+	code, out, errs = warplab(t, append(base, "--reps", "2")...)
+	if code != 0 || !strings.Contains(out, "median of 2 launches, the cost model") || !strings.Contains(out, "spread of the 2 timed launches: min") {
+		t.Errorf("--reps 2: exit %d, output lacks the method or the spread:\n%s%s", code, out, errs)
+	}
+	code, out, errs = warplab(t, append(base, "--cold", "--timeout", "30s")...)
+	if code != 0 || !strings.Contains(out, "total[0:1] = 6144") {
+		t.Errorf("--cold on the simulator: exit %d:\n%s%s", code, out, errs)
+	}
+}
+
+func TestRunMethodErrors(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	sum := writeFile(t, "sum.cu", string(coursekernels.Source("day26_sums.cu")))
+	base := []string{"run", sum, "--kernel", "sumGlobalAtomic", "--grid", "16", "--block", "256",
+		"--buf", "in=f32:4096:mod:4", "--buf", "total=f32:1:zero", "--scalar", "n=u64:4096", "--device", "sim:t4"}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--cold", "--reps", "3"}, "--cold is --warmup 0 --reps 1"},
+		{[]string{"--cold", "--warmup", "0"}, "--cold is --warmup 0 --reps 1"},
+		{[]string{"--reps", "0"}, "--reps 0: want 1 to"},
+		{[]string{"--warmup", "-2"}, "--warmup -2: want 0 to"},
+		{[]string{"--timeout", "-1s"}, "--timeout -1s: want a positive duration"},
+		{[]string{"--device", "cuda", "--timeout", "5ms"}, "--timeout: gpu: time limit 5ms: want 100ms to"},
+	} {
+		code, _, errs := warplab(t, append(base, tc.args...)...)
+		if code == 0 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want a failure saying %q", tc.args, code, errs, tc.want)
+		}
 	}
 }
