@@ -3,5 +3,6 @@ package all
 import (
 	_ "github.com/warplab/warplab/labs/aggregation"
 	_ "github.com/warplab/warplab/labs/atomics" // day26
+	_ "github.com/warplab/warplab/labs/histogram"
 	_ "github.com/warplab/warplab/labs/softmax"
 )

@@ -1,0 +1,48 @@
+// Package histogram is warplab's histogram lab: privatisation, the
+// missing barrier, launch shape, partitioning and skew.
+//
+// # Experiments
+//
+// Shapes runs five kernels (kernels/histogram.cu) on three inputs (uniform
+// bins, runs of 64 neighbours sharing a bin, and one hot bin holding 90%
+// of the elements) and checks every histogram bin by bin:
+//
+//   - histGlobal: one global atomicAdd per element;
+//   - histPrivate: shared bins per block, one block per 256 elements, one
+//     global atomic per non-empty bin per block;
+//   - histResident: the same on a grid of the blocks the device holds at
+//     once, with a grid-stride (interleaved) loop;
+//   - histContig: histResident with a contiguous chunk per thread;
+//   - histGlobalContig: histGlobal with a contiguous chunk per thread.
+//
+// Each row carries the H200's time for the same kernel, input and bins
+// (16M elements; H200Rows quotes
+// docs/evidence/2026-11-30-h200-microbenchmarks-round2/csv/histshape.csv).
+// ShapeTable.Findings draws the lab's comparisons from it: the launch
+// shape (19x on the H200 for uniform bins), the course notes' rule that
+// interleaved partitioning wins when the merge is an atomicAdd (on the
+// H200 a tie for the privatised kernels, and contiguous wins for the
+// global kernel on runs, where a thread's run hits one bin), and the skew
+// (a hot bin slows global atomics, not privatised ones).
+//
+// MissingBarrier launches histNoBarrier, the course notes' privatised
+// kernel without the __syncthreads() between zeroing the shared bins and
+// adding to them, under several scheduler seeds: the simulator reports
+// the race with both source lines, and the counts of some launches are
+// wrong.
+//
+// # Exercise
+//
+// The student writes the privatised kernel histogram(bin, n, hist, bins).
+// Check runs it on hidden sizes (which also pick the bin counts, see
+// ExerciseBins), seeds and inputs: exact counts, no race, and at most one
+// global atomic per bin per block.
+//
+// # Simulator and GPU
+//
+// On the simulator each kernel runs once (the model is deterministic);
+// on a GPU 3 warm-ups and 10 timed launches, the histogram zeroed before
+// each. The simulator's cost model over-prices contiguous chunks per
+// thread (it does not see the L1 reuse of a thread's next 31 elements),
+// so the partitioning rows are read from the H200's column.
+package histogram

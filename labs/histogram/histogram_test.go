@@ -1,0 +1,182 @@
+package histogram
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/warplab/warplab/gpu"
+	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/kernelcheck"
+)
+
+func open(tb testing.TB, spec string) *gpu.Device {
+	tb.Helper()
+	dev, err := gpu.Open(spec)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { dev.Close() })
+	return dev
+}
+
+func TestShapesExactAndAtomics(t *testing.T) {
+	// Enough elements that the resident grid (160 blocks on the T4) is
+	// smaller than one block per 256 elements (1024 blocks).
+	dev := open(t, "sim:t4")
+	tab, err := Shapes(dev, ShapeOptions{N: 1 << 18, Bins: []int{256}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(tab.Rows), len(Inputs())*len(Kernels()); got != want {
+		t.Fatalf("got %d rows, want %d", got, want)
+	}
+	for _, r := range tab.Rows {
+		if r.Problem != "" {
+			t.Errorf("%s on %s: %s", r.Kernel, r.Input, r.Problem)
+		}
+		if r.Ms <= 0 {
+			t.Errorf("%s on %s: time %v", r.Kernel, r.Input, r.Ms)
+		}
+		if r.H200Ms <= 0 {
+			t.Errorf("%s on %s: no H200 row", r.Kernel, r.Input)
+		}
+		switch {
+		case r.Kernel.private() && r.GlobalAtomics > int64(r.Grid*r.Bins):
+			t.Errorf("%s on %s: %d global atomics, want at most %d blocks x %d bins", r.Kernel, r.Input, r.GlobalAtomics, r.Grid, r.Bins)
+		case !r.Kernel.private() && r.SharedAtomics != 0:
+			t.Errorf("%s: %d shared atomics, want none", r.Kernel, r.SharedAtomics)
+		}
+	}
+	// The launch shape: one block per 256 elements is slower than the
+	// resident grid on every input, as on the H200.
+	for _, f := range tab.Findings() {
+		if f.Question == "launch shape" && (f.Ratio <= 1 || f.H200Ratio <= 1) {
+			t.Errorf("launch shape on %s: ratio %.2f here, %.2f on the H200; want both above 1", f.Input, f.Ratio, f.H200Ratio)
+		}
+	}
+	t.Log(tab.Table().String() + tab.FindingsTable().String())
+	s := tab.Table().String() + tab.FindingsTable().String()
+	for _, want := range []string{"histResident", "H200", "launch shape"} {
+		if !strings.Contains(s, want) && !strings.Contains(s, Resident.Title()) {
+			t.Errorf("tables lack %q:\n%s", want, s)
+		}
+	}
+	if err := tab.Chart().Validate(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestMissingBarrierReportsRace(t *testing.T) {
+	dev := open(t, "sim:t4")
+	tab, err := MissingBarrier(dev, BarrierOptions{N: 1 << 14, Seeds: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tab.Race == "" || !strings.Contains(tab.Race, "race") {
+		t.Fatalf("no race reported: %+v", tab)
+	}
+	// Both lines: the zeroing store and the atomic add.
+	src := KernelSource().Text
+	lines := strings.Split(src, "\n")
+	var zero, add int
+	inKernel := false
+	for i, l := range lines {
+		if strings.Contains(l, "void histNoBarrier") {
+			inKernel = true
+		}
+		if inKernel && zero == 0 && strings.Contains(l, "local[b] = 0") {
+			zero = i + 1
+		}
+		if inKernel && add == 0 && strings.Contains(l, "atomicAdd(&local") {
+			add = i + 1
+		}
+	}
+	for _, ln := range []int{zero, add} {
+		if !strings.Contains(tab.Race, ":"+itoa(ln)+":") && !strings.Contains(tab.Race, "line "+itoa(ln)) {
+			t.Errorf("race %q does not name line %d", tab.Race, ln)
+		}
+	}
+	for _, r := range tab.Rows {
+		if r.Races == 0 {
+			t.Errorf("seed %d: no race reported", r.Seed)
+		}
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestOptionsRefused(t *testing.T) {
+	dev := open(t, "sim:t4")
+	for _, o := range []ShapeOptions{{N: -1}, {Bins: []int{5000}}, {Block: 100}, {Inputs: []Input{"zipf"}}, {Kernels: []Kernel{NoBarrier}}} {
+		if _, err := Shapes(dev, o); err == nil || !strings.HasPrefix(err.Error(), "histogram: ") {
+			t.Errorf("%+v: got %v, want a histogram: error", o, err)
+		}
+	}
+	if _, err := MissingBarrier(dev, BarrierOptions{Seeds: 1000}); err == nil {
+		t.Error("1000 seeds accepted")
+	}
+}
+
+const privatised = `
+__global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {
+    extern __shared__ unsigned local[];
+    for (int b = threadIdx.x; b < bins; b += blockDim.x) local[b] = 0;
+    __syncthreads();
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(&local[bin[i]], 1u);
+    __syncthreads();
+    for (int b = threadIdx.x; b < bins; b += blockDim.x)
+        if (local[b] != 0) atomicAdd(&hist[b], local[b]);
+}
+`
+
+func TestExercise(t *testing.T) {
+	dev := open(t, "sim:t4")
+	if f := Check(dev, Answer{Source: privatised}); !f.OK() {
+		t.Fatalf("the privatised kernel fails:\n%s", f)
+	}
+	if f := Check(dev, Answer{Source: AnswerTemplate}); f.OK() {
+		t.Fatalf("the template passes:\n%s", f)
+	} else if p, ok := f.Part("answer"); !ok || p.Verdict != labs.Unanswered {
+		t.Errorf("the template is not unanswered:\n%s", f)
+	}
+	global := strings.Replace(AnswerTemplate, "// TODO", "// mine", 1)
+	f := Check(dev, Answer{Source: global})
+	if p, _ := f.Part(kernelcheck.PartContention); p.Verdict != labs.Fail {
+		t.Errorf("one global atomic per element passes contention:\n%s", f)
+	}
+	if p, _ := f.Part(kernelcheck.PartCorrect); p.Verdict != labs.Pass {
+		t.Errorf("one global atomic per element is not correct:\n%s", f)
+	}
+	noBarrier := strings.Replace(privatised, "local[b] = 0;\n    __syncthreads();", "local[b] = 0;", 1)
+	f = Check(dev, Answer{Source: noBarrier})
+	if p, _ := f.Part(kernelcheck.PartRaces); p.Verdict != labs.Fail {
+		t.Errorf("the missing barrier passes the race part:\n%s", f)
+	}
+	everyBin := strings.Replace(privatised, "if (local[b] != 0) ", "", 1)
+	if f := Check(dev, Answer{Source: everyBin}); !f.OK() {
+		t.Errorf("merging every bin (blocks x bins atomics) fails:\n%s", f)
+	}
+	// Too few elements counted: wrong.
+	wrong := strings.Replace(privatised, "i < n;", "i < n - 1;", 1)
+	if f := Check(dev, Answer{Source: wrong}); f.OK() {
+		t.Errorf("a kernel that skips the last element passes:\n%s", f)
+	}
+}
+
+func TestRegistered(t *testing.T) {
+	l, err := labs.Lookup("histogram")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Info().Exercise.AnswerType(); got != "histogram.Answer" {
+		t.Errorf("answer type %q", got)
+	}
+	for _, o := range l.Options() {
+		if o.Usage == "" || (o.Kind == labs.Int && o.Max == 0) {
+			t.Errorf("option %s: usage %q, max %d", o.Name, o.Usage, o.Max)
+		}
+	}
+}

@@ -1,0 +1,151 @@
+package histogram
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/warplab/warplab/charts"
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+)
+
+// simWallTime is the wall time of the lab's headless run with its default
+// settings on sim:t4 on the 2-core development machine, from
+// BenchmarkHeadless (go test -run '^$' -bench Headless -benchtime 1x).
+const simWallTime = 10 * time.Second
+
+func init() { labs.Register(lab{}) }
+
+// Options bounds.
+const (
+	maxN     = 1 << 24
+	maxBins  = 4096
+	maxSeeds = 64
+)
+
+// Options configure Lab; the zero value runs the whole lab.
+type Options struct {
+	Shapes  ShapeOptions
+	Barrier BarrierOptions
+}
+
+// Report is the whole histogram lab.
+type Report struct {
+	Device  gpu.Info      `json:"device"`
+	Shapes  *ShapeTable   `json:"shapes"`
+	Barrier *BarrierTable `json:"barrier"`
+	// Seconds is the wall time the lab took on this machine.
+	Seconds float64 `json:"seconds"`
+}
+
+// Lab runs the lab's experiments on dev, as its notebook does.
+func Lab(dev *gpu.Device, opts Options) (*Report, error) {
+	start := time.Now()
+	if err := opts.Shapes.resolve(); err != nil {
+		return nil, err
+	}
+	if err := opts.Barrier.resolve(); err != nil {
+		return nil, err
+	}
+	r := &Report{Device: dev.Info()}
+	var err error
+	if r.Shapes, err = Shapes(dev, opts.Shapes); err != nil {
+		return nil, err
+	}
+	if r.Barrier, err = MissingBarrier(dev, opts.Barrier); err != nil {
+		return nil, err
+	}
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+// Tables returns the report's tables in the order the lab presents them.
+func (r *Report) Tables() []*charts.Table {
+	return []*charts.Table{r.Shapes.Table(), r.Shapes.FindingsTable(), r.Barrier.Table()}
+}
+
+// Figures returns the report's charts.
+func (r *Report) Figures() []labs.Figure {
+	if c := r.Shapes.Chart(); c != nil {
+		return []labs.Figure{{Name: "histogram-shapes", Figure: c}}
+	}
+	return nil
+}
+
+// Elapsed is the wall time the lab took.
+func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * float64(time.Second)) }
+
+// String returns the report as plain text.
+func (r *Report) String() string {
+	var b strings.Builder
+	for _, t := range r.Tables() {
+		b.WriteString(t.String() + "\n")
+	}
+	fmt.Fprintf(&b, "histogram lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
+	return b.String()
+}
+
+type lab struct{}
+
+// Info describes the lab.
+func (lab) Info() labs.Info {
+	return labs.Info{
+		Name:  "histogram",
+		Title: "Histograms: privatisation, the missing barrier, launch shape, partitioning and skew",
+		Teaches: "shared bins per block merged with one atomic per bin, why the barrier after zeroing them matters, " +
+			"why a grid of resident blocks beats one block per 256 elements, when the partitioning rule holds, and what privatisation does for a hot bin",
+		Sources: []string{
+			`"Atomics and Contention" (privatisation, the histogram)`,
+			`"Atomic Operations, Warp Shuffle, and the Register Cache" (contiguous vs interleaved partitioning)`,
+		},
+		Notebook:    "notebooks/histogram.ipynb",
+		SimWallTime: simWallTime,
+		Exercise:    exercise(),
+	}
+}
+
+// Options lists the settings of the lab's run.
+func (lab) Options() []labs.Option {
+	return []labs.Option{
+		{Name: "n", Kind: labs.Int, Default: strconv.Itoa(DefaultN), Max: maxN, Usage: "elements of the shape experiment's inputs"},
+		{Name: "bins", Kind: labs.Ints, Default: "256", Max: maxBins, Usage: "bin counts of the shape experiment, each 1 to 4096"},
+		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlock), Max: 1024, Valid: wholeWarps,
+			Usage: "threads per block of the shape experiment, a multiple of 32"},
+		{Name: "seed", Kind: labs.Int, Default: strconv.Itoa(DefaultSeed), Max: 1 << 30, Usage: "seed of the inputs"},
+		{Name: "barrier-n", Kind: labs.Int, Default: strconv.Itoa(DefaultBarrierN), Max: maxN, Usage: "elements of the missing-barrier experiment"},
+		{Name: "barrier-bins", Kind: labs.Int, Default: strconv.Itoa(DefaultBarrierBins), Max: maxBins, Usage: "bins of the missing-barrier experiment"},
+		{Name: "barrier-seeds", Kind: labs.Int, Default: strconv.Itoa(DefaultBarrierSeeds), Max: maxSeeds, Usage: "launches (scheduler seeds) of the missing-barrier experiment"},
+	}
+}
+
+// Run runs the lab on dev with resolved settings.
+func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
+	var o Options
+	var seed int
+	ints := map[string]*int{"n": &o.Shapes.N, "block-size": &o.Shapes.Block, "seed": &seed,
+		"barrier-n": &o.Barrier.N, "barrier-bins": &o.Barrier.Bins, "barrier-seeds": &o.Barrier.Seeds}
+	for name, dst := range ints {
+		x, err := s.Int(name)
+		if err != nil {
+			return nil, err
+		}
+		*dst = x
+	}
+	bins, err := s.Ints("bins")
+	if err != nil {
+		return nil, err
+	}
+	o.Shapes.Bins = bins
+	o.Shapes.Seed = uint64(seed)
+	o.Shapes.Progress, o.Barrier.Progress = p, p
+	return Lab(dev, o)
+}
+
+func wholeWarps(x int) error {
+	if x%32 != 0 {
+		return fmt.Errorf("want a multiple of 32 (whole warps)")
+	}
+	return nil
+}
