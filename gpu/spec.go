@@ -26,6 +26,7 @@ import (
 //	racecheck=true|false        sim: report shared-memory races (default true)
 //	budget=N                    sim: warp instructions a launch may run before it fails with ErrBudget (N > 0)
 //	clock=boost|base|MHZ        sim: the SM clock the cost model runs at, MHZ from 100 to 5000 (default boost)
+//	memory=sc|relaxed           sim: relaxed lets global stores reach other blocks late and out of order, as the PTX memory model allows (default sc)
 //	timeout=DURATION            cuda: wall-clock limit of one launch, 100ms to 24h such as 30s or 2m; 0 for none (default 10s)
 //
 // String spells a Spec in canonical form: the backend, the device and,
@@ -43,7 +44,8 @@ type Spec struct {
 	budget    int64
 	clock     Clock
 	timeout   time.Duration // cuda: 0 the default, noTimeout none
-	hasDevice bool          // another backend's spec named a device
+	memory    Memory
+	hasDevice bool // another backend's spec named a device
 }
 
 // DefaultTimeout is the wall-clock limit of one launch on a GPU when the
@@ -79,6 +81,28 @@ func (o Order) String() string {
 		return "deterministic"
 	}
 	return "seeded"
+}
+
+// Memory is the memory model a simulated device runs global memory under.
+type Memory uint8
+
+const (
+	// MemorySC is sequential consistency: a global store is visible to
+	// every block as soon as it executes, and loads read the latest value.
+	MemorySC Memory = iota
+	// MemoryRelaxed is a weak model within what PTX allows: a block's
+	// plain and relaxed global stores reach other blocks after a seeded
+	// delay and out of order, and a load may return a value that was
+	// current since the block's last acquire; __threadfence(), release
+	// and acquire atomics at device scope restore the order.
+	MemoryRelaxed
+)
+
+func (m Memory) String() string {
+	if m == MemoryRelaxed {
+		return "relaxed"
+	}
+	return "sc"
 }
 
 // Clock is the SM clock a simulated device runs its cost model at: the
@@ -201,6 +225,24 @@ var specOptions = []specOption{
 				return ""
 			}
 			return s.clock.String()
+		}},
+	{"memory", []string{backendSim},
+		func(s *Spec, v string) error {
+			switch v {
+			case "sc":
+				s.memory = MemorySC
+			case "relaxed":
+				s.memory = MemoryRelaxed
+			default:
+				return fmt.Errorf("want sc or relaxed")
+			}
+			return nil
+		},
+		func(s Spec) string {
+			if s.memory == MemorySC {
+				return ""
+			}
+			return s.memory.String()
 		}},
 	{"timeout", []string{backendCUDA},
 		func(s *Spec, v string) error {
@@ -462,6 +504,9 @@ func (s Spec) RaceCheck() bool { return s.backend == backendSim && !s.noRace }
 // the simulator's default.
 func (s Spec) Budget() int64 { return s.budget }
 
+// Memory returns the memory model of a simulated device.
+func (s Spec) Memory() Memory { return s.memory }
+
 // Clock returns the SM clock of a simulator's cost model.
 func (s Spec) Clock() Clock { return s.clock }
 
@@ -509,6 +554,7 @@ func (s Spec) config() driver.Config {
 		Spec: s.String(), Device: s.profile, Ordinal: s.ordinal, Seed: s.seed,
 		Deterministic: s.order == OrderDeterministic, FMAD: s.FMAD(), RaceCheck: s.RaceCheck(),
 		Budget: s.budget, ClockMHz: s.clock.MHz, BaseClock: s.clock.Base,
-		Timeout: s.Timeout(),
+		Timeout:       s.Timeout(),
+		RelaxedMemory: s.memory == MemoryRelaxed,
 	}
 }

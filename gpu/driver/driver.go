@@ -48,6 +48,9 @@ type Config struct {
 	// 10 s by default); 0 for none. A launch past it fails with a
 	// *LaunchError of Kind ErrTimeout.
 	Timeout time.Duration
+	// RelaxedMemory runs global memory under a weak model (memory=relaxed):
+	// stores reach other blocks late and out of order, as PTX allows.
+	RelaxedMemory bool
 }
 
 // Availability is one device a backend offers, or the reason it offers none.

@@ -85,6 +85,9 @@ type Config struct {
 	// Cooperative is a cooperative launch: every block is resident at
 	// once, and grid_group::sync() is allowed.
 	Cooperative bool
+	// Relaxed runs global memory under the weak model of weak.go instead
+	// of sequential consistency.
+	Relaxed bool
 }
 
 // Outcome is what a launch produced besides its memory writes.
@@ -255,6 +258,9 @@ type block struct {
 	queues map[uint64]*addrQueue
 	// ctx is the context the block's instructions update.
 	ctx *ctx
+	// wb is the block's buffer of global stores not yet visible to other
+	// blocks, under the relaxed memory model (nil otherwise).
+	wb *storeBuf
 	// After a phase: yielded says the block waits for the global scheduler
 	// until yieldAt; otherwise it has finished (or failed).
 	yielded bool

@@ -162,10 +162,19 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 			return run
 		}, nil
 	case ir.Ld:
+		if x.weak != nil {
+			return x.alignChecked(in, pc, x.mkLoadWeak(in, pc)), nil
+		}
 		return x.alignChecked(in, pc, x.mkLoad(in, pc)), nil
 	case ir.St:
+		if x.weak != nil {
+			return x.alignChecked(in, pc, x.mkStoreWeak(in, pc)), nil
+		}
 		return x.alignChecked(in, pc, x.mkStore(in, pc)), nil
 	case ir.Atom:
+		if x.weak != nil {
+			return x.weakAtom(in, x.mkAtom(in, pc)), nil
+		}
 		return x.mkAtom(in, pc), nil
 	case ir.Shfl:
 		return x.mkShfl(in, pc), nil
@@ -181,12 +190,16 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 		}
 		return x.mkBar(in), nil
 	case ir.Fence:
+		aux := in.Aux
 		return func(w *warp) stop {
 			if !w.cleared {
 				return stopGlobal
 			}
 			w.cleared = false
 			w.blk.ctx.count.Fences++
+			if x.weak != nil {
+				x.weakFence(w, aux)
+			}
 			return run
 		}, nil
 	case ir.Printf:

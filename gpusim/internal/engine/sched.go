@@ -51,6 +51,10 @@ type exec struct {
 	// the latest clock among their warps.
 	gridWait []*block
 	gridMax  int64
+
+	// weak is the relaxed memory model's state (nil: sequential
+	// consistency; see weak.go).
+	weak *weakMem
 }
 
 type event struct {
@@ -110,12 +114,20 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	}
 	x.atom.init()
 	x.raceShift = raceGranule(k)
+	if cfg.Relaxed {
+		x.weak = newWeakMem(m)
+	}
 	if err := x.compile(); err != nil {
 		return nil, err
 	}
 	x.main = x.newCtx(budget)
 	x.lookahead = x.minLookahead()
 	x.workers = workersFor(k)
+	if x.weak != nil {
+		// Stores reach memory at the blocks' own points: one goroutine
+		// keeps their order the scheduler's.
+		x.workers = 1
+	}
 
 	// Fill the resident slots, SM by SM in round robin, as the block
 	// scheduler does.
@@ -209,6 +221,9 @@ func (x *exec) startBlock(slot, sm int, t int64) {
 	// never ordered after its predecessor's in the race shadow.
 	b.epoch++
 	b.ctx = x.main
+	if x.weak != nil {
+		x.resetBuf(b)
+	}
 	for _, w := range b.warps {
 		x.initWarp(w, t)
 	}
@@ -317,6 +332,15 @@ func (x *exec) gridArrive(b *block) {
 		return
 	}
 	t := x.gridMax + x.m.Costs.Barrier + x.m.Costs.Launch
+	if x.weak != nil {
+		// The grid barrier orders memory at device scope.
+		for _, gb := range x.gridWait {
+			x.drainAll(gb)
+		}
+		for _, gb := range x.gridWait {
+			x.acquire(gb)
+		}
+	}
 	for _, gb := range x.gridWait {
 		for _, w := range gb.warps {
 			if w.state != atGridBarrier {
@@ -380,6 +404,9 @@ func (x *exec) phase(b *block, granted bool) {
 			b.live--
 			b.end = max(b.end, w.clock)
 			w.exitEpoch = b.epoch
+			if x.weak != nil {
+				x.drainAll(b)
+			}
 			if b.arrived > 0 && b.arrived == b.live {
 				x.release(b)
 			}

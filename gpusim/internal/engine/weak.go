@@ -1,0 +1,388 @@
+package engine
+
+import (
+	"math/bits"
+	"slices"
+	"unsafe"
+
+	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpusim/internal/ir"
+)
+
+// The relaxed memory model (Config.Relaxed, the spec's memory=relaxed).
+//
+// Under sequential consistency a global store is in memory as soon as it
+// executes. Under the relaxed model each block has a store buffer: its
+// plain and volatile global stores wait there, each until a seeded virtual
+// time a little after it executed, and reach memory (become visible to
+// other blocks) when the block next reaches a memory access, a fence or an
+// order point at or after that time, in the order of those times: late,
+// and out of program order across addresses. Stores to one address keep
+// their order (the buffer holds one entry per address). The block's own
+// loads read its buffer first, so a block always sees its own stores (the
+// model is stronger than PTX inside a block, which is allowed: it shows a
+// subset of the behaviours PTX allows).
+//
+// Loads may be stale too. Every store that reaches memory gets the next
+// number of a launch-wide sequence, and memory keeps, per address, the
+// values those stores replaced. A block's horizon is the sequence number
+// at its last acquire; a global load may return any value its address held
+// since the later of the horizon and the newest write to it this block has
+// seen (so reads of one address never go back in time), drawn from the
+// warp's seeded generator.
+//
+// What restores order, as the PTX model says for device scope:
+//   - __threadfence() and __threadfence_system() drain the buffer (release)
+//     and move the horizon to now (acquire); __threadfence_block() orders
+//     nothing another block observes;
+//   - an atomic first drains the block's buffered stores to its own
+//     addresses (coherence), and reads and writes memory itself;
+//   - grid_group::sync() drains every block and moves every horizon;
+//   - a warp's exit drains its block's buffer (a kernel's stores are all
+//     visible when it ends).
+//
+// Load buffering (a load that returns a value from a store later in
+// another thread's program order than a load of its own) is allowed by PTX
+// but never produced here: loads never wait for stores.
+
+// maxBuffered is the most stores a block's buffer holds; a store beyond it
+// drains the buffer first.
+const maxBuffered = 64
+
+// maxHist is how many replaced values memory keeps per address, and
+// maxHistAddrs how many addresses: forgetting history only makes loads
+// fresher, which the model allows.
+const (
+	maxHist      = 16
+	maxHistAddrs = 1 << 16
+)
+
+// weakMem is the relaxed model's launch-wide state.
+type weakMem struct {
+	seq   uint64
+	hist  map[uint64][]histEntry
+	delay uint64 // stores wait up to this many cycles in a buffer
+}
+
+// histEntry is one store that reached memory: its sequence number and the
+// bits it replaced.
+type histEntry struct {
+	seq  uint64
+	old  uint64
+	size uint8
+}
+
+// storeBuf is a block's buffer of stores not yet visible to other blocks.
+type storeBuf struct {
+	ents    []bufEntry
+	horizon uint64
+	// seen is, per address, the newest write to it the block has read or
+	// made visible.
+	seen map[uint64]uint64
+}
+
+type bufEntry struct {
+	addr uint64
+	p    unsafe.Pointer
+	val  uint64
+	due  int64
+	size uint8
+}
+
+func newWeakMem(m *Machine) *weakMem {
+	return &weakMem{hist: map[uint64][]histEntry{}, delay: uint64(max(4*m.Costs.Global, 64))}
+}
+
+// resetBuf prepares a starting block's buffer.
+func (x *exec) resetBuf(b *block) {
+	if b.wb == nil {
+		b.wb = &storeBuf{seen: map[uint64]uint64{}}
+	}
+	b.wb.ents = b.wb.ents[:0]
+	b.wb.horizon = x.weak.seq
+	clear(b.wb.seen)
+}
+
+func overlaps(a, as, b, bs uint64) bool { return a < b+bs && b < a+as }
+
+// bufStore buffers lane l's global store.
+func (x *exec) bufStore(w *warp, addr, size uint64, p unsafe.Pointer, v uint64) {
+	wb := w.blk.wb
+	for i := range wb.ents {
+		e := &wb.ents[i]
+		if e.addr == addr && uint64(e.size) == size {
+			e.val = v
+			return
+		}
+		if overlaps(e.addr, uint64(e.size), addr, size) {
+			x.drainAll(w.blk)
+			break
+		}
+	}
+	if len(wb.ents) >= maxBuffered {
+		x.drainAll(w.blk)
+	}
+	w.rng = splitmix(w.rng)
+	wb.ents = append(wb.ents, bufEntry{addr: addr, p: p, val: v, size: uint8(size), due: w.clock + int64(w.rng%(x.weak.delay+1))})
+}
+
+// drainDue makes the buffered stores due by time t visible, earliest first.
+func (x *exec) drainDue(b *block, t int64) {
+	wb := b.wb
+	if len(wb.ents) == 0 {
+		return
+	}
+	x.drain(b, func(e *bufEntry) bool { return e.due <= t })
+}
+
+// drainAll makes every buffered store visible, earliest due first.
+func (x *exec) drainAll(b *block) {
+	if len(b.wb.ents) > 0 {
+		x.drain(b, func(*bufEntry) bool { return true })
+	}
+}
+
+// drainAddrs makes visible the buffered stores that overlap an active
+// lane's access of size bytes at ad[l].
+func (x *exec) drainAddrs(w *warp, ad *[32]uint64, size uint64) {
+	wb := w.blk.wb
+	if len(wb.ents) == 0 {
+		return
+	}
+	x.drain(w.blk, func(e *bufEntry) bool {
+		for m := w.mask; m != 0; m &= m - 1 {
+			if overlaps(e.addr, uint64(e.size), ad[bits.TrailingZeros32(m)], size) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func (x *exec) drain(b *block, pick func(*bufEntry) bool) {
+	wb := b.wb
+	var out []bufEntry
+	keep := wb.ents[:0]
+	for _, e := range wb.ents {
+		if pick(&e) {
+			out = append(out, e)
+		} else {
+			keep = append(keep, e)
+		}
+	}
+	wb.ents = keep
+	slices.SortStableFunc(out, func(a, b bufEntry) int {
+		switch {
+		case a.due < b.due:
+			return -1
+		case a.due > b.due:
+			return 1
+		}
+		return 0
+	})
+	for _, e := range out {
+		x.publish(wb, e.addr, e.p, uint64(e.size), e.val)
+	}
+}
+
+// publish writes a store to memory, recording the value it replaces.
+func (x *exec) publish(wb *storeBuf, addr uint64, p unsafe.Pointer, size, v uint64) {
+	wm := x.weak
+	wm.seq++
+	if len(wm.hist) >= maxHistAddrs {
+		clear(wm.hist)
+	}
+	h := wm.hist[addr]
+	if len(h) >= maxHist {
+		h = append(h[:0], h[1:]...)
+	}
+	wm.hist[addr] = append(h, histEntry{seq: wm.seq, old: rawBits(p, size), size: uint8(size)})
+	storeBits(p, size, v)
+	wb.seen[addr] = wm.seq
+}
+
+func rawBits(p unsafe.Pointer, size uint64) uint64 {
+	switch size {
+	case 1:
+		return uint64(*(*uint8)(p))
+	case 2:
+		return uint64(*(*uint16)(p))
+	case 4:
+		return uint64(*(*uint32)(p))
+	}
+	return *(*uint64)(p)
+}
+
+// asKind converts a store's bits to what a load of kind k returns.
+func asKind(v, size uint64, k cudac.Kind) uint64 {
+	var tmp uint64
+	storeBits(unsafe.Pointer(&tmp), size, v)
+	return loadBits(unsafe.Pointer(&tmp), k)
+}
+
+// weakLoad returns what lane l's global load of kind k at addr reads: its
+// block's buffered store, or a value the address held since the block's
+// lower bound for it.
+func (x *exec) weakLoad(w *warp, addr, size uint64, p unsafe.Pointer, k cudac.Kind) uint64 {
+	wb := w.blk.wb
+	for i := range wb.ents {
+		e := &wb.ents[i]
+		if e.addr == addr && uint64(e.size) == size {
+			return asKind(e.val, size, k)
+		}
+		if overlaps(e.addr, uint64(e.size), addr, size) {
+			x.drainAll(w.blk)
+			break
+		}
+	}
+	h := x.weak.hist[addr]
+	lb := max(wb.horizon, wb.seen[addr])
+	i := len(h)
+	for i > 0 && h[i-1].seq > lb {
+		i--
+	}
+	if i == len(h) {
+		return loadBits(p, k)
+	}
+	for _, e := range h[i:] {
+		if uint64(e.size) != size {
+			wb.seen[addr] = h[len(h)-1].seq
+			return loadBits(p, k)
+		}
+	}
+	// Any of the values from h[i].old (current at lb) to the current one.
+	w.rng = splitmix(w.rng)
+	j := i + int(w.rng%uint64(len(h)-i+1))
+	if j == len(h) {
+		wb.seen[addr] = h[len(h)-1].seq
+		return loadBits(p, k)
+	}
+	if j > i {
+		wb.seen[addr] = h[j-1].seq
+	}
+	return asKind(h[j].old, size, k)
+}
+
+// acquire moves a block's horizon to now: its later loads see every store
+// that reached memory before.
+func (x *exec) acquire(b *block) { b.wb.horizon = x.weak.seq }
+
+// mkLoadWeak is mkLoad under the relaxed model: every lane takes the
+// checked path, and global lanes read through weakLoad.
+func (x *exec) mkLoadWeak(in *ir.Inst, pc int) step {
+	dst, a := ri(in.Dst), ri(in.A)
+	off, k := in.Imm, in.T
+	size := kindSize(k)
+	volatile := in.Flags&ir.FlagVolatile != 0
+	hintShared := in.Space == ir.SpaceShared
+	acc := access{"load", pc}
+	return func(w *warp) stop {
+		if volatile {
+			if st := orderPoint(w, hintShared); st != run {
+				return st
+			}
+		}
+		x.drainDue(w.blk, w.clock)
+		r := w.regs
+		d, ad := (*[32]uint64)(r[dst:]), addrRegs(r, a)
+		cache := &w.blk.ctx.caches[pc]
+		var st memStats
+		for m := w.mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			addr := ad[l] + off
+			p, sp := x.resolve(w, l, addr, size, cache, acc)
+			if p == nil {
+				return stopFault
+			}
+			switch sp {
+			case spShared:
+				d[l] = loadBits(p, k)
+				so := addr - ir.SharedBase
+				st.add(sp, so)
+				if rs := w.blk.race; rs != nil {
+					rs.read(x, w, l, so, size, pc)
+				}
+				continue
+			case spGlobal:
+				d[l] = x.weakLoad(w, addr, size, p, k)
+			default:
+				d[l] = loadBits(p, k)
+			}
+			st.add(sp, addr)
+		}
+		countMem(&w.blk.ctx.count, &st, size, false)
+		return run
+	}
+}
+
+// mkStoreWeak is mkStore under the relaxed model: global lanes' stores go
+// to the block's buffer.
+func (x *exec) mkStoreWeak(in *ir.Inst, pc int) step {
+	a, b := ri(in.A), ri(in.B)
+	off, k := in.Imm, in.T
+	size := kindSize(k)
+	volatile := in.Flags&ir.FlagVolatile != 0
+	hintShared := in.Space == ir.SpaceShared
+	acc := access{"store", pc}
+	return func(w *warp) stop {
+		if volatile {
+			if st := orderPoint(w, hintShared); st != run {
+				return st
+			}
+		}
+		r := w.regs
+		v, ad := (*[32]uint64)(r[b:]), addrRegs(r, a)
+		cache := &w.blk.ctx.caches[pc]
+		var st memStats
+		for m := w.mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			addr := ad[l] + off
+			p, sp := x.resolve(w, l, addr, size, cache, acc)
+			if p == nil {
+				return stopFault
+			}
+			switch sp {
+			case spShared:
+				storeBits(p, size, v[l])
+				so := addr - ir.SharedBase
+				st.add(sp, so)
+				if rs := w.blk.race; rs != nil {
+					rs.write(x, w, l, so, size, pc, false)
+				}
+				continue
+			case spGlobal:
+				x.bufStore(w, addr, size, p, v[l])
+			default:
+				storeBits(p, size, v[l])
+			}
+			st.add(sp, addr)
+		}
+		countMem(&w.blk.ctx.count, &st, size, true)
+		x.drainDue(w.blk, w.clock)
+		return run
+	}
+}
+
+// weakAtom wraps an atomic's step: the block's buffered stores to the
+// atomic's addresses reach memory first, so that the atomic reads them.
+func (x *exec) weakAtom(in *ir.Inst, inner step) step {
+	a := ri(in.A)
+	size := kindSize(in.T)
+	return func(w *warp) stop {
+		x.drainDue(w.blk, w.clock)
+		x.drainAddrs(w, addrRegs(w.regs, a), size)
+		return inner(w)
+	}
+}
+
+// weakFence is a fence's effect under the relaxed model: a device or
+// system fence drains the buffer and moves the horizon; a block fence
+// orders nothing another block observes.
+func (x *exec) weakFence(w *warp, aux int32) {
+	if aux == int32(cudac.ThreadFenceBlock) {
+		x.drainDue(w.blk, w.clock)
+		return
+	}
+	x.drainAll(w.blk)
+	x.acquire(w.blk)
+}

@@ -1,0 +1,198 @@
+package gpusim_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/warplab/warplab/gpu"
+)
+
+// The litmus tests of the relaxed memory model (memory=relaxed). Each
+// launch runs pairs of blocks, one pair per trial, each pair on its own
+// addresses; a shape's outcome is counted over the pairs of many launches
+// (launch k of a device seeded N runs with seed N+k).
+
+const litmusPairs = 16
+
+// mpSrc is message passing: block 2p writes the payload then the flag;
+// block 2p+1 spins on the flag, then reads the payload and acknowledges
+// (the producer waits for that, as the H200 microbenchmark's does). out[2p]
+// is the payload read, out[2p+1] whether the flag was seen.
+const mpSrc = `
+__global__ void mp(int* data, int* flag, int* out) {
+    if (threadIdx.x != 0) return;
+    int p = blockIdx.x >> 1;
+    int* d = data + p * 64;
+    int* f = flag + p * 64;
+    if ((blockIdx.x & 1) == 0) {
+        STORE_PAYLOAD;
+        PRODUCER_FENCE;
+        PUBLISH;
+        int spins = 0;
+        while (*(volatile int*)(f + 1) == 0 && ++spins < 4000) {}
+    } else {
+        int spins = 0;
+        while (OBSERVE == 0 && ++spins < 4000) {}
+        CONSUMER_FENCE;
+        out[2 * p] = *(volatile int*)d;
+        out[2 * p + 1] = spins < 4000;
+        *(volatile int*)(f + 1) = 1;
+    }
+}`
+
+// sbSrc is store buffering: each block of a pair writes its variable,
+// then reads the other's.
+const sbSrc = `
+__global__ void sb(int* x, int* y, int* out) {
+    if (threadIdx.x != 0) return;
+    int p = blockIdx.x >> 1;
+    int* mine = ((blockIdx.x & 1) == 0 ? x : y) + p * 64;
+    int* other = ((blockIdx.x & 1) == 0 ? y : x) + p * 64;
+    *(volatile int*)mine = 1;
+    FENCE;
+    out[blockIdx.x] = *(volatile int*)other;
+}`
+
+// lbSrc is load buffering: each block of a pair reads the other's
+// variable, then writes its own.
+const lbSrc = `
+__global__ void lb(int* x, int* y, int* out) {
+    if (threadIdx.x != 0) return;
+    int p = blockIdx.x >> 1;
+    int* mine = ((blockIdx.x & 1) == 0 ? x : y) + p * 64;
+    int* other = ((blockIdx.x & 1) == 0 ? y : x) + p * 64;
+    out[blockIdx.x] = *(volatile int*)other;
+    FENCE;
+    *(volatile int*)mine = 1;
+}`
+
+// litmus runs src (its macros replaced by defs) on spec over launches
+// launches and counts the pairs whose two outputs satisfy outcome.
+func litmus(t *testing.T, spec, src, name string, defs map[string]string, launches int, outcome func(a, b int32) bool) int {
+	t.Helper()
+	for k, v := range defs {
+		src = strings.ReplaceAll(src, k, v)
+	}
+	d := open(t, spec)
+	kern := kernel(t, d, src, name)
+	n := 0
+	for range launches {
+		a := zeros[int32](t, d, litmusPairs*64)
+		b := zeros[int32](t, d, litmusPairs*64)
+		out := zeros[int32](t, d, 2*litmusPairs)
+		launch(t, kern, 2*litmusPairs, 32, a, b, out)
+		got := download(t, out)
+		for p := range litmusPairs {
+			if outcome(got[2*p], got[2*p+1]) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+const fence = "__threadfence()"
+
+func mpDefs(payload, pfence, publish, observe, cfence string) map[string]string {
+	return map[string]string{"STORE_PAYLOAD": payload, "PRODUCER_FENCE": pfence, "PUBLISH": publish, "OBSERVE": observe, "CONSUMER_FENCE": cfence}
+}
+
+const (
+	plainPayload = "*d = 42"
+	volPublish   = "*(volatile int*)f = 1"
+	volObserve   = "*(volatile int*)f"
+	atomPublish  = "atomicExch(f, 1)"
+	atomObserve  = "atomicAdd(f, 0)"
+)
+
+// stale is message passing's forbidden-with-order outcome: the flag seen,
+// the payload not.
+func stale(payload, saw int32) bool { return saw == 1 && payload != 42 }
+
+func TestRelaxedMessagePassing(t *testing.T) {
+	cases := []struct {
+		name    string
+		defs    map[string]string
+		allowed bool
+	}{
+		{"no order", mpDefs(plainPayload, "", volPublish, volObserve, ""), true},
+		{"producer fence only", mpDefs(plainPayload, fence, volPublish, volObserve, ""), true},
+		{"consumer fence only", mpDefs(plainPayload, "", volPublish, volObserve, fence), true},
+		{"block fences", mpDefs(plainPayload, "__threadfence_block()", volPublish, volObserve, "__threadfence_block()"), true},
+		{"relaxed atomics", mpDefs(plainPayload, "", atomPublish, atomObserve, ""), true},
+		{"fences", mpDefs(plainPayload, fence, volPublish, volObserve, fence), false},
+		{"fences, atomics", mpDefs(plainPayload, fence, atomPublish, atomObserve, fence), false},
+		{"system fences", mpDefs(plainPayload, "__threadfence_system()", volPublish, volObserve, "__threadfence_system()"), false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			n := litmus(t, "sim:h200?memory=relaxed&seed=1", mpSrc, "mp", c.defs, 60, stale)
+			seen := litmus(t, "sim:h200?memory=relaxed&seed=1", mpSrc, "mp", c.defs, 60, func(_, saw int32) bool { return saw == 1 })
+			t.Logf("%d stale reads in %d trials (flag seen in %d)", n, 60*litmusPairs, seen)
+			if seen == 0 {
+				t.Fatalf("the consumer never saw the flag")
+			}
+			if c.allowed && n == 0 {
+				t.Errorf("no stale read in %d trials: the model allows one", 60*litmusPairs)
+			}
+			if !c.allowed && n > 0 {
+				t.Errorf("%d stale reads: the model forbids them", n)
+			}
+		})
+	}
+}
+
+func TestSequentialConsistencyByDefault(t *testing.T) {
+	for _, spec := range []string{"sim:h200", "sim:h200?memory=sc&seed=9", "sim:t4?order=deterministic"} {
+		if n := litmus(t, spec, mpSrc, "mp", mpDefs(plainPayload, "", volPublish, volObserve, ""), 10, stale); n > 0 {
+			t.Errorf("%s: %d stale reads under sequential consistency", spec, n)
+		}
+		if n := litmus(t, spec, sbSrc, "sb", map[string]string{"FENCE": ""}, 10, func(a, b int32) bool { return a == 0 && b == 0 }); n > 0 {
+			t.Errorf("%s: store buffering: both reads 0 in %d pairs under sequential consistency", spec, n)
+		}
+	}
+}
+
+func TestRelaxedStoreBuffering(t *testing.T) {
+	both0 := func(a, b int32) bool { return a == 0 && b == 0 }
+	if n := litmus(t, "sim:h200?memory=relaxed", sbSrc, "sb", map[string]string{"FENCE": ""}, 25, both0); n == 0 {
+		t.Errorf("store buffering without fences: both reads 0 never seen; the model allows it")
+	}
+	if n := litmus(t, "sim:h200?memory=relaxed", sbSrc, "sb", map[string]string{"FENCE": fence}, 25, both0); n > 0 {
+		t.Errorf("store buffering with fences: both reads 0 in %d pairs; the model forbids it", n)
+	}
+}
+
+// TestRelaxedLoadBuffering: both reads 1 is forbidden with fences; PTX
+// allows it without, but the model never produces it (its loads never wait
+// for stores; see weak.go), which this test records.
+func TestRelaxedLoadBuffering(t *testing.T) {
+	both1 := func(a, b int32) bool { return a == 1 && b == 1 }
+	for _, f := range []string{"", fence} {
+		if n := litmus(t, "sim:h200?memory=relaxed", lbSrc, "lb", map[string]string{"FENCE": f}, 25, both1); n > 0 {
+			t.Errorf("load buffering (fence %q): both reads 1 in %d pairs", f, n)
+		}
+	}
+}
+
+// TestRelaxedReproducible: one seed, one outcome.
+func TestRelaxedReproducible(t *testing.T) {
+	run := func() string {
+		d := open(t, "sim:h200?memory=relaxed&seed=5")
+		src := strings.NewReplacer("STORE_PAYLOAD", plainPayload, "PRODUCER_FENCE", "", "PUBLISH", volPublish, "OBSERVE", volObserve, "CONSUMER_FENCE", "").Replace(mpSrc)
+		k := kernel(t, d, src, "mp")
+		var sb strings.Builder
+		for range 5 {
+			a, b, out := zeros[int32](t, d, litmusPairs*64), zeros[int32](t, d, litmusPairs*64), zeros[int32](t, d, 2*litmusPairs)
+			res := launch(t, k, 2*litmusPairs, 32, a, b, out)
+			fmt.Fprint(&sb, download(t, out), res.Counters.WarpInstructions)
+		}
+		return sb.String()
+	}
+	if a, b := run(), run(); a != b {
+		t.Errorf("two runs of seed 5 differ:\n%s\n%s", a, b)
+	}
+}
+
+var _ = gpu.D1
