@@ -36,6 +36,10 @@ type programImpl struct {
 	cgFuncs map[string]*Func
 	// convOps are the structs' conversion operators.
 	convOps map[*StructType][]convOp
+	// hostSpans are the host code that was skipped; hostNames what its
+	// items declared.
+	hostSpans []Span
+	hostNames map[string]string
 }
 
 type kernelEntry struct {
@@ -126,6 +130,7 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 		if d.count() > 0 {
 			return
 		}
+		toks, impl.hostSpans, impl.hostNames = stripHost(toks)
 		items := parseFile(toks, d)
 		if d.count() > 0 {
 			return

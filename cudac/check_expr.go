@@ -137,29 +137,39 @@ func (c *checker) undeclared(pos Pos, name string) {
 		c.errorf(pos, "%s", why)
 		return
 	}
+	if why := c.hostName(name); why != "" {
+		c.errorf(pos, "%s", why)
+		return
+	}
 	c.errorf(pos, "undeclared identifier '%s'%s", name, suggest(name, c.visibleNames(true)))
+}
+
+// hostName explains a use in device code of a name that only host code
+// declares, or returns "".
+func (c *checker) hostName(name string) string {
+	if kind := c.impl.hostNames[name]; kind != "" {
+		return fmt.Sprintf("'%s' is a host %s (it has no __device__, so it was skipped as host code): mark it __device__ to use it in device code", name, kind)
+	}
+	return ""
 }
 
 // unsupportedNames are well-known names outside the subset, with the
 // message to give.
 var unsupportedNames = map[string]string{
-	"assert":             "assert is not supported (use: if (!(cond)) __trap();)",
-	"__shfl":             "__shfl without _sync was removed in CUDA 9; use __shfl_sync(mask, ...)",
-	"__shfl_up":          "__shfl_up without _sync was removed in CUDA 9; use __shfl_up_sync(mask, ...)",
-	"__shfl_down":        "__shfl_down without _sync was removed in CUDA 9; use __shfl_down_sync(mask, ...)",
-	"__shfl_xor":         "__shfl_xor without _sync was removed in CUDA 9; use __shfl_xor_sync(mask, ...)",
-	"__ballot":           "__ballot without _sync was removed in CUDA 9; use __ballot_sync(mask, pred)",
-	"__any":              "__any without _sync was removed in CUDA 9; use __any_sync(mask, pred)",
-	"__all":              "__all without _sync was removed in CUDA 9; use __all_sync(mask, pred)",
-	"malloc":             "malloc is not supported in device code",
-	"free":               "free is not supported in device code",
-	"cudaMalloc":         "host API call 'cudaMalloc' is not supported in device code",
-	"cudaMemcpy":         "host API call 'cudaMemcpy' is not supported in device code",
-	"cooperative_groups": "cooperative groups are not supported",
-	"atomicAdd_block":    "atomicAdd_block is not supported; use atomicAdd",
-	"atomicAdd_system":   "atomicAdd_system is not supported; use atomicAdd",
-	"__half2float":       "half precision is not supported",
-	"__float2half":       "half precision is not supported",
+	"assert":       "assert is not supported (use: if (!(cond)) __trap();)",
+	"__shfl":       "__shfl without _sync was removed in CUDA 9; use __shfl_sync(mask, ...)",
+	"__shfl_up":    "__shfl_up without _sync was removed in CUDA 9; use __shfl_up_sync(mask, ...)",
+	"__shfl_down":  "__shfl_down without _sync was removed in CUDA 9; use __shfl_down_sync(mask, ...)",
+	"__shfl_xor":   "__shfl_xor without _sync was removed in CUDA 9; use __shfl_xor_sync(mask, ...)",
+	"__ballot":     "__ballot without _sync was removed in CUDA 9; use __ballot_sync(mask, pred)",
+	"__any":        "__any without _sync was removed in CUDA 9; use __any_sync(mask, pred)",
+	"__all":        "__all without _sync was removed in CUDA 9; use __all_sync(mask, pred)",
+	"malloc":       "malloc is not supported in device code",
+	"free":         "free is not supported in device code",
+	"cudaMalloc":   "host API call 'cudaMalloc' is not supported in device code",
+	"cudaMemcpy":   "host API call 'cudaMemcpy' is not supported in device code",
+	"__half2float": "half precision is not supported",
+	"__float2half": "half precision is not supported",
 }
 
 func (c *checker) scoped(e *sScoped) Expr {

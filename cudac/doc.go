@@ -62,6 +62,12 @@
 // are __device__ functions the front end makes: a Call whose Func is not
 // in Program.Funcs, like the instances of templates.
 //
+// Host code: at file scope, items without __global__, __device__,
+// __constant__ or __shared__ that are functions (main, host helpers and
+// templates), namespaces, classes or non-constant variables are host code:
+// they are skipped (Program.HostCode lists them, Program.DeviceSource
+// blanks them), and device code that names one is told so.
+//
 // Not supported, each reported as an error that names it: goto and labels,
 // function pointers, rvalue references, classes, unions, member functions
 // (but conversion operators), operator overloading, lambdas, new/delete,

@@ -184,6 +184,10 @@ func (w *nameWalker) ident(pos Pos, name string, s *nameScope) {
 		w.c.errorf(pos, "%s", why)
 		return
 	}
+	if why := w.c.hostName(name); why != "" {
+		w.c.errorf(pos, "%s", why)
+		return
+	}
 	names := w.c.visibleNames(true)
 	for ; s != nil; s = s.parent {
 		for n := range s.names {

@@ -521,7 +521,7 @@ func Build(prog *cudac.Program, opts BuildOptions) (*Image, error) {
 	if defines == nil {
 		defines = programDefines(prog)
 	}
-	text := nvrtcSource(prog.File, prog.Source, defines)
+	text := nvrtcSource(prog.File, prog.DeviceSource(), defines)
 	copts := append(compileOptions(arch, opts.NoFMA, defines), includeOptions(text, fileExists)...)
 	return compileImage(prog.File, prog.Source, text, copts, kernelNames(prog, opts.Kernels...))
 }
@@ -574,7 +574,7 @@ func (d *device) Compile(prog *cudac.Program) (gpudriver.Module, error) {
 	m := &module{
 		dev:      d,
 		prog:     prog,
-		text:     nvrtcSource(prog.File, prog.Source, defines),
+		text:     nvrtcSource(prog.File, prog.DeviceSource(), defines),
 		opts:     compileOptions(d.st.arch, !d.cfg.FMAD, defines),
 		names:    kernelNames(prog),
 		funcs:    map[string]*function{},

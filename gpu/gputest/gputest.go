@@ -69,6 +69,7 @@ var tests = []struct {
 	{"ScopedAtomics", testScopedAtomics},
 	{"DeviceMemcpy", testDeviceMemcpy},
 	{"VectorTypes", testVectorTypes},
+	{"WholeFile", testWholeFile},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

@@ -1,0 +1,250 @@
+package cudac
+
+// This file lets a whole .cu file load: host code (main, functions that
+// call cudaMalloc or launch kernels, std::vector globals, host classes) is
+// recognised at file scope after preprocessing and skipped, not checked or
+// executed; the file's kernels and device code are checked as usual.
+// Program.DeviceSource gives the source with the skipped code blanked, for
+// a compiler that only takes device code (NVRTC).
+
+// Span is a range of a source: from line Line, column Col to line
+// EndLine, column EndCol (exclusive), 1-based.
+type Span struct {
+	Line, Col, EndLine, EndCol int
+}
+
+// deviceWords mark a file-scope item as device code.
+var deviceWords = map[string]bool{"__global__": true, "__device__": true, "__constant__": true, "__shared__": true}
+
+// keepWords mark a file-scope item that is not host-only though it has no
+// device word: type and constant declarations that device code uses.
+var keepWords = map[string]bool{"const": true, "constexpr": true, "typedef": true, "using": true, "struct": true,
+	"enum": true, "static_assert": true, "union": true}
+
+// stripHost removes the host-only items at file scope from toks and
+// returns the rest, the spans removed and the names the removed items
+// declare ("function" or "variable" by name).
+func stripHost(toks []token) ([]token, []Span, map[string]string) {
+	var out []token
+	var spans []Span
+	names := map[string]string{}
+	externs := 0 // open extern "C" { blocks
+	for i := 0; i < len(toks); {
+		t := toks[i]
+		if t.kind == tEOF {
+			out = append(out, t)
+			break
+		}
+		if t.kind == tIdent && t.text == "extern" && i+2 < len(toks) && toks[i+1].kind == tString && toks[i+2].kind == tLBrace {
+			out = append(out, toks[i:i+3]...)
+			externs++
+			i += 3
+			continue
+		}
+		if t.kind == tRBrace && externs > 0 {
+			out = append(out, t)
+			externs--
+			i++
+			continue
+		}
+		end, hasBody, isFunc := itemEnd(toks, i)
+		item := toks[i:end]
+		if hostItem(item, hasBody, isFunc) {
+			last := item[len(item)-1]
+			spans = append(spans, Span{Line: int(item[0].line), Col: int(item[0].col), EndLine: int(last.line), EndCol: int(last.end)})
+			if name := itemName(item, isFunc); name != "" {
+				names[name] = map[bool]string{true: "function", false: "variable"}[isFunc]
+			}
+		} else {
+			out = append(out, item...)
+		}
+		i = end
+	}
+	return out, spans, names
+}
+
+// itemName is the name a host item declares: the identifier before the
+// first '(' of a function, or before the '=', '[', ';' or '{' of a
+// variable.
+func itemName(item []token, isFunc bool) string {
+	for k, t := range item {
+		stop := t.kind == tLParen
+		if !isFunc {
+			stop = t.kind == tAssign || t.kind == tLBrack || t.kind == tSemi || t.kind == tLBrace || t.kind == tComma
+		}
+		if stop {
+			if k > 0 && item[k-1].kind == tIdent {
+				return item[k-1].text
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
+// itemEnd finds the end of the file-scope item starting at toks[i]: after
+// its ';' at depth 0, or after the body of a function (a '{' at depth 0
+// right after ')' or a trailing qualifier) or of a namespace. It reports
+// whether the item has such a body and looks like a function.
+func itemEnd(toks []token, i int) (end int, hasBody, isFunc bool) {
+	depth := 0
+	sawParen := false
+	for j := i; j < len(toks); j++ {
+		t := toks[j]
+		switch t.kind {
+		case tEOF:
+			return j, false, false
+		case tLParen, tLBrack:
+			if depth == 0 && t.kind == tLParen {
+				sawParen = true
+			}
+			depth++
+		case tRParen, tRBrack:
+			depth--
+		case tLBrace:
+			if depth == 0 {
+				prev := toks[j-1]
+				body := j > i && (prev.kind == tRParen || prev.kind == tIdent && (prev.text == "const" || prev.text == "noexcept" || prev.text == "override")) &&
+					!declaresType(toks[i:j]) || toks[i].kind == tIdent && toks[i].text == "namespace"
+				k := matchBrace(toks, j)
+				if body {
+					if k+1 < len(toks) && toks[k+1].kind == tSemi {
+						k++
+					}
+					return k + 1, true, sawParen
+				}
+				j = k
+				continue
+			}
+			depth++
+		case tRBrace:
+			depth--
+		case tSemi:
+			if depth <= 0 {
+				return j + 1, false, sawParen
+			}
+		}
+	}
+	return len(toks), false, false
+}
+
+// declaresType reports whether a head of tokens declares a struct, class,
+// union or enum (struct alignas(32) S { ... } has a ')' before its '{').
+func declaresType(head []token) bool {
+	for _, t := range head {
+		if t.kind == tIdent && (t.text == "struct" || t.text == "class" || t.text == "union" || t.text == "enum") {
+			return true
+		}
+	}
+	return false
+}
+
+// matchBrace returns the index of the '}' that closes the '{' at toks[j].
+func matchBrace(toks []token, j int) int {
+	depth := 0
+	for k := j; k < len(toks); k++ {
+		switch toks[k].kind {
+		case tLBrace:
+			depth++
+		case tRBrace:
+			depth--
+			if depth == 0 {
+				return k
+			}
+		case tEOF:
+			return k - 1
+		}
+	}
+	return len(toks) - 1
+}
+
+// hostItem reports whether a file-scope item is host code: one without a
+// device word that is a function (definition or prototype), a namespace, a
+// class, or a variable that is not a constant.
+func hostItem(item []token, hasBody, isFunc bool) bool {
+	if len(item) == 0 || item[0].kind != tIdent {
+		return false
+	}
+	switch item[0].text {
+	case "typedef", "using", "static_assert", "struct", "union", "enum":
+		return false
+	}
+	switch item[0].text {
+	case "template", "namespace", "class":
+	default:
+		if keepWords[item[0].text] && !isFunc {
+			return false
+		}
+	}
+	for _, t := range item {
+		if t.kind == tIdent && (deviceWords[t.text] || t.text == "__host__" && hasDeviceWord(item)) {
+			return false
+		}
+		if t.kind == tIdent && t.text == "static_assert" {
+			return false
+		}
+	}
+	head := item
+	for k, t := range item {
+		if t.kind == tLBrace || t.kind == tAssign {
+			head = item[:k]
+			break
+		}
+	}
+	for _, t := range head {
+		if t.kind == tIdent && keepWords[t.text] && !isFunc && t.text != "struct" && t.text != "enum" {
+			return false // a constant or a type: device code may use it
+		}
+	}
+	switch {
+	case item[0].text == "namespace" && hasBody:
+		return true
+	case item[0].text == "class":
+		return true
+	case isFunc && (hasBody || item[len(item)-1].kind == tSemi):
+		return true
+	case item[0].text == "struct" || item[0].text == "enum" || item[0].text == "using":
+		return false
+	}
+	// A file-scope variable without __device__ or __constant__: host data.
+	return true
+}
+
+func hasDeviceWord(item []token) bool {
+	for _, t := range item {
+		if t.kind == tIdent && (t.text == "__device__" || t.text == "__global__") {
+			return true
+		}
+	}
+	return false
+}
+
+// DeviceSource returns the source with the host code that Compile skipped
+// blanked out (every character but line breaks replaced by a space), so
+// that line and column numbers stay the same.
+func (p *Program) DeviceSource() []byte {
+	if len(p.impl.hostSpans) == 0 {
+		return p.Source
+	}
+	out := append([]byte(nil), p.Source...)
+	line, col := 1, 1
+	for i, ch := range out {
+		for _, s := range p.impl.hostSpans {
+			after := line > s.Line || line == s.Line && col >= s.Col
+			before := line < s.EndLine || line == s.EndLine && col < s.EndCol
+			if after && before && ch != '\n' {
+				out[i] = ' '
+				break
+			}
+		}
+		if ch == '\n' {
+			line, col = line+1, 1
+		} else {
+			col++
+		}
+	}
+	return out
+}
+
+// HostCode returns the spans of host code that Compile skipped.
+func (p *Program) HostCode() []Span { return append([]Span(nil), p.impl.hostSpans...) }
