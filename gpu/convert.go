@@ -67,6 +67,7 @@ func countersFrom(c *driver.Counters) *Counters {
 		SharedAtomicOps:            c.SharedAtomicOps,
 		SharedAtomicConflicts:      c.SharedAtomicConflicts,
 		SharedCASRetries:           c.SharedCASRetries,
+		CASFailures:                c.CASFailures,
 		Shuffles:                   c.Shuffles,
 		Votes:                      c.Votes,
 		Barriers:                   c.Barriers,

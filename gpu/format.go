@@ -72,6 +72,7 @@ func (c *Counters) Entries() []CounterEntry {
 		e(sa, "lane operations", c.SharedAtomicOps, "one per active lane"),
 		e(sa, "conflicts", c.SharedAtomicConflicts, "lanes serialised behind another on one address"),
 		e(sa, "CAS retries", c.SharedCASRetries, "extra trips of a shared float add's compare-and-swap loop"),
+		e(ga, "failed atomicCAS", c.CASFailures, "atomicCAS lanes whose compare failed, global and shared: retries of a CAS loop"),
 		e(ws, "shuffles", c.Shuffles, "warp shuffle instructions"),
 		e(ws, "votes", c.Votes, "ballot, any, all, match, activemask"),
 		e(ws, "barriers", c.Barriers, "__syncthreads completed, per block"),

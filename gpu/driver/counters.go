@@ -64,6 +64,11 @@ type Counters struct {
 	SharedAtomicOps       int64 `json:"shared_atomic_ops"`
 	SharedAtomicConflicts int64 `json:"shared_atomic_conflicts"`
 	SharedCASRetries      int64 `json:"shared_cas_retries"`
+	// CASFailures counts the atomicCAS lane operations, global and
+	// shared, whose compare failed: the stored value was not the one the
+	// lane expected, so a compare-and-swap loop goes round again. Each is
+	// one retry of a user's CAS loop.
+	CASFailures int64 `json:"cas_failures"`
 
 	Shuffles int64 `json:"shuffles"`
 	Votes    int64 `json:"votes"`    // ballot, any, all, match, activemask

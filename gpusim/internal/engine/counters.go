@@ -45,6 +45,7 @@ func addCounters(d, s *driver.Counters) {
 	d.SharedAtomicOps += s.SharedAtomicOps
 	d.SharedAtomicConflicts += s.SharedAtomicConflicts
 	d.SharedCASRetries += s.SharedCASRetries
+	d.CASFailures += s.CASFailures
 	d.Shuffles += s.Shuffles
 	d.Votes += s.Votes
 	d.Barriers += s.Barriers

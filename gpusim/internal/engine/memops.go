@@ -411,6 +411,7 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 	fullOnly := in.Flags&ir.FlagAggFullWarp != 0
 	acc := access{"atomic " + op.String(), pc}
 	floatAdd := op == cudac.AtomicAdd && (k == cudac.Float32 || k == cudac.Float64)
+	isCAS := op == cudac.AtomicCAS
 	return func(w *warp) stop {
 		r := w.regs
 		ad := addrRegs(r, a)
@@ -440,7 +441,7 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 			first := bits.TrailingZeros32(w.mask)
 			p := unsafe.Pointer(&(*cache).Data[offs[first]])
 			cur := loadBits(p, k)
-			n := 0
+			n, casFails := 0, int64(0)
 			for m := w.mask; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				var v, cv uint64
@@ -453,9 +454,13 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 				if hasDst {
 					d[l] = cur
 				}
+				if isCAS && Canon(k, cur) != Canon(k, cv) {
+					casFails++
+				}
 				cur = Canon(k, atomicOp(op, k, cur, v, cv, true))
 				n++
 			}
+			w.blk.ctx.count.CASFailures += casFails
 			storeBits(p, size, cur)
 			group = atomGroup{space: spGlobal, n: n, k: 1}
 			group.addrs[0], group.count[0] = ad[first], int64(n)
@@ -477,6 +482,9 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 			}
 			if cmp != nil {
 				cv = cmp[l]
+			}
+			if isCAS && Canon(k, old) != Canon(k, cv) {
+				w.blk.ctx.count.CASFailures++
 			}
 			storeBits(p, size, atomicOp(op, k, old, v, cv, sp == spGlobal))
 			if hasDst {
