@@ -37,9 +37,20 @@ type Method struct {
 
 // The Timer of each kind of device.
 const (
-	timerEvents = "CUDA events around each launch"
-	timerModel  = "the cost model"
+	TimerEvents = "CUDA events around each launch"
+	TimerModel  = "the cost model"
 )
+
+// MethodOf is the method of warmUps warm-ups and reps timed launches
+// taken as they are (0 warm-ups is none), on a device whose times are
+// measured or modelled: for describing launches already made.
+func MethodOf(measured bool, warmUps, reps int, stat string) Method {
+	m := Method{WarmUps: warmUps, Reps: reps, Statistic: stat, Timer: TimerModel, Measured: measured}
+	if measured {
+		m.Timer = TimerEvents
+	}
+	return m
+}
 
 // DefaultMethod is the method for a device: on a GPU the median of
 // DefaultReps launches after DefaultWarmUps warm-ups; where the time is
@@ -61,10 +72,7 @@ func NewMethod(caps Capabilities, warmUps, reps int, stat string) (Method, error
 	if stat != StatMedian && stat != StatMean {
 		return Method{}, fmt.Errorf("gpu: statistic %q: want %s or %s", stat, StatMedian, StatMean)
 	}
-	m := Method{WarmUps: warmUps, Reps: reps, Statistic: stat, Timer: timerModel, Measured: caps.MeasuredTiming}
-	if m.Measured {
-		m.Timer = timerEvents
-	}
+	m := MethodOf(caps.MeasuredTiming, warmUps, reps, stat)
 	switch {
 	case m.WarmUps < 0:
 		m.WarmUps = 0

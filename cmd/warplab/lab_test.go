@@ -96,7 +96,7 @@ func TestLabText(t *testing.T) {
 	}
 	for _, want := range []string{
 		"One sum, three ways: 256 threads per block",
-		"times modelled, t4 profile; the model is deterministic, so one launch per cell",
+		"times modelled, t4 profile: one launch, the cost model: the model is deterministic, so one launch suffices",
 		"Same input, 3 runs each: how many different sums?",
 		"Block sizes at n = 65536: each column's ratio to the 256-thread run",
 		"Day 26: one sum, three ways on Tesla T4 (gpusim profile t4): ",

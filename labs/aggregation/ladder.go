@@ -332,11 +332,14 @@ func (t *LadderTable) counts() *LadderTable {
 	return t.Predicted
 }
 
+// timingNote says where the times come from and how they were taken, in
+// the words of gpu.Method that `warplab run` prints too.
 func timingNote(t *LadderTable) string {
+	m := gpu.MethodOf(t.Measured, t.WarmUps, t.Runs, gpu.StatMean)
 	if t.Measured {
-		return fmt.Sprintf("times %s: the mean of %d timed launches after %d warm-ups, each launch with fresh counters", t.Timing, t.Runs, t.WarmUps)
+		return fmt.Sprintf("times %s: %s, each launch with fresh counters", t.Timing, m)
 	}
-	return fmt.Sprintf("times %s; the model is deterministic, so one launch per kernel", t.Timing)
+	return fmt.Sprintf("times %s: %s", t.Timing, m)
 }
 
 // Table returns the ladder as a table: per case and kernel, the atomics

@@ -9,32 +9,16 @@ import (
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
-// Launch counts on a GPU.
-const (
-	gpuWarmUps = 3
-	gpuRuns    = 10
-)
-
-// launchCounts resolves WarmUps and Runs options for a device: 0 means
-// the default (3 warm-ups and 10 timed runs on a GPU; no warm-up and one
-// run where the time is modelled, since the model is deterministic), and
-// a negative WarmUps means none.
+// launchCounts resolves WarmUps and Runs options for a device as
+// gpu.NewMethod does: 0 means the default (3 warm-ups and 10 timed runs
+// on a GPU; no warm-up and one run where the time is modelled, since the
+// model is deterministic), and a negative WarmUps means none.
 func launchCounts(caps gpu.Capabilities, warm, runs int) (int, int, error) {
-	if runs < 0 {
-		return 0, 0, fmt.Errorf("aggregation: Runs %d: want at least 1 (0 for the default)", runs)
+	m, err := gpu.NewMethod(caps, warm, runs, gpu.StatMean)
+	if err != nil {
+		return 0, 0, fmt.Errorf("aggregation: Runs: %w", err)
 	}
-	if warm < 0 {
-		warm = 0
-	} else if warm == 0 && caps.MeasuredTiming {
-		warm = gpuWarmUps
-	}
-	if runs == 0 {
-		runs = 1
-		if caps.MeasuredTiming {
-			runs = gpuRuns
-		}
-	}
-	return warm, runs, nil
+	return m.WarmUps, m.Reps, nil
 }
 
 // cell is one kernel on one input, launched warm + runs times.

@@ -93,12 +93,12 @@ func TestSweepMechanics(t *testing.T) {
 	}
 	tab := s.Table()
 	text, md, html := tab.String(), tab.Markdown(), tab.HTML()
-	for _, want := range []string{"modelled, t4 profile", "one launch per cell", "65536", "*0.", "tree (GB/s)"} {
+	for _, want := range []string{"modelled, t4 profile", "the model is deterministic, so one launch suffices", "65536", "*0.", "tree (GB/s)"} {
 		if !strings.Contains(text, want) || !strings.Contains(md, strings.ReplaceAll(want, "*", "**")) {
 			t.Errorf("a rendering of the table lacks %q:\n%s\n%s", want, text, md)
 		}
 	}
-	for _, want := range []string{"modelled, t4 profile", "one launch per cell", "65536", "GB/s"} {
+	for _, want := range []string{"modelled, t4 profile", "the model is deterministic, so one launch suffices", "65536", "GB/s"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("the HTML table lacks %q:\n%s", want, html)
 		}
@@ -486,7 +486,7 @@ func TestMeasuredPath(t *testing.T) {
 	if len(c.Sums) != 13 || c.StdevMs == 0 || c.MinMs > c.Ms || c.MaxMs < c.Ms {
 		t.Errorf("global at 65536: %d sums, stdev %v, min %v mean %v max %v", len(c.Sums), c.StdevMs, c.MinMs, c.Ms, c.MaxMs)
 	}
-	if !strings.Contains(s.Table().Caption, "mean of 10 timed launches after 3 warm-ups") {
+	if !strings.Contains(s.Table().Caption, "mean of 10 launches after 3 warm-ups, CUDA events around each launch") {
 		t.Errorf("caption %q", s.Table().Caption)
 	}
 	p := s.Predicted

@@ -34,32 +34,16 @@ const (
 	maxBlock    = 1024
 )
 
-// Launch counts on a GPU, as the Day 26 page times its kernels.
-const (
-	gpuWarmUps = 3
-	gpuRuns    = 10
-)
-
-// launchCounts resolves WarmUps and Runs options for a device: 0 means
-// the default (3 warm-ups and 10 timed runs on a GPU; no warm-up and one
-// run where the time is modelled, since the model is deterministic), and
-// a negative WarmUps means none.
+// launchCounts resolves WarmUps and Runs options for a device as
+// gpu.NewMethod does: 0 means the default (3 warm-ups and 10 timed runs
+// on a GPU; no warm-up and one run where the time is modelled, since the
+// model is deterministic), and a negative WarmUps means none.
 func launchCounts(caps gpu.Capabilities, warm, runs int) (int, int, error) {
-	if runs < 0 {
-		return 0, 0, fmt.Errorf("atomics: Runs %d: want at least 1 (0 for the default)", runs)
+	m, err := gpu.NewMethod(caps, warm, runs, gpu.StatMean)
+	if err != nil {
+		return 0, 0, fmt.Errorf("atomics: Runs: %w", err)
 	}
-	if warm < 0 {
-		warm = 0
-	} else if warm == 0 && caps.MeasuredTiming {
-		warm = gpuWarmUps
-	}
-	if runs == 0 {
-		runs = 1
-		if caps.MeasuredTiming {
-			runs = gpuRuns
-		}
-	}
-	return warm, runs, nil
+	return m.WarmUps, m.Reps, nil
 }
 
 // checkSizes validates sizes, returning the default for none.
@@ -87,16 +71,15 @@ func checkBlockSize(dev *gpu.Device, b int) error {
 	return nil
 }
 
-// timingNote says where a table's times come from and how many launches
-// each is.
+// timingNote says where a table's times come from and how they were
+// taken, in the words of gpu.Method that `warplab run` prints too: each
+// cell is the mean of its timed launches, as the Day 26 page times them.
 func timingNote(source string, measured bool, warm, runs int) string {
-	switch {
-	case measured:
-		return fmt.Sprintf("times %s: the mean of %d timed launches after %d warm-ups, each launch into a fresh accumulator", source, runs, warm)
-	case runs == 1:
-		return fmt.Sprintf("times %s; the model is deterministic, so one launch per cell", source)
+	m := gpu.MethodOf(measured, warm, runs, gpu.StatMean)
+	if measured {
+		return fmt.Sprintf("times %s: %s, each launch into a fresh accumulator", source, m)
 	}
-	return fmt.Sprintf("times %s: the mean of %d launches per cell", source, runs)
+	return fmt.Sprintf("times %s: %s", source, m)
 }
 
 // sourceOf returns the timing source of the first measurement, or what

@@ -107,7 +107,7 @@ func TestMeasuredPath(t *testing.T) {
 	text := r.String()
 	for _, want := range []string{"measured on NVIDIA H200: mean of 10 launches after 3 warm-ups",
 		"Softmax: predicted vs measured", "modelled, h200 profile", "measured, NVIDIA H200 (3 warm-ups, 10 runs)",
-		"measured, NVIDIA H200 (mean of 10 runs after 3 warm-ups)"} {
+		"measured, NVIDIA H200 (mean of 10 launches after 3 warm-ups, CUDA events around each launch)"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the report does not hold %q:\n%s", want, text)
 		}

@@ -90,7 +90,7 @@ func ProfileOf(t *SweepTable, n int) *profile.View {
 				timing := m.Timing
 				timing.Ms = m.Ms
 				l.Measured = &timing
-				l.MeasuredHow = fmt.Sprintf("mean of %d runs after %d warm-ups", t.Runs, t.WarmUps)
+				l.MeasuredHow = gpu.MethodOf(true, t.WarmUps, t.Runs, gpu.StatMean).String()
 			}
 		}
 		ls = append(ls, l)

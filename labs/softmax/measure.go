@@ -37,16 +37,12 @@ type measured struct {
 // launchCounts returns the warm-ups and timed runs per cell on a device:
 // none and one on the simulator, whose times are a deterministic model.
 func launchCounts(dev *gpu.Device, warm, runs int) (int, int) {
-	if !dev.Capabilities().MeasuredTiming {
+	caps := dev.Capabilities()
+	if !caps.MeasuredTiming {
 		return 0, 1
 	}
-	if warm <= 0 {
-		warm = gpuWarmUps
-	}
-	if runs <= 0 {
-		runs = gpuRuns
-	}
-	return warm, runs
+	m, _ := gpu.NewMethod(caps, max(warm, 0), max(runs, 0), gpu.StatMean) // 0: the default
+	return m.WarmUps, m.Reps
 }
 
 // measure runs the series on r, one job per series.

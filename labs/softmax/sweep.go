@@ -268,9 +268,9 @@ func (t *SweepTable) cellAt(r Row, k Kernel) (Cell, bool) {
 
 func (t *SweepTable) caption() string {
 	if t.Measured {
-		return fmt.Sprintf("measured on %s: mean of %d launches after %d warm-ups, CUDA events around each", t.Device, t.Runs, t.WarmUps)
+		return fmt.Sprintf("measured on %s: %s", t.Device, gpu.MethodOf(true, t.WarmUps, t.Runs, gpu.StatMean))
 	}
-	return fmt.Sprintf("%s (%s), one launch per cell: the model is deterministic", t.Timing, t.Spec)
+	return fmt.Sprintf("%s (%s): %s", t.Timing, t.Spec, gpu.MethodOf(false, 0, 1, gpu.StatMean))
 }
 
 // Chart returns each kernel's time against n, on log axes.
