@@ -26,7 +26,9 @@
 #      BenchmarkDay26Timing and BenchmarkLaunchLatency (on a GPU other than
 #      the H200 they report their figures beside the H200's and compare
 #      nothing);
-#   3. warplab devices and warplab run --device cuda.
+#   3. warplab devices; warplab run --device cuda on the Day 26 tree at 4M
+#      (warm, --json, --cold) beside the lab's sweep at 4M; an endless
+#      kernel stopped by warplab run --timeout 2s.
 #
 # Copy the file into docs/evidence/ and add a row to its README.
 set -euo pipefail
@@ -133,8 +135,17 @@ run() {
 	step "BenchmarkDay26Timing, a process of its own" cudarun "$bin/cudarun.test" -test.run '^$' -test.bench '^BenchmarkDay26Timing$' -test.benchtime 1x -test.v
 	step "BenchmarkLaunchLatency, a process of its own" cudarun "$bin/cudarun.test" -test.run '^$' -test.bench '^BenchmarkLaunchLatency$' -test.benchtime 500x -test.v
 	step "warplab devices" . "$bin/warplab" devices
-	step "warplab run on the GPU" . "$bin/warplab" run internal/coursekernels/day26_sums.cu --kernel sumTreeAtomic --grid 16384 --block 256 \
-		--buf in=f32:4194304:mod:4 --buf total=f32:1:zero --scalar n=u64:4194304 --print total --device cuda --runs 3
+	local tree="internal/coursekernels/day26_sums.cu --kernel sumTreeAtomic --grid 16384 --block 256 --buf in=f32:4194304:mod:4 --buf total=f32:1:zero --scalar n=u64:4194304 --print total --device cuda"
+	# shellcheck disable=SC2086 # $tree is the argument list
+	step "warplab run on the GPU: the Day 26 tree at 4M, the labs' method (median of 10 after 3 warm-ups)" . "$bin/warplab" run $tree --runs 3
+	# shellcheck disable=SC2086
+	step "warplab run on the GPU: the same, --json (method, stats, times)" . "$bin/warplab" run $tree --json
+	# shellcheck disable=SC2086
+	step "warplab run on the GPU: the same, --cold (one launch, no warm-up)" . "$bin/warplab" run $tree --cold --runs 3
+	step "the Day 26 lab's sweep at 4M on the GPU (mean of 10 after 3 warm-ups), to compare with warplab run" . "$bin/warplab" lab day26 --device cuda \
+		--set sizes=4194304 --set block-sizes=256 --set determinism-runs=2
+	step "warplab run on the GPU: a kernel that never ends, --timeout 2s (exit 1 and the time-limit message expected)" . sh -c \
+		'start=$(date +%s.%N); out=$("$0" run cudarun/testdata/endless.cu --kernel endless --grid 132 --block 256 --buf stop=i32:1:zero --device cuda --timeout 2s 2>&1); rc=$?; echo "$out"; echo "exit $rc after $(awk -v a="$start" -v b="$(date +%s.%N)" "BEGIN{printf \"%.2f\", b-a}") s (process start, compile and helper start included)"; [ $rc -eq 1 ] && echo "$out" | grep -q "time limit exceeded in kernel endless"' "$bin/warplab"
 
 	{
 		echo "gpu-evidence: the real-GPU backend's tests and timed comparisons"
