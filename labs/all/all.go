@@ -3,6 +3,7 @@ package all
 import (
 	_ "github.com/warplab/warplab/labs/aggregation"
 	_ "github.com/warplab/warplab/labs/atomics" // day26
+	_ "github.com/warplab/warplab/labs/cas"
 	_ "github.com/warplab/warplab/labs/histogram"
 	_ "github.com/warplab/warplab/labs/softmax"
 )

@@ -1,0 +1,128 @@
+package cas
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/warplab/warplab/gpu"
+	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/kernelcheck"
+)
+
+func open(tb testing.TB, spec string) *gpu.Device {
+	tb.Helper()
+	dev, err := gpu.Open(spec)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { dev.Close() })
+	return dev
+}
+
+func TestCorrectness(t *testing.T) {
+	tab, err := Correctness(open(t, "sim:t4"), 256, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []Kernel{MaxCAS, MaxSignAware, MaxDocLoop} {
+		if r, _ := tab.Row(k); r.Wrong != 0 {
+			t.Errorf("%s: %d wrong groups, first %v", k, r.Wrong, r.First)
+		}
+	}
+	r, _ := tab.Row(MaxIntTrick)
+	if r.Wrong == 0 || r.First == nil {
+		t.Fatalf("the int trick found no counterexample")
+	}
+	if r.Wrong != r.WrongNegative {
+		t.Errorf("int trick: %d wrong groups, %d all negative; want every wrong group negative", r.Wrong, r.WrongNegative)
+	}
+	if !(r.First.Want < 0 || math.Signbit(float64(r.First.Want))) {
+		t.Errorf("counterexample %v: want a negative maximum", r.First)
+	}
+	if s := tab.Table().String(); !strings.Contains(s, r.First.String()) {
+		t.Errorf("table lacks the counterexample:\n%s", s)
+	}
+}
+
+func TestContentionCountsRetries(t *testing.T) {
+	tab, err := Contention(open(t, "sim:h200"), ContentionOptions{N: 1 << 14, Contenders: []int{1, 32, 256}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(tab.Table())
+	for _, r := range tab.Rows {
+		wantWrong := r.Kernel == MaxIntTrick && r.Contenders == 1
+		if (r.Wrong > 0) != wantWrong {
+			t.Errorf("%s C=%d: %d wrong groups", r.Kernel, r.Contenders, r.Wrong)
+		}
+		switch {
+		case r.Kernel != MaxCAS && r.CASFailures != 0:
+			t.Errorf("%s: %d CAS failures, want 0", r.Kernel, r.CASFailures)
+		case r.Kernel == MaxCAS && r.Contenders == 1 && r.CASFailures != 0:
+			t.Errorf("CAS loop alone on its address: %d retries", r.CASFailures)
+		case r.Kernel == MaxCAS && r.Contenders == 32 && r.CASFailures == 0:
+			t.Error("CAS loop at 32 per address: no retries counted")
+		}
+		if r.H200Ms <= 0 {
+			t.Errorf("%s C=%d: no H200 row", r.Kernel, r.Contenders)
+		}
+	}
+	if _, err := Contention(open(t, "sim:t4"), ContentionOptions{N: 100, Contenders: []int{200}}); err == nil || !strings.HasPrefix(err.Error(), "cas: ") {
+		t.Errorf("200 contenders of 100 threads: %v", err)
+	}
+}
+
+const correctAnswer = `
+__device__ float atomicMaxFloat(float* addr, float value) {
+    int* a = (int*)addr;
+    int old = *a;
+    while (__int_as_float(old) < value) {
+        int assumed = old;
+        old = atomicCAS(a, assumed, __float_as_int(value));
+        if (old == assumed) break;
+    }
+    return __int_as_float(old);
+}
+__global__ void foldMax(const float* v, int n, int C, float* m) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicMaxFloat(&m[i / C], v[i]);
+}
+`
+
+func TestExercise(t *testing.T) {
+	dev := open(t, "sim:t4")
+	if f := Check(dev, Answer{Source: correctAnswer}); !f.OK() {
+		t.Fatalf("the CAS loop fails:\n%s", f)
+	}
+	if f := Check(dev, Answer{Source: AnswerTemplate}); f.OK() {
+		t.Fatal("the template passes")
+	}
+	intTrick := strings.Replace(AnswerTemplate, "// TODO", "// mine", 1)
+	f := Check(dev, Answer{Source: intTrick})
+	if p, _ := f.Part(kernelcheck.PartCorrect); p.Verdict != labs.Fail {
+		t.Errorf("the int trick is correct:\n%s", f)
+	}
+	// The course notes' loop shape stores NaN: against the NaN policy.
+	docLoop := strings.Replace(correctAnswer, "while (__int_as_float(old) < value) {", "while (!(__int_as_float(old) >= value)) {", 1)
+	f = Check(dev, Answer{Source: docLoop})
+	if p, _ := f.Part(kernelcheck.PartCorrect); p.Verdict != labs.Fail || !strings.Contains(p.Message, "NaN") {
+		t.Errorf("a loop that stores NaN passes:\n%s", f)
+	}
+}
+
+func TestRegistered(t *testing.T) {
+	l, err := labs.Lookup("cas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := l.Info().Exercise.AnswerType(); got != "cas.Answer" {
+		t.Errorf("answer type %q", got)
+	}
+	for _, o := range l.Options() {
+		if o.Usage == "" || o.Max == 0 {
+			t.Errorf("option %s: usage %q, max %d", o.Name, o.Usage, o.Max)
+		}
+	}
+}

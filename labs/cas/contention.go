@@ -1,0 +1,283 @@
+package cas
+
+import (
+	"fmt"
+
+	"github.com/warplab/warplab/charts"
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
+)
+
+// Defaults of ContentionOptions.
+const (
+	DefaultN    = 1 << 18
+	DefaultSeed = 1
+)
+
+// DefaultContenders returns the threads per address the contention
+// experiment tries by default: the H200 rows' counts up to 65,536.
+func DefaultContenders() []int { return []int{1, 32, 256, 4096, 65536} }
+
+// Launch counts on a GPU.
+const (
+	gpuWarmUps = 2
+	gpuRuns    = 7
+)
+
+// ContentionOptions configure Contention; the zero value runs the
+// defaults.
+type ContentionOptions struct {
+	// N is the threads, each folding one value.
+	N int
+	// Contenders are the threads per address, each from 1 to N.
+	Contenders []int
+	// Seed draws the values.
+	Seed uint64
+	// Progress reports launches; nil means none.
+	Progress labs.Progress
+}
+
+func (o *ContentionOptions) resolve() error {
+	if o.N == 0 {
+		o.N = DefaultN
+	}
+	if len(o.Contenders) == 0 {
+		o.Contenders = DefaultContenders()
+	}
+	if o.Seed == 0 {
+		o.Seed = DefaultSeed
+	}
+	if o.N < 1 || o.N > maxN {
+		return fmt.Errorf("cas: N %d: want 1 to %d threads", o.N, maxN)
+	}
+	for _, c := range o.Contenders {
+		if c < 1 || c > o.N {
+			return fmt.Errorf("cas: %d contenders: want 1 to N = %d", c, o.N)
+		}
+	}
+	return nil
+}
+
+// ContentionRow is one kernel at one number of contenders per address.
+type ContentionRow struct {
+	Kernel     Kernel `json:"kernel"`
+	Contenders int    `json:"contenders"`
+	Groups     int    `json:"groups"`
+	// Ms is the time: modelled, or the mean of the timed launches.
+	Ms float64 `json:"ms"`
+	// CASFailures are the failed compare-and-swaps, the CAS loop's
+	// retries, and GlobalAtomics the atomics issued to the L2 (simulator
+	// only).
+	CASFailures   int64 `json:"cas_failures"`
+	GlobalAtomics int64 `json:"global_atomics"`
+	// Wrong is the groups whose maximum is wrong.
+	Wrong int `json:"wrong"`
+	// H200Ms and H200Retries are the H200's time and retries per thread
+	// at H200Threads threads (retries for MaxCAS only); 0 where not
+	// measured.
+	H200Ms      float64 `json:"h200_ms,omitempty"`
+	H200Retries float64 `json:"h200_retries_per_thread,omitempty"`
+}
+
+// ContentionTable is the contention experiment's result.
+type ContentionTable struct {
+	N      int             `json:"n"`
+	Device string          `json:"device"`
+	Timing string          `json:"timing"`
+	Rows   []ContentionRow `json:"rows"`
+}
+
+// Row returns kernel k's row at c contenders.
+func (t *ContentionTable) Row(k Kernel, c int) (ContentionRow, bool) {
+	for _, r := range t.Rows {
+		if r.Kernel == k && r.Contenders == c {
+			return r, true
+		}
+	}
+	return ContentionRow{}, false
+}
+
+// contentionKernels are the kernels the H200 timed.
+func contentionKernels() []Kernel { return []Kernel{MaxCAS, MaxIntTrick, MaxSignAware} }
+
+// Contention times the CAS loop and the two integer tricks against the
+// threads contending per address, counts the CAS loop's retries, checks
+// every maximum, and puts the H200's row beside each.
+func Contention(dev *gpu.Device, o ContentionOptions) (*ContentionTable, error) {
+	if err := o.resolve(); err != nil {
+		return nil, err
+	}
+	r, err := labkit.NewRunner(dev)
+	if err != nil {
+		return nil, err
+	}
+	warm, runs := 0, 1
+	if dev.Capabilities().MeasuredTiming {
+		warm, runs = gpuWarmUps, gpuRuns
+	}
+	v := Values(o.N, o.Seed)
+	t := &ContentionTable{N: o.N, Device: dev.Info().Name}
+	type out struct {
+		m   []float32
+		res []*gpu.Result
+	}
+	var rows []ContentionRow
+	var outs []*out
+	var jobs []labkit.Job
+	for _, c := range o.Contenders {
+		for _, k := range contentionKernels() {
+			rows = append(rows, ContentionRow{Kernel: k, Contenders: c, Groups: (o.N + c - 1) / c})
+			res := &out{}
+			outs = append(outs, res)
+			jobs = append(jobs, labkit.Job{Launches: warm + runs, Detail: fmt.Sprintf("%s C=%d", k, c), Do: func(s *labkit.Session) error {
+				var err error
+				res.m, res.res, err = launchMax(s, k, v, c, warm+runs)
+				return err
+			}})
+		}
+	}
+	if err := r.Run(jobs, labkit.OrDefault(o.Progress, "cas contention")); err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		row, res := &rows[i], outs[i]
+		var total float64
+		for _, x := range res.res[warm:] {
+			total += x.Timing.Ms
+		}
+		row.Ms = total / float64(runs)
+		last := res.res[len(res.res)-1]
+		t.Timing = last.Timing.Source
+		if c := last.Counters; c != nil {
+			row.CASFailures, row.GlobalAtomics = c.CASFailures, c.GlobalAtomicIssued
+		}
+		want := Maxima(v, row.Contenders)
+		for g := range want {
+			if !same(res.m[g], want[g]) {
+				row.Wrong++
+			}
+		}
+		if h, ok := H200(row.Kernel, row.Contenders); ok {
+			row.H200Ms = h.Ms
+		}
+		if row.Kernel == MaxCAS {
+			if h, ok := H200(casCount, row.Contenders); ok {
+				row.H200Retries = float64(h.Retries) / H200Threads
+			}
+		}
+	}
+	t.Rows = rows
+	return t, nil
+}
+
+// underPredicted reports whether the cost model is known to under-predict
+// the CAS loop at c contenders: 32 to 256 (warplab fidelity, the cas.csv
+// cells).
+func underPredicted(k Kernel, c int) bool { return k == MaxCAS && c >= 32 && c <= 256 }
+
+// Table renders the contention experiment.
+func (t *ContentionTable) Table() *charts.Table {
+	tb := charts.NewTable(fmt.Sprintf("Float maximum under contention: %d threads", t.N),
+		charts.Column{Header: "contenders per address"}, charts.Column{Header: "kernel"},
+		charts.Column{Header: "time", Unit: "ms"}, charts.Column{Header: "CAS retries per thread"},
+		charts.Column{Header: "global atomics"}, charts.Column{Header: "wrong groups"},
+		charts.Column{Header: "H200", Unit: "ms"}, charts.Column{Header: "H200 retries per thread"})
+	tb.Caption = fmt.Sprintf("%s; the H200 columns are %s", t.Timing, H200Source)
+	for _, r := range t.Rows {
+		ms := charts.Float(r.Ms, 4)
+		if best, ok := t.fastest(r.Contenders); ok && best == r.Kernel {
+			ms = ms.Highlighted()
+		}
+		wrong := charts.Int(int64(r.Wrong))
+		if r.Wrong > 0 {
+			wrong = wrong.Highlighted()
+		}
+		h, hr := charts.Text("-"), charts.Text("-")
+		if r.H200Ms > 0 {
+			h = charts.Float(r.H200Ms, 4)
+		}
+		if r.Kernel == MaxCAS && r.H200Ms > 0 {
+			hr = charts.Float(r.H200Retries, 3)
+		}
+		k := r.Kernel.Title()
+		if underPredicted(r.Kernel, r.Contenders) {
+			k += " *"
+		}
+		tb.AddRow(charts.Int(int64(r.Contenders)), charts.Text(k), ms, charts.Float(float64(r.CASFailures)/float64(t.N), 3),
+			charts.Int(r.GlobalAtomics), wrong, h, hr)
+	}
+	tb.AddNote("Highlighted time: the fastest kernel at each contention. CAS retries are the atomicCAS calls whose compare failed (the simulator's counter; 0 on a GPU, where the H200 column counted them in the kernel).")
+	tb.AddNote("* The cost model under-predicts the CAS loop at 32 to 256 contenders per address against the H200 (warplab fidelity, the cas cells): read those rows' times from the H200 column.")
+	if c, ok := t.casBeatsAtomicMax(); ok {
+		tb.AddNote("At %d contenders per address the H200 ran the CAS loop %.1fx faster than the hardware atomicMax: a thread that reads a value already larger leaves without any atomic, while every atomicMax queues at the address. Here the model gives %.2fx.", c.contenders, c.h200, c.here)
+	}
+	tb.AddNote("The H200 ran 4,194,304 threads, so at the same contention it had %d times the groups of this run.", max(1, H200Threads/max(1, t.N)))
+	return tb
+}
+
+func (t *ContentionTable) fastest(c int) (Kernel, bool) {
+	var best ContentionRow
+	for _, r := range t.Rows {
+		if r.Contenders == c && (best.Kernel == "" || r.Ms < best.Ms) {
+			best = r
+		}
+	}
+	return best.Kernel, best.Kernel != ""
+}
+
+// Chart returns the time of each kernel against the contenders per
+// address, with the H200's.
+func (t *ContentionTable) Chart() *charts.Chart {
+	c := &charts.Chart{
+		Title:    "Float maximum: time vs contenders per address",
+		Subtitle: fmt.Sprintf("%s, %d threads; H200 at 4,194,304", t.Timing, t.N),
+		X:        charts.Axis{Title: "threads per address", Log: true},
+		Y:        charts.Axis{Title: "time", Unit: "ms", Log: true},
+	}
+	for _, k := range contentionKernels() {
+		var here, h200 charts.XYs
+		zero := false
+		for _, r := range t.Rows {
+			if r.Kernel != k {
+				continue
+			}
+			here = append(here, charts.XY{X: float64(r.Contenders), Y: r.Ms})
+			zero = zero || r.Ms <= 0
+			if r.H200Ms > 0 {
+				h200 = append(h200, charts.XY{X: float64(r.Contenders), Y: r.H200Ms})
+			}
+		}
+		if len(here) > 0 && !zero {
+			c.AddLine(string(k), here)
+		}
+		if len(h200) > 0 {
+			c.AddLine(string(k)+" (H200)", h200)
+		}
+	}
+	return c
+}
+
+// crossing is the CAS loop's speed-up over the hardware atomicMax at one
+// contention, here and on the H200.
+type crossing struct {
+	contenders int
+	here, h200 float64
+}
+
+// casBeatsAtomicMax returns the largest contention of the table at which
+// the H200 ran the CAS loop faster than maxIntTrick.
+func (t *ContentionTable) casBeatsAtomicMax() (crossing, bool) {
+	var best crossing
+	for _, r := range t.Rows {
+		if r.Kernel != MaxCAS || r.H200Ms <= 0 || r.Ms <= 0 {
+			continue
+		}
+		a, ok := t.Row(MaxIntTrick, r.Contenders)
+		if !ok || a.H200Ms <= r.H200Ms || r.Contenders < best.contenders {
+			continue
+		}
+		best = crossing{contenders: r.Contenders, here: a.Ms / r.Ms, h200: a.H200Ms / r.H200Ms}
+	}
+	return best, best.contenders > 0
+}

@@ -1,0 +1,143 @@
+package cas
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/warplab/warplab/charts"
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+)
+
+// simWallTime is the wall time of the lab's headless run with its default
+// settings on sim:t4 on the 2-core development machine, from
+// BenchmarkHeadless (go test -run '^$' -bench Headless -benchtime 1x).
+const simWallTime = 5 * time.Second
+
+func init() { labs.Register(lab{}) }
+
+// Options configure Lab; the zero value runs the whole lab.
+type Options struct {
+	// RandomPairs are the random pairs of the correctness experiment
+	// (0: DefaultRandomPairs; negative: none).
+	RandomPairs int
+	Contention  ContentionOptions
+}
+
+// Report is the whole CAS lab.
+type Report struct {
+	Device      gpu.Info          `json:"device"`
+	Correctness *CorrectnessTable `json:"correctness"`
+	Contention  *ContentionTable  `json:"contention"`
+	// Seconds is the wall time the lab took on this machine.
+	Seconds float64 `json:"seconds"`
+}
+
+// Lab runs the lab's experiments on dev, as its notebook does.
+func Lab(dev *gpu.Device, opts Options) (*Report, error) {
+	start := time.Now()
+	if err := opts.Contention.resolve(); err != nil {
+		return nil, err
+	}
+	pairs := opts.RandomPairs
+	switch {
+	case pairs == 0:
+		pairs = DefaultRandomPairs
+	case pairs < 0:
+		pairs = 0
+	}
+	r := &Report{Device: dev.Info()}
+	var err error
+	if r.Correctness, err = Correctness(dev, pairs, opts.Contention.Seed); err != nil {
+		return nil, err
+	}
+	if r.Contention, err = Contention(dev, opts.Contention); err != nil {
+		return nil, err
+	}
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+// Tables returns the report's tables in the order the lab presents them.
+func (r *Report) Tables() []*charts.Table {
+	return []*charts.Table{r.Correctness.Table(), r.Contention.Table()}
+}
+
+// Figures returns the report's charts.
+func (r *Report) Figures() []labs.Figure {
+	return []labs.Figure{{Name: "cas-contention", Figure: r.Contention.Chart()}}
+}
+
+// Elapsed is the wall time the lab took.
+func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * float64(time.Second)) }
+
+// String returns the report as plain text.
+func (r *Report) String() string {
+	var b strings.Builder
+	for _, t := range r.Tables() {
+		b.WriteString(t.String() + "\n")
+	}
+	fmt.Fprintf(&b, "cas lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
+	return b.String()
+}
+
+type lab struct{}
+
+// Info describes the lab.
+func (lab) Info() labs.Info {
+	return labs.Info{
+		Name:  "cas",
+		Title: "Compare-and-swap loops: a float maximum, right and fast",
+		Teaches: "why atomicMax on a float's bits is wrong for negatives, the CAS loop and the sign-aware integer trick that are right, " +
+			"how many retries contention costs, and why the CAS loop beats the hardware atomicMax when many threads share an address",
+		Sources:     []string{`"Atomics and Contention" (atomicCAS for everything else, atomicMaxFloat)`},
+		Notebook:    "notebooks/cas.ipynb",
+		SimWallTime: simWallTime,
+		Exercise:    exercise(),
+	}
+}
+
+// Options lists the settings of the lab's run.
+func (lab) Options() []labs.Option {
+	return []labs.Option{
+		{Name: "n", Kind: labs.Int, Default: strconv.Itoa(DefaultN), Max: maxN, Usage: "threads of the contention experiment, one value each"},
+		{Name: "contenders", Kind: labs.Ints, Default: joinInts(DefaultContenders()), Max: maxN, Usage: "threads per address of the contention experiment, each at most n"},
+		{Name: "pairs", Kind: labs.Int, Default: strconv.Itoa(DefaultRandomPairs), Max: maxPairs, Usage: "random pairs of the correctness experiment, beside every pair of special values"},
+		{Name: "seed", Kind: labs.Int, Default: strconv.Itoa(DefaultSeed), Max: 1 << 30, Usage: "seed of the values"},
+	}
+}
+
+// Run runs the lab on dev with resolved settings.
+func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
+	var o Options
+	var seed, pairs int
+	for name, dst := range map[string]*int{"n": &o.Contention.N, "pairs": &pairs, "seed": &seed} {
+		x, err := s.Int(name)
+		if err != nil {
+			return nil, err
+		}
+		*dst = x
+	}
+	cs, err := s.Ints("contenders")
+	if err != nil {
+		return nil, err
+	}
+	o.Contention.Contenders = cs
+	o.Contention.Seed = uint64(seed)
+	o.RandomPairs = pairs
+	if pairs == 0 {
+		o.RandomPairs = -1
+	}
+	o.Contention.Progress = p
+	return Lab(dev, o)
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
