@@ -39,6 +39,24 @@
 // printf output in thread order, and Diagnostics such as shared-memory
 // races.
 //
+// # Timing a kernel
+//
+// One launch's time on a GPU includes whatever that launch is first to do
+// (loading the module, cold caches and clocks), so a time is taken by a
+// Method: untimed warm-ups, then timed repetitions, each timed by CUDA
+// events around the launch, summarised by their median or mean (Stats has
+// the spread). DefaultMethod is 3 warm-ups and the median of 10 on a GPU,
+// one launch on the simulator, whose model is deterministic; Cold is one
+// launch without warm-ups. Kernel.Measure launches by a Method, asking for
+// each launch's arguments so that a kernel that accumulates into its output
+// gets fresh or re-initialised buffers; Method.String says how a time was
+// taken in the words that `warplab run` and the labs print.
+//
+// A launch on a GPU has a wall-clock limit (Spec.Timeout: 10 s unless the
+// spec says cuda?timeout=DURATION, 0 for none); a launch still running at
+// the limit fails with ErrTimeout, and the backend ends the process that
+// owned the context to stop it.
+//
 // # Backends
 //
 // A backend implements the interfaces of package gpu/driver and registers
