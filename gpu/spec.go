@@ -548,6 +548,16 @@ func (s Spec) WithSeed(seed uint64) Spec {
 	return s
 }
 
+// WithMemory returns the same device under another memory model. A spec
+// whose backend is not the simulator (a GPU has its own) is returned
+// unchanged.
+func (s Spec) WithMemory(m Memory) Spec {
+	if s.backend == backendSim {
+		s.memory = m
+	}
+	return s
+}
+
 // config is the spec as its backend reads it.
 func (s Spec) config() driver.Config {
 	return driver.Config{

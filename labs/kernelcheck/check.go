@@ -175,8 +175,8 @@ func (c *checker) run(dev *gpu.Device) {
 		c.skip(PartRuns, "the checker could not run")
 		return
 	}
-	c.spec = spec
-	c.f.Spec = spec.String()
+	c.spec = spec.WithMemory(c.cfg.Memory)
+	c.f.Spec = c.spec.String()
 	c.f.Timing = fmt.Sprintf("modelled, %s profile", profile)
 	c.f.Tolerance = fmt.Sprintf("within a relative error of %g of a double-precision reference", c.cfg.Tolerance)
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
 )
 
@@ -34,6 +35,11 @@ type Config struct {
 	// Profile is the simulator profile to check on ("t4"); empty means
 	// the profile of the device passed to Check, or the one predicting it.
 	Profile string
+	// Memory is the simulator's memory model: gpu.MemoryRelaxed checks a
+	// kernel that publishes data between blocks against every reordering
+	// the PTX model allows, seed by seed (the zero value is sequential
+	// consistency).
+	Memory gpu.Memory
 }
 
 // The checker's option names.
@@ -45,6 +51,7 @@ const (
 	OptTolerance         = "tolerance"
 	OptElementsPerAtomic = "elements-per-atomic"
 	OptMaxSlowdown       = "max-slowdown"
+	OptMemory            = "memory"
 )
 
 // MaxSize bounds the sizes an instructor may ask for: a check must stay a
@@ -95,6 +102,8 @@ func (c Config) Options() []labs.Option {
 			Usage: "contention budget: at most ceil(n / this) global atomics per launch"},
 		{Name: OptMaxSlowdown, Kind: labs.Float, Default: strconv.FormatFloat(c.MaxSlowdown, 'g', -1, 64),
 			Usage: "fail when the modelled time is more than this many times the reference's (0: report only)"},
+		{Name: OptMemory, Kind: labs.String, Default: c.Memory.String(),
+			Usage: "the simulator's memory model: sc (sequentially consistent) or relaxed (stores reach other blocks late and out of order, as PTX allows)"},
 	}
 }
 
@@ -134,6 +143,14 @@ func ConfigFrom(s labs.Settings) (Config, error) {
 	}
 	if c.MaxSlowdown, err = s.Float(OptMaxSlowdown); err != nil {
 		return c, err
+	}
+	switch m := s.Text(OptMemory); m {
+	case "", "sc":
+		c.Memory = gpu.MemorySC
+	case "relaxed":
+		c.Memory = gpu.MemoryRelaxed
+	default:
+		return c, fmt.Errorf("kernelcheck: memory %q: want sc or relaxed", m)
 	}
 	return c, c.validate()
 }
