@@ -1,0 +1,196 @@
+package ordering
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/kernelcheck"
+)
+
+// exerciseTitle names the exercise in feedback.
+const exerciseTitle = "Ordering exercise"
+
+// ExerciseKernel is the kernel the exercise launches: publish(int* base,
+// int trials, int* counts), with the layout and counts of the lab's
+// kernels (see kernels/mp.cu).
+const ExerciseKernel = "publish"
+
+// ExerciseTrials is the number of publications per pair in each checked
+// launch.
+const ExerciseTrials = 8
+
+// PartScope is the exercise's own part: the order is no wider than the
+// publication needs.
+const PartScope = "narrowest scope"
+
+// Answer is a student's answer to the ordering exercise, written in the
+// notebook cell tagged "answer":
+//
+//	var answer = ordering.Answer{Source: `
+//	__global__ void publish(int* base, int trials, int* counts) { ... }
+//	`}
+type Answer struct {
+	Source string
+}
+
+// AnswerTemplate is the exercise's starting point: the publication with
+// no order at all. It compiles and runs, and the relaxed model finds its
+// stale reads.
+const AnswerTemplate = `// Pair p is blocks 2p (producer) and 2p+1 (consumer); thread 0 of each works.
+// Make every read of the payload after the flag return the payload published
+// with it, with the narrowest order and scope that does.
+__global__ void publish(int* base, int trials, int* counts) {
+    if (threadIdx.x != 0) return;
+    int pair = blockIdx.x >> 1;
+    int* payload = base + pair * 128;
+    int* flag = payload + 32;
+    int* ack = flag + 32;
+    for (int t = 1; t <= trials; ++t) {
+        if ((blockIdx.x & 1) == 0) {
+            *(volatile int*)payload = t;
+            *(volatile int*)flag = t;            // publish
+            int spins = 0;
+            while (*(volatile int*)ack != t && ++spins < 100000) {}
+        } else {
+            int spins = 0;
+            while (*(volatile int*)flag != t && ++spins < 100000) {}
+            int got = *(volatile int*)payload;   // read what was published
+            if (spins >= 100000) counts[2 * pair + 1] += 1;
+            else if (got != t) counts[2 * pair] += 1;
+            *(volatile int*)ack = t;
+        }
+    }
+}
+`
+
+// exerciseConfig is the check's default settings: one size (eight pairs
+// of blocks), many seeds of the relaxed memory model, and no contention or
+// time part.
+func exerciseConfig() kernelcheck.Config {
+	c := kernelcheck.DefaultConfig()
+	c.Sizes = []int{8}
+	c.Seeds = nil
+	for s := uint64(1); s <= 24; s++ {
+		c.Seeds = append(c.Seeds, s)
+	}
+	c.ElementsPerAtomic = 0
+	c.Memory = gpu.MemoryRelaxed
+	return c
+}
+
+// harness is the exercise's kernel as the checker runs it: n pairs of
+// blocks, ExerciseTrials publications each; the outputs are the stale
+// reads and timeouts the consumers counted.
+func harness() kernelcheck.Harness {
+	return kernelcheck.Harness{
+		Exercise: exerciseTitle,
+		File:     "answer.cu",
+		Kernel:   ExerciseKernel,
+		Prepare: func(dev *gpu.Device, n int, seed uint64) (*kernelcheck.Case, error) {
+			base, err := gpu.NewBuffer[int32](dev, n*4*stride)
+			if err != nil {
+				return nil, err
+			}
+			counts, err := gpu.NewBuffer[int32](dev, 2*n)
+			if err != nil {
+				return nil, err
+			}
+			spec := dev.Spec().String()
+			return &kernelcheck.Case{
+				Launch: gpu.LaunchConfig{Grid: gpu.D1(2 * n), Block: gpu.D1(32)},
+				Args:   []any{base, int32(ExerciseTrials), counts},
+				Judge: func(*gpu.Result, float64) error {
+					c, err := counts.Download()
+					if err != nil {
+						return err
+					}
+					var stale, timeouts int
+					first := -1
+					for p := 0; p < n; p++ {
+						stale += int(c[2*p])
+						timeouts += int(c[2*p+1])
+						if c[2*p] != 0 && first < 0 {
+							first = p
+						}
+					}
+					switch {
+					case stale > 0:
+						return fmt.Errorf("%d of %d reads of the payload were stale (pair %d first); reproduce with %s",
+							stale, n*ExerciseTrials, first, spec)
+					case timeouts > 0:
+						return fmt.Errorf("%d spins gave up waiting (a flag or acknowledgement never arrived); reproduce with %s", timeouts, spec)
+					}
+					return nil
+				},
+			}, nil
+		},
+		Hints: map[string]int{kernelcheck.PartCorrect: 1, PartScope: 2},
+	}
+}
+
+// exercise is the exercise as the registry and the grader know it.
+func exercise() *labs.Exercise {
+	return &labs.Exercise{
+		Title:    exerciseTitle,
+		Variable: "answer",
+		Options:  exerciseConfig().Options(),
+		New:      func() any { return new(Answer) },
+		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
+			a, err := labs.Answer[Answer](answer)
+			if err != nil {
+				f := labs.Feedback{Exercise: exerciseTitle}
+				f.Failf(kernelcheck.PartCompiles, "%v", err)
+				return f
+			}
+			return finish(kernelcheck.Check(dev, harness(), a.Source, s), a.Source)
+		},
+	}
+}
+
+// Check checks an answer to the exercise on dev with the default
+// settings: the notebook's check cell.
+func Check(dev *gpu.Device, a Answer) labs.Feedback {
+	return finish(kernelcheck.CheckConfig(dev, harness(), a.Source, exerciseConfig()), a.Source)
+}
+
+// wide matches the orders wider than device scope.
+var wide = regexp.MustCompile(`__threadfence_system\s*\(|\batomic[A-Za-z]+_system\s*\(|thread_scope_system`)
+
+// finish adapts the checker's feedback: the template untouched is not
+// answered yet, the tolerance line does not apply, and a correct answer
+// must not use system scope where device scope is enough.
+func finish(f labs.Feedback, src string) labs.Feedback {
+	f.Exercise = exerciseTitle
+	if normalise(src) == normalise(AnswerTemplate) {
+		g := labs.Feedback{Exercise: exerciseTitle, Device: f.Device, Spec: f.Spec, Timing: f.Timing}
+		g.Add("answer", labs.Unanswered, "not answered yet: the template publishes with no order. Order the payload before the flag in the producer, and the flag before the payload in the consumer.").Hint = 1
+		return g
+	}
+	f.Tolerance = "exact: no stale read in any trial of any seed"
+	correct := false
+	for _, p := range f.Parts {
+		if p.Name == kernelcheck.PartCorrect && p.Verdict == labs.Pass {
+			correct = true
+		}
+	}
+	if !correct {
+		return f
+	}
+	if loc := wide.FindStringIndex(src); loc != nil {
+		line := strings.Count(src[:loc[0]], "\n") + 1
+		p := f.Add(PartScope, labs.Fail, fmt.Sprintf(
+			"answer.cu:%d: %q orders memory for the whole system (the host and other GPUs too); the producer and consumer are blocks of one kernel on one GPU, so device scope is enough and cheaper.",
+			line, strings.TrimSpace(src[loc[0]:loc[1]])))
+		p.Hint = 2
+	} else {
+		f.Add(PartScope, labs.Pass, "device scope: as wide as the publication needs (two blocks of one GPU), no wider.")
+	}
+	return f
+}
+
+// normalise drops the spaces of s, so that re-indenting the template does
+// not count as an answer.
+func normalise(s string) string { return strings.Join(strings.Fields(s), "") }

@@ -1,0 +1,162 @@
+package ordering
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/warplab/warplab/charts"
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+)
+
+// simWallTime is the wall time of the lab's headless run with its default
+// settings on sim:t4 on the 2-core development machine, from
+// BenchmarkHeadless (go test -run '^$' -bench Headless -benchtime 1x):
+// 0.6 s on 2026-11-30.
+const simWallTime = 600 * time.Millisecond
+
+func init() { labs.Register(lab{}) }
+
+// Options configure Lab; the zero value runs the whole lab.
+type Options struct {
+	Publish PublishOptions
+	// Predict, on a GPU, is the simulated device whose relaxed model runs
+	// beside the measurement: a sim: spec, "none", or empty for
+	// sim:h200.
+	Predict string
+}
+
+// Report is the whole ordering lab.
+type Report struct {
+	Device       gpu.Info         `json:"device"`
+	Capabilities gpu.Capabilities `json:"capabilities"`
+	// Publish is the message-passing experiment on the lab's device: on
+	// the simulator under the relaxed model, on a GPU measured.
+	Publish *PublishTable `json:"publish"`
+	// Allowed is, on a GPU, the same experiment on the simulator's relaxed
+	// model: what PTX allows beside what happened. Nil on the simulator.
+	Allowed *PublishTable `json:"allowed,omitempty"`
+	Seconds float64       `json:"seconds"`
+}
+
+// Lab runs the lab's experiments on dev, as its notebook does.
+func Lab(dev *gpu.Device, opts Options) (*Report, error) {
+	start := time.Now()
+	if err := opts.Publish.resolve(); err != nil {
+		return nil, err
+	}
+	var predict gpu.Spec
+	gpuRun := dev.Spec().Backend() != "sim"
+	if gpuRun && opts.Predict != "none" {
+		text := opts.Predict
+		if text == "" {
+			text = "sim:h200"
+		}
+		s, err := gpu.ParseSpec(text)
+		if err != nil || s.Backend() != "sim" {
+			return nil, fmt.Errorf("ordering: predict %q: want a sim: spec or none", opts.Predict)
+		}
+		predict = s
+	}
+	r := &Report{Device: dev.Info(), Capabilities: dev.Capabilities()}
+	var err error
+	if r.Publish, err = Publish(dev, opts.Publish); err != nil {
+		return nil, err
+	}
+	if !predict.IsAuto() {
+		sim, err := gpu.OpenSpec(predict)
+		if err != nil {
+			return nil, fmt.Errorf("ordering: %w", err)
+		}
+		defer sim.Close()
+		if r.Allowed, err = Publish(sim, opts.Publish); err != nil {
+			return nil, err
+		}
+	}
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+// Tables returns the report's tables: the lab's device, then on a GPU the
+// simulator's relaxed model beside it.
+func (r *Report) Tables() []*charts.Table {
+	ts := []*charts.Table{r.Publish.Table()}
+	if r.Allowed != nil {
+		ts = append(ts, r.Allowed.Table())
+	}
+	return ts
+}
+
+// Figures returns the report's charts.
+func (r *Report) Figures() []labs.Figure {
+	fs := []labs.Figure{{Name: "publish-stale", Figure: r.Publish.Chart()}}
+	if r.Allowed != nil {
+		fs = append(fs, labs.Figure{Name: "publish-allowed", Figure: r.Allowed.Chart()})
+	}
+	return fs
+}
+
+// Elapsed is the wall time the lab took.
+func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * float64(time.Second)) }
+
+// String returns the report as plain text.
+func (r *Report) String() string {
+	var b strings.Builder
+	for _, t := range r.Tables() {
+		b.WriteString(t.String() + "\n")
+	}
+	fmt.Fprintf(&b, "ordering lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
+	return b.String()
+}
+
+// lab is the ordering lab as the registry knows it.
+type lab struct{}
+
+// Info describes the lab.
+func (lab) Info() labs.Info {
+	return labs.Info{
+		Name:  "ordering",
+		Title: "Publishing between blocks: memory order and scope",
+		Teaches: "a flag written after a payload is not a publication: without a device-scope order on both sides " +
+			"the consumer may read a stale payload; the weak-memory simulator shows what PTX allows, " +
+			"the H200 what happened, and why the bug survives testing",
+		Sources: []string{
+			`"Atomics and Contention in Counters and Aggregates" (the publication bug: release/acquire, fences, scope)`,
+		},
+		Notebook:    "notebooks/ordering.ipynb",
+		SimWallTime: simWallTime,
+		Exercise:    exercise(),
+	}
+}
+
+// Options lists the settings of the lab's run.
+func (lab) Options() []labs.Option {
+	return []labs.Option{
+		{Name: "pairs", Kind: labs.Int, Default: strconv.Itoa(DefaultPairs), Max: maxPairs,
+			Usage: "producer/consumer pairs of blocks per launch"},
+		{Name: "trials", Kind: labs.Int, Default: strconv.Itoa(DefaultTrials), Max: maxTrials,
+			Usage: "publications per pair per launch"},
+		{Name: "launches", Kind: labs.Int, Default: strconv.Itoa(DefaultLaunches), Max: maxLaunches,
+			Usage: "launches per variant (on the simulator, one seed each)"},
+		{Name: "predict", Kind: labs.String,
+			Usage: `on a GPU, the simulated device whose relaxed model runs beside the measurement: a sim: spec, "none", or empty for sim:h200`},
+	}
+}
+
+// Run runs the lab on dev with resolved settings.
+func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
+	var o Options
+	ints := map[string]*int{"pairs": &o.Publish.Pairs, "trials": &o.Publish.Trials, "launches": &o.Publish.Launches}
+	for name, dst := range ints {
+		x, err := s.Int(name)
+		if err != nil {
+			return nil, err
+		}
+		*dst = x
+	}
+	o.Predict = s.Text("predict")
+	o.Publish.Progress = p
+	return Lab(dev, o)
+}

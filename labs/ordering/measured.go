@@ -1,0 +1,34 @@
+package ordering
+
+// H200 is what the project's H200 measured with the same message-passing
+// test (docs/evidence/2026-11-30-h200-microbenchmarks-round2/csv/ordering.csv,
+// kernel gpusim/profiles/testdata/microbench/ordering.cu, nvcc 13.0, 528
+// pairs, 50 launches of 64 trials each). The microbenchmark has no
+// block-fence variant; its fourth variant published with a
+// cuda::atomic_ref store(release) and load(acquire).
+type H200 struct {
+	Variant string
+	Trials  int64
+	Stale   int64
+}
+
+// Measured lists the H200's results by the lab's variant names
+// ("release/acquire" for the microbenchmark's atomic_ref variant).
+func Measured() []H200 {
+	return []H200{
+		{"plain", 1_689_600, 1_689_600},
+		{"volatile", 1_689_600, 0},
+		{"fence", 1_689_600, 0},
+		{"release/acquire", 1_689_600, 0},
+	}
+}
+
+// measuredFor returns the H200's result for a variant, if it was measured.
+func measuredFor(v Variant) (H200, bool) {
+	for _, m := range Measured() {
+		if m.Variant == v.Short() {
+			return m, true
+		}
+	}
+	return H200{}, false
+}
