@@ -78,6 +78,20 @@ var expectations = map[string]expect{
 		text:   []string{"times: modelled", "ATOMG.E.ADD", "VOTEU.ANY"},
 		charts: 1, pngs: 1,
 	},
+	"ordering.ipynb": {
+		html: []string{
+			"kernels/mp.cu",
+			"Message passing between blocks on",
+			"stale read forbidden",
+			"1689600 of 1689600",
+			"ordering: message passing: 32/32 done in",
+			`class="warplab-feedback"`,
+			"not answered yet",
+			"read Hint 1",
+		},
+		text:   []string{"memory model for this lab: sim:t4?seed=1&memory=relaxed"},
+		charts: 1,
+	},
 	"playground.ipynb": {
 		html: []string{
 			`class="warplab-playground"`, "Buffers after the launch", "100000",

@@ -5,5 +5,6 @@ import (
 	_ "github.com/warplab/warplab/labs/atomics" // day26
 	_ "github.com/warplab/warplab/labs/cas"
 	_ "github.com/warplab/warplab/labs/histogram"
+	_ "github.com/warplab/warplab/labs/ordering"
 	_ "github.com/warplab/warplab/labs/softmax"
 )
