@@ -51,9 +51,10 @@ func init() {
 			BarrierCycles: 30, BlockStartCycles: 600,
 			SharedFloatA: 60, SharedFloatB: 116, SharedInt: 8,
 			L2AddrNs: 0.137, L2OpF32Ns: 3.3, L2OpF64Ns: 3.3, L2OpIntNs: 1.4, L2LineParallelism: 0.25,
-			JitterCycles: 400,
+			JitterCycles: 400, SharedJitterDivisor: 8,
+			BlockStaggerCycles: 75, BlockRefillCycles: 150, LocalCycles: 16, StoreCycles: 8,
 		},
-		Sources: sources(limits("7.5", 64), map[string]string{
+		Sources: sources(limits("7.5", 64), assumedScheduling("as for the H200"), map[string]string{
 			"SMs":                    Datasheet + "NVIDIA T4 (TU104, 40 SMs, 2560 CUDA cores); the Day 26 course page prints SMs: 40",
 			"ClockMHz":               Datasheet + "NVIDIA T4 boost clock 1590 MHz",
 			"MemoryBytes":            Datasheet + "NVIDIA T4, 16 GB GDDR6",
@@ -92,9 +93,10 @@ func init() {
 			BarrierCycles: 30, BlockStartCycles: 600,
 			SharedFloatA: 60, SharedFloatB: 116, SharedInt: 8,
 			L2AddrNs: 0.073, L2OpF32Ns: 1.755, L2OpF64Ns: 1.755, L2OpIntNs: 0.731, L2LineParallelism: 0.25,
-			JitterCycles: 400,
+			JitterCycles: 400, SharedJitterDivisor: 8,
+			BlockStaggerCycles: 75, BlockRefillCycles: 150, LocalCycles: 16, StoreCycles: 8,
 		},
-		Sources: sources(limits("9.0", 228), map[string]string{
+		Sources: sources(limits("9.0", 228), assumedScheduling("the simulator's first cost model's constants"), map[string]string{
 			"SMs":                    Measured + "132 multiprocessors reported on the project's H200 (docs/measurements.md)",
 			"ClockMHz":               Measured + "1980 MHz under load (docs/measurements.md)",
 			"MemoryBytes":            Datasheet + "NVIDIA H200, 141 GB HBM3e",
@@ -132,9 +134,10 @@ func init() {
 			BarrierCycles: 30, BlockStartCycles: 600,
 			SharedFloatA: 60, SharedFloatB: 116, SharedInt: 8,
 			L2AddrNs: 0.087, L2OpF32Ns: 2.08, L2OpF64Ns: 2.08, L2OpIntNs: 0.9, L2LineParallelism: 0.25,
-			JitterCycles: 400,
+			JitterCycles: 400, SharedJitterDivisor: 8,
+			BlockStaggerCycles: 75, BlockRefillCycles: 150, LocalCycles: 16, StoreCycles: 8,
 		},
-		Sources: sources(limits("7.5", 64), turingAssumed, map[string]string{
+		Sources: sources(limits("7.5", 64), turingAssumed, assumedScheduling("the T4's values"), map[string]string{
 			"SMs":               Datasheet + "GeForce GTX 1650 (TU117, 14 SMs, 896 CUDA cores): the 14-SM Turing part of the atomics-vs-warp-shuffle course notes",
 			"ClockMHz":          Datasheet + "GeForce GTX 1650 boost clock 1665 MHz",
 			"MemoryBytes":       Datasheet + "GeForce GTX 1650, 4 GB",
@@ -180,6 +183,26 @@ func init() {
 		}
 		register(p)
 	}
+}
+
+// assumedScheduling are the sources of the scheduling and latency
+// parameters no measurement isolates: they were constants of the
+// simulator's first cost model, chosen by hand (an eighth and a quarter of
+// BlockStartCycles, four and two ALU latencies, an eighth of the jitter)
+// and never fitted separately; how is the profile's own note.
+func assumedScheduling(how string) map[string]string {
+	what := map[string]string{
+		"Cost.SharedJitterDivisor": "the jitter at a shared atomic, an eighth of JitterCycles",
+		"Cost.BlockStaggerCycles":  "the stagger of a launch's first blocks on an SM, an eighth of BlockStartCycles",
+		"Cost.BlockRefillCycles":   "the delay before a freed slot's next block, a quarter of BlockStartCycles",
+		"Cost.LocalCycles":         "a local-memory access, four ALU latencies",
+		"Cost.StoreCycles":         "a store or reduction the warp does not wait for, two ALU latencies",
+	}
+	out := map[string]string{}
+	for k, v := range what {
+		out[k] = Calibrated + "assumed, not measured or fitted: " + v + " (" + how + ")"
+	}
+	return out
 }
 
 // turingAssumed are the sources of the Turing parameters the GTX 1650

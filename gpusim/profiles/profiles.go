@@ -75,8 +75,19 @@ type Cost struct {
 	L2LineParallelism float64
 	// JitterCycles is the largest random delay added where a warp reaches
 	// an instruction other blocks observe: it orders atomics differently
-	// from seed to seed, as runs differ on hardware.
-	JitterCycles int64
+	// from seed to seed, as runs differ on hardware. Where a warp reaches a
+	// shared atomic, which only its block observes, the delay is divided
+	// by SharedJitterDivisor.
+	JitterCycles, SharedJitterDivisor int64
+
+	// The block scheduler: the blocks a launch first places on one SM
+	// start BlockStaggerCycles apart; a block placed in a slot another
+	// block freed starts BlockRefillCycles after it.
+	BlockStaggerCycles, BlockRefillCycles int64
+	// LocalCycles is a local-memory access's latency; StoreCycles the
+	// issue cost of a global store or of an atomic whose result is unused
+	// (a reduction), which the warp does not wait for.
+	LocalCycles, StoreCycles int64
 }
 
 // Source kinds, prefixes of the Sources entries.

@@ -32,8 +32,20 @@ type Machine struct {
 type Costs struct {
 	// Latencies in SM cycles.
 	ALU, SFU, Shared, Global, Atomic, Barrier int64
-	// Launch is the delay, in cycles, before a block starts in a freed slot.
+	// Launch is the delay, in cycles, before blocks continue after a grid
+	// synchronisation.
 	Launch int64
+	// Stagger is the delay between the starts of the blocks a launch
+	// first places on one SM; Refill the delay before a block starts in a
+	// slot another block freed.
+	Stagger, Refill int64
+	// Local is a local-memory access's latency; Store the cost of a global
+	// store or an atomic whose result is unused, which the warp does not
+	// wait for.
+	Local, Store int64
+	// SharedJitterDivisor divides the seeded jitter where a warp reaches a
+	// shared atomic, which only its own block observes.
+	SharedJitterDivisor int64
 	// SharedFloatA and SharedFloatB give the cycles one lane's shared float
 	// atomicAdd (a compare-and-swap loop) holds its address, when W warps of
 	// the block contend for it: A + B/W. The more warps contend, the better

@@ -266,10 +266,10 @@ func (x *exec) costOf(in *ir.Inst) int64 {
 		case ir.SpaceShared:
 			return c.Shared
 		case ir.SpaceLocal:
-			return c.ALU * 4
+			return c.Local
 		}
 		if in.Op == ir.St {
-			return c.ALU * 2
+			return c.Store
 		}
 		return c.Global
 	case ir.Atom:
@@ -277,7 +277,7 @@ func (x *exec) costOf(in *ir.Inst) int64 {
 		case in.Space == ir.SpaceShared:
 			return c.Shared // the queue adds the service time
 		case in.Dst == ir.NoReg:
-			return c.ALU * 2 // a reduction: the warp does not wait for it
+			return c.Store // a reduction: the warp does not wait for it
 		}
 		return c.Atomic
 	case ir.Math:

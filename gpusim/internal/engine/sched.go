@@ -133,7 +133,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	// scheduler does.
 	slots := m.SMs * x.resident
 	for s := 0; s < slots && x.nextBlock < x.blocks; s++ {
-		x.startBlock(s, s%m.SMs, int64(s/m.SMs)*m.Costs.Launch/8)
+		x.startBlock(s, s%m.SMs, int64(s/m.SMs)*m.Costs.Stagger)
 	}
 	for x.main.err == nil {
 		// A started block cannot reach anything another block observes
@@ -388,7 +388,7 @@ func (x *exec) phase(b *block, granted bool) {
 			// The warps of a block reach a shared atomic in an order that
 			// varies a little from run to run too.
 			if x.cfg.Order == Seeded && x.m.Jitter > 0 {
-				w.clock += int64(x.jitter(w)) / 8
+				w.clock += int64(x.jitter(w)) / max(1, x.m.Costs.SharedJitterDivisor)
 			}
 		case stopGlobal:
 			w.pend = pendGlobal
@@ -439,7 +439,7 @@ func (x *exec) finishBlock(b *block) {
 	x.lives += b.end - b.start
 	x.finished++
 	x.free = append(x.free, b)
-	x.push(event{t: b.end + x.m.Costs.Launch/4, slot: b.slot, sm: b.sm})
+	x.push(event{t: b.end + x.m.Costs.Refill, slot: b.slot, sm: b.sm})
 }
 
 // arrive records a warp at a barrier and releases the block when every
