@@ -54,6 +54,8 @@ var tests = []struct {
 	{"PointerArguments", testPointerArguments},
 	{"GridShapes", testGridShapes},
 	{"IntegerSemantics", testIntegerSemantics},
+	{"MinMax", testMinMax},
+	{"Conversions", testConversions},
 	{"FloatContraction", testFloatContraction},
 	{"Printf", testPrintf},
 	{"LaunchErrors", testLaunchErrors},

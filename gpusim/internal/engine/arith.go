@@ -132,8 +132,12 @@ func fmaxF64(x, y float64) float64 {
 	return math.Max(x, y)
 }
 
-// Float to integer conversions truncate toward zero and saturate, with NaN
-// giving 0, as PTX cvt.rzi does.
+// Float to integer conversions truncate toward zero and saturate, as PTX
+// cvt.rzi does. A NaN gives what the H200 gives
+// (docs/evidence/2026-11-30-h200-nan-conversions.txt): 0 from a float to a
+// 32-bit integer, the bit pattern 0x80000000 from a double to a 32-bit
+// integer (d2I32, d2U32), and 0x8000000000000000 from either to a 64-bit
+// integer.
 func f2I32(f float64) int32 {
 	switch {
 	case f != f:
@@ -154,10 +158,22 @@ func f2U32(f float64) uint32 {
 	}
 	return uint32(f)
 }
+func d2I32(f float64) int32 {
+	if f != f {
+		return math.MinInt32
+	}
+	return f2I32(f)
+}
+func d2U32(f float64) uint32 {
+	if f != f {
+		return 1 << 31
+	}
+	return f2U32(f)
+}
 func f2I64(f float64) int64 {
 	switch {
 	case f != f:
-		return 0
+		return math.MinInt64
 	case f <= -9223372036854775808.0:
 		return math.MinInt64
 	case f >= 9223372036854775808.0:
@@ -167,7 +183,9 @@ func f2I64(f float64) int64 {
 }
 func f2U64(f float64) uint64 {
 	switch {
-	case f != f, f <= 0:
+	case f != f:
+		return 1 << 63
+	case f <= 0:
 		return 0
 	case f >= 18446744073709551616.0:
 		return math.MaxUint64

@@ -5204,12 +5204,12 @@ func mkCvt(to, from cudac.Kind, dst, a int) step {
 			x := (*[32]uint64)(r[a:])
 			if w.mask == w.launched {
 				for l := range d {
-					d[l] = uint64(uint32(f2I32(float64(math.Float64frombits(x[l])))))
+					d[l] = uint64(uint32(d2I32(math.Float64frombits(x[l]))))
 				}
 			} else {
 				for m := w.mask; m != 0; m &= m - 1 {
 					l := bits.TrailingZeros32(m)
-					d[l] = uint64(uint32(f2I32(float64(math.Float64frombits(x[l])))))
+					d[l] = uint64(uint32(d2I32(math.Float64frombits(x[l]))))
 				}
 			}
 			return run
@@ -5221,12 +5221,12 @@ func mkCvt(to, from cudac.Kind, dst, a int) step {
 			x := (*[32]uint64)(r[a:])
 			if w.mask == w.launched {
 				for l := range d {
-					d[l] = uint64(f2U32(float64(math.Float64frombits(x[l]))))
+					d[l] = uint64(d2U32(math.Float64frombits(x[l])))
 				}
 			} else {
 				for m := w.mask; m != 0; m &= m - 1 {
 					l := bits.TrailingZeros32(m)
-					d[l] = uint64(f2U32(float64(math.Float64frombits(x[l]))))
+					d[l] = uint64(d2U32(math.Float64frombits(x[l])))
 				}
 			}
 			return run

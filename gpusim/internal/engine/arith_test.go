@@ -273,10 +273,15 @@ func refCvt(t, f kindInfo, x uint64) uint64 {
 		}
 		return math.Float64bits(v)
 	}
-	// float to integer: toward zero, saturating, NaN to 0 (PTX cvt.rzi).
+	// float to integer: toward zero, saturating (PTX cvt.rzi). A NaN
+	// gives what the H200 gives: 0 from a float to 32 bits, the sign bit
+	// alone from a double to 32 bits and from either to 64 bits.
 	v := f.f(x)
 	if math.IsNaN(v) {
-		return 0
+		if t.bits == 32 && f.bits == 32 {
+			return 0
+		}
+		return uint64(1) << (t.bits - 1)
 	}
 	lo, hi := new(big.Int), new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), t.bits), big.NewInt(1))
 	if t.signed {

@@ -275,7 +275,10 @@ func conversions() []closure {
 			}
 			x := fmt.Sprintf(f.dec, "x[l]")
 			conv := fmt.Sprintf("%s(%s)", t.gotyp, x)
-			if f.float && t.isInt {
+			switch {
+			case f.name == "Float64" && (t.short == "I32" || t.short == "U32"):
+				conv = fmt.Sprintf("d2%s(%s)", t.short, x) // a NaN gives what a float's does not
+			case f.float && t.isInt:
 				conv = fmt.Sprintf("f2%s(float64(%s))", t.short, x)
 			}
 			cs = append(cs, closure{Case: fmt.Sprintf("to == cudac.%s && from == cudac.%s", t.name, f.name), Lane: "d[l] = " + fmt.Sprintf(t.enc, conv)})
