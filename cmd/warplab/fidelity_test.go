@@ -1,7 +1,10 @@
 package main
 
 import (
+	"encoding/json"
+	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/warplab/warplab/gpusim/fidelity"
@@ -30,4 +33,70 @@ func TestFidelityCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.Check(t, path, fidelity.ReplaceReadmeSection(readme, md))
+}
+
+// TestFidelityPaths runs `warplab fidelity --profile h200` (the table
+// without the determinism runs) as text and as JSON, and drives it into
+// misses with a tolerance the model cannot meet: the exit status is 1
+// and the report says which targets missed, validation first.
+func TestFidelityPaths(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates the H200 table's 24 launches three times; skipped with -short")
+	}
+	code, out, errs := warplab(t, "fidelity", "--profile", "h200")
+	if code != 0 {
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	v := strings.Index(out, "validation cells (nothing was fitted to them): ")
+	c := strings.Index(out, "calibration cells (each fitted the parameters named): ")
+	if v < 0 || c < v || !strings.Contains(out, "run 2: the microbenchmarks") || !strings.Contains(out, "every target within tolerance") ||
+		strings.Contains(out, "Tesla T4") {
+		t.Errorf("text report:\n%s", out)
+	}
+
+	code, out, errs = warplab(t, "fidelity", "--profile", "h200", "--json", "--tolerance", "0.02")
+	if code != 1 || !strings.Contains(errs, "fidelity targets missed") {
+		t.Errorf("--tolerance 0.02: exit %d, stderr %q; want 1 and the count of misses", code, errs)
+	}
+	var reports []fidelity.Report
+	if err := json.Unmarshal([]byte(out), &reports); err != nil {
+		t.Fatalf("--json: %v\n%s", err, out)
+	}
+	if len(reports) != 1 || reports[0].Profile != "h200" || reports[0].Tolerance != 0.02 || len(reports[0].Cells) != 24 {
+		t.Fatalf("--json: %d reports: %+v", len(reports), reports)
+	}
+	r := reports[0]
+	val, miss := 0, 0
+	for _, c := range r.Cells {
+		if c.Validation != (len(c.Fits) == 0) {
+			t.Errorf("%s n=%d: validation %v with fits %v", c.Kernel, c.N, c.Validation, c.Fits)
+		}
+		if c.Validation {
+			val++
+		}
+		if !c.OK {
+			miss++
+		}
+		if c.OK != (math.Abs(c.Predicted/c.Measured-1) <= 0.02) {
+			t.Errorf("%s n=%d: ok %v at ratio %.3f with tolerance 2%%", c.Kernel, c.N, c.OK, c.Predicted/c.Measured)
+		}
+		if len(c.Runs) != 2 || c.Measured != (c.Runs[0]+c.Runs[1])/2 {
+			t.Errorf("%s n=%d: measured %v is not the mean of the runs %v", c.Kernel, c.N, c.Measured, c.Runs)
+		}
+	}
+	if val == 0 || val == 24 || miss == 0 || len(r.Misses()) < miss {
+		t.Errorf("%d validation cells, %d misses, misses %q", val, miss, r.Misses())
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fidelity", "--tolerance", "0"}, "--tolerance 0: want a fraction between 0 and 1"},
+		{[]string{"fidelity", "--json", "--markdown"}, "choose one"},
+	} {
+		if code, _, errs := warplab(t, tc.args...); code != 2 || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errs, tc.want)
+		}
+	}
 }

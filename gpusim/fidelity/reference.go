@@ -2,15 +2,25 @@ package fidelity
 
 // The measured figures the simulator is held to, with their sources.
 
-// Cell is one measured kernel time.
+// Cell is one table cell: a kernel at a size, as one or more named runs
+// measured it.
 type Cell struct {
-	Kernel string  // "global", "shared", "tree", "shuffle"
-	N      int     // elements
-	Ms     float64 // measured mean
-	// Alt is another run's measurement of the same cell (another toolkit),
-	// or 0: the model passes within tolerance of either.
-	Alt float64
+	Kernel string // "global", "shared", "tree", "shuffle"
+	N      int    // elements
+	// Ms is the cell's mean time in each of the table's runs, in the order
+	// of Table.Runs; 0 where a run did not measure the cell. The model is
+	// scored against the mean of the runs that did.
+	Ms []float64
+	// Fits names what the cell was used to fit: profile parameters (keys
+	// of the profile's Sources, such as "Cost.GlobalCycles") or "clock"
+	// (the SM clock of Table.Clock). A cell that fitted something is a
+	// calibration cell; one with no Fits is a validation cell, which
+	// nothing was fitted to.
+	Fits []string
 }
+
+// Validation reports whether nothing was fitted to the cell.
+func (c Cell) Validation() bool { return len(c.Fits) == 0 }
 
 // Table is one measured table of Day 26 sums.
 type Table struct {
@@ -18,7 +28,9 @@ type Table struct {
 	Profile string // the simulator profile that models the GPU
 	Source  string
 	Block   int
-	Cells   []Cell
+	// Runs names the measurement runs, in the order of each cell's Ms.
+	Runs  []string
+	Cells []Cell
 	// Clock gives, per size, the SM clock the GPU ran at when that row was
 	// measured, where it was not the profile's boost clock ("base").
 	Clock map[int]string
@@ -28,42 +40,93 @@ type Table struct {
 	RatioAt int
 }
 
-// t4Table is the Day 26 course page's table (Tesla T4, CUDA 12.6, 256 threads per block, 10
-// timed runs after 3 warm-ups), with the page's CUDA 13.0 re-run of the
-// largest size as the alternative measurement.
+// cell makes a Cell.
+func cell(kernel string, n int, fits []string, ms ...float64) Cell {
+	return Cell{Kernel: kernel, N: n, Ms: ms, Fits: fits}
+}
+
+// fits joins parameter lists, for the tables below.
+func fits(lists ...[]string) []string {
+	var out []string
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+// t4Table is the Day 26 course page's table (Tesla T4, CUDA 12.6, 256
+// threads per block, 10 timed runs after 3 warm-ups), with the page's CUDA
+// 13.0 re-run of the largest size as a second run of that row.
+//
+// What each cell fitted follows the t4 profile's Sources: the tree sum
+// gave Cost.GlobalCycles at every size, Cost.LaunchUs at 4096 and
+// Cost.DRAMEfficiency at 4194304; the global sum's cells gave
+// Cost.L2OpF32Ns (3.1 to 3.5 ns an atomic, read off them); and the SM
+// clock of the rows up to 1048576 (800 MHz, see ClockNote) was inferred
+// from those rows' SM-bound cells, shared and tree, with no evidence
+// outside them. The shared sum at 4194304 fitted nothing: its parameters
+// (Cost.SharedFloatA and B) are the H200's, in cycles.
 func t4Table() Table {
+	clock := []string{"clock"}
+	l2 := []string{"Cost.L2OpF32Ns"}
+	tree := []string{"Cost.GlobalCycles"}
 	return Table{
 		Name: "Tesla T4, Day 26 sums", Profile: "t4", Block: 256, RatioAt: 4194304,
 		Source: "the Day 26 course page, via docs/measurements.md",
+		Runs:   []string{"the page's table (CUDA 12.6)", "the page's re-run of n = 4194304 (CUDA 13.0)"},
 		Cells: []Cell{
-			{"global", 4096, 0.0175, 0}, {"shared", 4096, 0.0300, 0}, {"tree", 4096, 0.0047, 0},
-			{"global", 65536, 0.2333, 0}, {"shared", 65536, 0.0774, 0}, {"tree", 65536, 0.0097, 0},
-			{"global", 262144, 0.9229, 0}, {"shared", 262144, 0.2370, 0}, {"tree", 262144, 0.0259, 0},
-			{"global", 1048576, 3.6827, 0}, {"shared", 1048576, 0.8522, 0}, {"tree", 1048576, 0.0918, 0},
-			{"global", 4194304, 13.1734, 9.6781}, {"shared", 4194304, 1.5241, 1.2911}, {"tree", 4194304, 0.1666, 0.1424},
+			cell("global", 4096, l2, 0.0175), cell("shared", 4096, clock, 0.0300), cell("tree", 4096, fits(tree, []string{"Cost.LaunchUs"}, clock), 0.0047),
+			cell("global", 65536, l2, 0.2333), cell("shared", 65536, clock, 0.0774), cell("tree", 65536, fits(tree, clock), 0.0097),
+			cell("global", 262144, l2, 0.9229), cell("shared", 262144, clock, 0.2370), cell("tree", 262144, fits(tree, clock), 0.0259),
+			cell("global", 1048576, l2, 3.6827), cell("shared", 1048576, clock, 0.8522), cell("tree", 1048576, fits(tree, clock), 0.0918),
+			cell("global", 4194304, l2, 13.1734, 9.6781), cell("shared", 4194304, nil, 1.5241, 1.2911), cell("tree", 4194304, fits(tree, []string{"Cost.DRAMEfficiency"}), 0.1666, 0.1424),
 		},
 		Clock: map[int]string{4096: "800", 65536: "800", 262144: "800", 1048576: "800"},
 		ClockNote: "The T4's SM-bound kernels (shared, tree) run about twice as slowly per element at n <= 1,048,576 as at " +
 			"4,194,304, while its L2-bound global atomic is within 12%: the GPU had not yet raised its SM clock from an " +
 			"intermediate state to the 1590 MHz boost when the page measured the smaller sizes (its sizes run in increasing " +
 			"order, and the 4,194,304 row follows about 200 ms of continuous load). Those rows are modelled at 800 MHz, " +
-			"about half the boost clock, as the ratio of the SM-bound cells between the rows implies (the T4's base clock is 585 MHz).",
+			"about half the boost clock, as the ratio of the SM-bound cells between the rows implies (the T4's base clock is 585 MHz). " +
+			"No record outside these cells shows the clock, so the rows' shared and tree cells count as calibration: they fitted it.",
 	}
 }
 
-// h200Table is the table measured for this project (CUDA 13.0, 256 threads, the
-// same method).
+// h200Table is the table measured for this project (CUDA 13.0, 256
+// threads, the same method), with the project's microbenchmarks as a
+// second run of every cell (another nvcc build on the same machine kind,
+// the average of three passes of the same method).
+//
+// What each cell fitted follows the h200 profile's Sources: the
+// microbenchmarks' Day 26 sums at 256 to 1024 threads gave
+// Cost.SharedFloatA and B (the shared sum) and Cost.BarrierCycles (the
+// tree sum), at every size; the tree and shuffle sums at small n gave
+// Cost.SharedCycles and Cost.GlobalCycles; every sum at 16777216 gave
+// Cost.IssueIPC. The global sum fitted nothing: its L2 parameters were
+// measured by other microbenchmarks (atomics_global.csv).
 func h200Table() Table {
+	shared := []string{"Cost.SharedFloatA", "Cost.SharedFloatB"}
+	bar := []string{"Cost.BarrierCycles"}
+	small := []string{"Cost.SharedCycles", "Cost.GlobalCycles"}
+	glob := []string{"Cost.GlobalCycles"}
+	ipc := []string{"Cost.IssueIPC"}
 	return Table{
 		Name: "NVIDIA H200, Day 26 sums", Profile: "h200", Block: 256, RatioAt: 4194304,
-		Source: "docs/measurements.md (measured for this project)",
+		Source: "docs/measurements.md (measured for this project) and the project's microbenchmarks",
+		Runs: []string{"docs/measurements.md",
+			"the microbenchmarks at 256 threads (docs/evidence/2026-11-29-h200-microbenchmarks/summary.txt)"},
 		Cells: []Cell{
-			{"global", 4096, 0.0137, 0}, {"shared", 4096, 0.0152, 0}, {"tree", 4096, 0.0072, 0}, {"shuffle", 4096, 0.0070, 0},
-			{"global", 65536, 0.1216, 0}, {"shared", 65536, 0.0162, 0}, {"tree", 65536, 0.0073, 0}, {"shuffle", 65536, 0.0073, 0},
-			{"global", 262144, 0.4665, 0}, {"shared", 262144, 0.0206, 0}, {"tree", 262144, 0.0094, 0}, {"shuffle", 262144, 0.0083, 0},
-			{"global", 1048576, 1.8470, 0}, {"shared", 1048576, 0.0546, 0}, {"tree", 1048576, 0.0144, 0}, {"shuffle", 1048576, 0.0139, 0},
-			{"global", 4194304, 7.3758, 0}, {"shared", 4194304, 0.1745, 0}, {"tree", 4194304, 0.0367, 0}, {"shuffle", 4194304, 0.0370, 0},
-			{"global", 16777216, 29.4762, 0}, {"shared", 16777216, 0.7833, 0}, {"tree", 16777216, 0.1231, 0}, {"shuffle", 16777216, 0.1225, 0},
+			cell("global", 4096, nil, 0.0137, 0.0120), cell("shared", 4096, shared, 0.0152, 0.0136),
+			cell("tree", 4096, fits(bar, small), 0.0072, 0.0056), cell("shuffle", 4096, glob, 0.0070, 0.0058),
+			cell("global", 65536, nil, 0.1216, 0.1202), cell("shared", 65536, shared, 0.0162, 0.0150),
+			cell("tree", 65536, fits(bar, small), 0.0073, 0.0066), cell("shuffle", 65536, glob, 0.0073, 0.0060),
+			cell("global", 262144, nil, 0.4665, 0.4653), cell("shared", 262144, shared, 0.0206, 0.0200),
+			cell("tree", 262144, fits(bar, small), 0.0094, 0.0077), cell("shuffle", 262144, glob, 0.0083, 0.0073),
+			cell("global", 1048576, nil, 1.8470, 1.8456), cell("shared", 1048576, shared, 0.0546, 0.0520),
+			cell("tree", 1048576, bar, 0.0144, 0.0134), cell("shuffle", 1048576, nil, 0.0139, 0.0131),
+			cell("global", 4194304, nil, 7.3758, 7.3646), cell("shared", 4194304, shared, 0.1745, 0.1717),
+			cell("tree", 4194304, bar, 0.0367, 0.0350), cell("shuffle", 4194304, nil, 0.0370, 0.0347),
+			cell("global", 16777216, ipc, 29.4762, 29.4500), cell("shared", 16777216, fits(shared, ipc), 0.7833, 0.6552),
+			cell("tree", 16777216, fits(bar, ipc), 0.1231, 0.1217), cell("shuffle", 16777216, ipc, 0.1225, 0.1212),
 		},
 	}
 }
@@ -90,7 +153,10 @@ var softmaxRef = struct {
 	N                   int
 	AtomicMs, ShuffleMs float64
 	Source              string
-}{"gtx1650", 16777216, 34.95, 0.93082, "the atomics-vs-warp-shuffle course notes (online softmax)"}
+	// Fits: the H200's Cost.SFUCycles, which the Turing profiles take,
+	// was fitted to these softmax denominators.
+	Fits []string
+}{"gtx1650", 16777216, 34.95, 0.93082, "the atomics-vs-warp-shuffle course notes (online softmax)", []string{"Cost.SFUCycles"}}
 
 // determinismRef is the Day 26 course page's table: n = 4194304, 20 runs of each kernel on
 // input that is not exactly representable (1 + (i mod 1000)/1000, whose
@@ -102,9 +168,12 @@ var determinismRef = struct {
 	Distinct  map[string]int
 	Spread    map[string]float64
 	Source    string
+	// Fits: the T4's Cost.JitterCycles was fitted to this table.
+	Fits []string
 }{
 	Profile: "t4", N: 4194304, Runs: 20, Reference: 6289253.15,
 	Distinct: map[string]int{"global": 20, "shared": 6, "tree": 3},
 	Spread:   map[string]float64{"global": 167.5, "shared": 2.5, "tree": 1},
 	Source:   "the Day 26 course page, determinism table",
+	Fits:     []string{"Cost.JitterCycles"},
 }
