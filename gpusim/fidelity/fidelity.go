@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/warplab/warplab/gpu"
@@ -330,6 +331,20 @@ func (r *Report) Misses() []string {
 		}
 	}
 	return m
+}
+
+// Failures returns the misses that fail a fidelity check: those of
+// validation targets, which test the model out of sample; with strict,
+// every miss. A calibration target that misses shows a fit that no longer
+// holds: it is reported, and fails only a strict check.
+func (r *Report) Failures(strict bool) []string {
+	var out []string
+	for _, m := range r.Misses() {
+		if strict || strings.HasPrefix(m, "validation: ") {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // Count returns how many cells of a kind (validation or calibration) the

@@ -79,6 +79,12 @@ func TestValidationFirst(t *testing.T) {
 	if len(m) != 2 || !strings.HasPrefix(m[0], "validation: global n=4") || !strings.HasPrefix(m[1], "calibration: tree n=4") {
 		t.Errorf("misses %q", m)
 	}
+	if f := r.Failures(false); len(f) != 1 || !strings.HasPrefix(f[0], "validation: ") {
+		t.Errorf("failures %q, want the validation miss alone", f)
+	}
+	if f := r.Failures(true); len(f) != 2 {
+		t.Errorf("strict failures %q, want both misses", f)
+	}
 	if ok, n := r.Count(true); ok != 1 || n != 2 {
 		t.Errorf("validation count %d of %d, want 1 of 2", ok, n)
 	}

@@ -37,7 +37,11 @@ func (r *Report) validationFirst() (val, cal []CellResult) {
 func (r *Report) summary() string {
 	vok, vn := r.Count(true)
 	cok, cn := r.Count(false)
-	return fmt.Sprintf("validation: %d of %d cells within ±%.0f%%; calibration: %d of %d", vok, vn, r.Tolerance*100, cok, cn)
+	s := fmt.Sprintf("validation: %d of %d cells within ±%.0f%%; calibration: %d of %d", vok, vn, r.Tolerance*100, cok, cn)
+	if n, f := len(r.Misses()), len(r.Failures(false)); n > f {
+		s += fmt.Sprintf("; %d calibration targets missed: fits that no longer hold, which fail only `warplab fidelity --strict`", n-f)
+	}
+	return s
 }
 
 // WriteText renders the report as aligned text: the validation cells (which
@@ -91,7 +95,7 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	fmt.Fprintf(w, "\n%s\n", r.summary())
 	if m := r.Misses(); len(m) > 0 {
-		fmt.Fprintf(w, "%d targets missed:\n", len(m))
+		fmt.Fprintf(w, "%d targets missed (%d of them validation targets):\n", len(m), len(r.Failures(false)))
 		for _, s := range m {
 			fmt.Fprintf(w, "  %s\n", s)
 		}
