@@ -15,7 +15,7 @@ var knownBugs = map[string]string{}
 // TestConformance runs the backend-neutral suite, which cudarun runs on a
 // GPU, on two simulated profiles.
 func TestConformance(t *testing.T) {
-	for _, spec := range []string{"sim:t4", "sim:h200"} {
+	for _, spec := range []string{"sim:t4", "sim:h200", "sim:h200?memory=relaxed"} {
 		t.Run(spec, func(t *testing.T) {
 			gputest.RunAll(t, func(t *testing.T) *gpu.Device {
 				if bug, ok := knownBugs[path.Base(t.Name())]; ok {

@@ -196,3 +196,33 @@ func TestRelaxedReproducible(t *testing.T) {
 }
 
 var _ = gpu.D1
+
+// TestRelaxedOwnStores: a block sees its own global stores at once, at
+// any size, and other warps of the block see them after __syncthreads.
+func TestRelaxedOwnStores(t *testing.T) {
+	const src = `
+__global__ void own(int* x, int* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    x[i] = i * 3 + 1;
+    out[3 * i] = x[i];
+    x[i] = 0x04030201;
+    out[3 * i + 1] = ((volatile unsigned char*)x)[4 * i + 1];
+    __syncthreads();
+    int j = blockIdx.x * blockDim.x + (threadIdx.x + 32) % blockDim.x;
+    out[3 * i + 2] = x[j];
+}`
+	for seed := range 5 {
+		d := open(t, fmt.Sprintf("sim:h200?memory=relaxed&seed=%d", seed))
+		k := kernel(t, d, src, "own")
+		x := zeros[int32](t, d, 256)
+		out := zeros[int32](t, d, 3*256)
+		launch(t, k, 2, 128, x, out)
+		got := download(t, out)
+		for i := range 256 {
+			if got[3*i] != int32(i*3+1) || got[3*i+1] != 2 || got[3*i+2] != 0x04030201 {
+				t.Fatalf("seed %d thread %d: read %d, byte %d, neighbour %#x; want %d, 2, 0x04030201",
+					seed, i, got[3*i], got[3*i+1], got[3*i+2], i*3+1)
+			}
+		}
+	}
+}
