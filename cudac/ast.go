@@ -87,6 +87,10 @@ type Func struct {
 	// declaration order; DynShared the extern __shared__ arrays.
 	Shared    []*Var
 	DynShared []*Var
+	// Defaults holds each parameter's constant default argument, nil where
+	// it has none (nil for a function without defaults). A launch may leave
+	// out trailing kernel arguments that have defaults.
+	Defaults []*Const
 	// refs marks the parameters declared as non-const references (T& x):
 	// their type is T*, a call passes the argument's address, and the body
 	// uses *x.

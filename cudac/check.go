@@ -579,6 +579,7 @@ func (c *checker) funcDecl(f *sFunc) {
 	} else {
 		fi = &funcInfo{decl: f, params: params, defaults: defaults,
 			fn: newFunc(f, f.Name, spec.Global, result, params)}
+		fi.fn.Defaults = defaults
 		c.declare(&entity{kind: entFunc, name: f.Name, pos: f.P, fn: fi})
 		if spec.Global {
 			c.impl.kernels = append(c.impl.kernels, kernelEntry{name: f.Name, fn: fi.fn})

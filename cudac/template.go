@@ -339,6 +339,7 @@ func (impl *programImpl) instDefaults(fn *Func, params []*Type, defaults []*Cons
 		impl.instInfo = map[*Func]*funcInfo{}
 	}
 	impl.instInfo[fn] = &funcInfo{fn: fn, params: params, defaults: defaults, def: &sFunc{}}
+	fn.Defaults = defaults
 }
 
 // kernel implements Program.Kernel.

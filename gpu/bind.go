@@ -12,11 +12,26 @@ import (
 // bind checks args against fn's parameters and converts them for the
 // backend.
 func bind(fn *cudac.Func, args []any) ([]driver.ArgValue, error) {
-	if len(args) != len(fn.Params) {
+	// Trailing parameters with default arguments may be left out.
+	required := len(fn.Params)
+	for required > 0 && required <= len(fn.Defaults) && fn.Defaults[required-1] != nil {
+		required--
+	}
+	if len(args) > len(fn.Params) || len(args) < required {
 		return nil, fmt.Errorf("gpu: launch %s: %d arguments for %d parameters: %s",
 			fn.Name, len(args), len(fn.Params), fn.Signature())
 	}
-	vals := make([]driver.ArgValue, len(args))
+	vals := make([]driver.ArgValue, len(fn.Params))
+	for i := len(args); i < len(fn.Params); i++ {
+		k := fn.Defaults[i]
+		vals[i] = driver.ArgValue{Param: fn.Params[i], Bits: uint64(k.Int) & sizeMask(k.T.Size())}
+		switch k.T.Kind {
+		case cudac.Float32:
+			vals[i].Bits = uint64(math.Float32bits(float32(k.Float)))
+		case cudac.Float64:
+			vals[i].Bits = math.Float64bits(k.Float)
+		}
+	}
 	for i, a := range args {
 		p := fn.Params[i]
 		v, err := bindOne(p, a)

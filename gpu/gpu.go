@@ -192,8 +192,10 @@ type LaunchConfig struct {
 
 // Launch runs the kernel. Each argument binds to the next parameter: a
 // *Buffer[T] (or a BufferView) to a T* parameter, a Go number to a scalar
-// parameter (converted when the value fits the parameter's type exactly).
-// Wrong types or counts are errors before anything runs. A fault during the
+// parameter (converted when the value fits the parameter's type exactly),
+// nil to a pointer parameter (a null pointer). Trailing parameters with
+// default arguments may be left out. Wrong types or counts are errors
+// before anything runs. A fault during the
 // launch (an illegal address, barrier divergence, the instruction budget) is a
 // *LaunchError.
 func (k *Kernel) Launch(cfg LaunchConfig, args ...any) (*Result, error) {

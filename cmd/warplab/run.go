@@ -329,7 +329,7 @@ func (o *runOpts) checkNames(fn *cudac.Func) error {
 		bound[s.name] = "--scalar"
 	}
 	for _, p := range fn.Params {
-		if _, ok := bound[p.Name]; !ok {
+		if _, ok := bound[p.Name]; !ok && !o.defaulted(fn, p) {
 			hint := "--scalar " + p.Name + "=TYPE:VALUE"
 			if p.T.Kind == cudac.Pointer {
 				hint = "--buf " + p.Name + "=TYPE:COUNT:INIT"
@@ -350,6 +350,29 @@ func (o *runOpts) checkNames(fn *cudac.Func) error {
 		}
 	}
 	return nil
+}
+
+// defaulted reports whether p, which nothing binds to, takes its default
+// argument: it has one, and so has every parameter after it that nothing
+// binds to either (a launch leaves out trailing arguments only).
+func (o *runOpts) defaulted(fn *cudac.Func, p *cudac.Var) bool {
+	given := map[string]bool{}
+	for _, b := range o.bufs {
+		given[b.name] = true
+	}
+	for _, s := range o.scalars {
+		given[s.name] = true
+	}
+	after := false
+	for i, q := range fn.Params {
+		if q == p {
+			after = true
+		}
+		if after && (given[q.Name] || i >= len(fn.Defaults) || fn.Defaults[i] == nil) {
+			return false
+		}
+	}
+	return after
 }
 
 // runRecord is one run's output, as --json prints it. Outputs, Seed,
@@ -395,8 +418,11 @@ func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel, meth gpu.Method) (*runR
 		bufs[s.name] = b
 	}
 	args := make([]any, len(k.Func().Params))
+	for len(args) > 0 && o.defaulted(k.Func(), k.Func().Params[len(args)-1]) {
+		args = args[:len(args)-1] // left to its default argument
+	}
 	var writable []hostBuffer // what a launch may change
-	for i, p := range k.Func().Params {
+	for i, p := range k.Func().Params[:len(args)] {
 		if b, ok := bufs[p.Name]; ok {
 			args[i] = b.arg()
 			if !p.T.Const {

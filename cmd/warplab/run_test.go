@@ -270,3 +270,27 @@ func TestRunMethodErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestRunDefaultArguments(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	src := writeFile(t, "def.cu", `
+__global__ void fill(int* out, int n, int value = 7, float scale = 0.5f) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = value + (int)(scale * 4.0f);
+}`)
+	code, out, errs := warplab(t, "run", src, "--kernel", "fill", "--grid", "1", "--block", "32",
+		"--buf", "out=i32:4", "--scalar", "n=i32:4", "--print", "out", "--device", "sim:t4")
+	if code != 0 || !strings.Contains(out, "out[0:4] = 9 9 9 9") {
+		t.Errorf("defaults: exit %d, stdout:\n%s\nstderr: %s", code, out, errs)
+	}
+	code, out, errs = warplab(t, "run", src, "--kernel", "fill", "--grid", "1", "--block", "32",
+		"--buf", "out=i32:4", "--scalar", "n=i32:4", "--scalar", "value=i32:-3", "--print", "out", "--device", "sim:t4")
+	if code != 0 || !strings.Contains(out, "out[0:4] = -1 -1 -1 -1") {
+		t.Errorf("one default: exit %d, stdout:\n%s\nstderr: %s", code, out, errs)
+	}
+	code, _, errs = warplab(t, "run", src, "--kernel", "fill", "--grid", "1", "--block", "32",
+		"--buf", "out=i32:4", "--scalar", "scale=f32:1", "--device", "sim:t4")
+	if code == 0 || !strings.Contains(errs, "parameter int n of fill is not given") {
+		t.Errorf("missing n: exit %d, stderr %q", code, errs)
+	}
+}

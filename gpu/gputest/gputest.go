@@ -72,6 +72,7 @@ var tests = []struct {
 	{"DeviceMemcpy", testDeviceMemcpy},
 	{"VectorTypes", testVectorTypes},
 	{"WholeFile", testWholeFile},
+	{"KernelDefaultArguments", testKernelDefaultArguments},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

@@ -66,3 +66,20 @@ func testWholeFile(e *env) {
 		}
 	}
 }
+
+const defaultArgsSrc = `
+__global__ void fillDefaults(int* out, int n, int value = -7, float scale = 0.5f, double offset = 2.0) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = value + (int)(scale * 4.0f) + (int)offset;
+}`
+
+// testKernelDefaultArguments launches with trailing arguments left to
+// their defaults.
+func testKernelDefaultArguments(e *env) {
+	k := e.kernel(defaultArgsSrc, "fillDefaults")
+	out := zeros[int32](e, 4)
+	e.launch(k, 1, 32, out, int32(4))
+	sameSlice(e, "all defaults", download(e, out), []int32{-3, -3, -3, -3})
+	e.launch(k, 1, 32, out, int32(4), int32(10), float32(1))
+	sameSlice(e, "two given", download(e, out), []int32{16, 16, 16, 16})
+}
