@@ -92,6 +92,35 @@ var expectations = map[string]expect{
 		text:   []string{"memory model for this lab: sim:t4?seed=1&memory=relaxed"},
 		charts: 1,
 	},
+	"histogram.ipynb": {
+		html: []string{
+			"kernels/histogram.cu",
+			"Histogram: launch shape, partitioning and skew (524288 elements, 256 threads per block)",
+			"What the shapes show, here and on the H200",
+			"measured on an NVIDIA H200, 16,777,216 elements",
+			"The missing barrier: histNoBarrier, 65536 elements, 4096 bins",
+			"First race reported: kernels/histogram.cu:",
+			`class="warplab-feedback"`,
+			"not answered yet",
+			"read Hint 1",
+		},
+		text:   []string{"times: modelled"},
+		charts: 1,
+	},
+	"cas.ipynb": {
+		html: []string{
+			"kernels/cas.cu",
+			"Float maximum by atomics: which kernels are right?",
+			"max(-2.5, -2.5) = -Inf, want -2.5",
+			"Float maximum under contention: 262144 threads",
+			"measured on an NVIDIA H200, 4,194,304 threads",
+			`class="warplab-feedback"`,
+			"not answered yet",
+			"read Hint 1",
+		},
+		text:   []string{"times: modelled"},
+		charts: 1,
+	},
 	"playground.ipynb": {
 		html: []string{
 			`class="warplab-playground"`, "Buffers after the launch", "100000",

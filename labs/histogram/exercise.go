@@ -49,7 +49,7 @@ __global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {
 // per-element one.
 func exerciseConfig() kernelcheck.Config {
 	c := kernelcheck.DefaultConfig()
-	c.Sizes = []int{1000, 30011, 200003}
+	c.Sizes = []int{1000, 30011, 100003}
 	c.ElementsPerAtomic = 0
 	return c
 }
