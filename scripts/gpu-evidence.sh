@@ -144,6 +144,10 @@ run() {
 	step "warplab run on the GPU: the same, --cold (one launch, no warm-up)" . "$bin/warplab" run $tree --cold --runs 3
 	step "the Day 26 lab's sweep at 4M on the GPU (mean of 10 after 3 warm-ups), to compare with warplab run" . "$bin/warplab" lab day26 --device cuda \
 		--set sizes=4194304 --set block-sizes=256 --set determinism-runs=2
+	step "the histogram lab on the GPU at the H200 rows' size (16M elements, 256 and 4096 bins), measured beside the simulator's prediction" . "$bin/warplab" lab histogram --device cuda \
+		--set n=16777216 --set bins=256,4096 --set barrier-seeds=20
+	step "the cas lab on the GPU at the H200 rows' size (4M threads), measured beside the simulator's prediction and retries" . "$bin/warplab" lab cas --device cuda \
+		--set n=4194304 --set contenders=1,32,256,4096,65536,4194304
 	step "warplab run on the GPU: a kernel that never ends, --timeout 2s (exit 1 and the time-limit message expected)" . sh -c \
 		'start=$(date +%s.%N); out=$("$0" run cudarun/testdata/endless.cu --kernel endless --grid 132 --block 256 --buf stop=i32:1:zero --device cuda --timeout 2s 2>&1); rc=$?; echo "$out"; echo "exit $rc after $(awk -v a="$start" -v b="$(date +%s.%N)" "BEGIN{printf \"%.2f\", b-a}") s (process start, compile and helper start included)"; [ $rc -eq 1 ] && echo "$out" | grep -q "time limit exceeded in kernel endless"' "$bin/warplab"
 

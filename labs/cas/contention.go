@@ -73,19 +73,26 @@ type ContentionRow struct {
 	GlobalAtomics int64 `json:"global_atomics"`
 	// Wrong is the groups whose maximum is wrong.
 	Wrong int `json:"wrong"`
+	// PredictedMs is the simulator's time for the same launches on the
+	// profile that predicts the GPU; set on a GPU only.
+	PredictedMs float64 `json:"predicted_ms,omitempty"`
 	// H200Ms and H200Retries are the H200's time and retries per thread
 	// at H200Threads threads (retries for MaxCAS only); 0 where not
 	// measured.
 	H200Ms      float64 `json:"h200_ms,omitempty"`
 	H200Retries float64 `json:"h200_retries_per_thread,omitempty"`
+	// timing is the row's timing source.
+	timing string
 }
 
 // ContentionTable is the contention experiment's result.
 type ContentionTable struct {
-	N      int             `json:"n"`
-	Device string          `json:"device"`
-	Timing string          `json:"timing"`
-	Rows   []ContentionRow `json:"rows"`
+	N      int    `json:"n"`
+	Device string `json:"device"`
+	Timing string `json:"timing"`
+	// Predicted is the timing source of PredictedMs; empty off a GPU.
+	Predicted string          `json:"predicted,omitempty"`
+	Rows      []ContentionRow `json:"rows"`
 }
 
 // Row returns kernel k's row at c contenders.
@@ -116,8 +123,45 @@ func Contention(dev *gpu.Device, o ContentionOptions) (*ContentionTable, error) 
 	if dev.Capabilities().MeasuredTiming {
 		warm, runs = gpuWarmUps, gpuRuns
 	}
-	v := Values(o.N, o.Seed)
 	t := &ContentionTable{N: o.N, Device: dev.Info().Name}
+	rows, err := runContention(r, o, warm, runs)
+	if err != nil {
+		return nil, err
+	}
+	// On a GPU, the simulator predicts the same launches and counts the
+	// retries.
+	if dev.Capabilities().MeasuredTiming {
+		if spec := labkit.PredictionSpec(dev.Info()); !spec.IsAuto() {
+			sim, err := gpu.OpenSpec(spec)
+			if err != nil {
+				return nil, fmt.Errorf("cas: opening the predicting simulator %s: %v", spec, err)
+			}
+			defer sim.Close()
+			pr, err := labkit.NewRunner(sim)
+			if err != nil {
+				return nil, err
+			}
+			pred, err := runContention(pr, o, 0, 1)
+			if err != nil {
+				return nil, err
+			}
+			for i := range rows {
+				rows[i].PredictedMs = pred[i].Ms
+				rows[i].CASFailures, rows[i].GlobalAtomics = pred[i].CASFailures, pred[i].GlobalAtomics
+				t.Predicted = pred[i].timing
+			}
+		}
+	}
+	for _, row := range rows {
+		t.Timing = row.timing
+	}
+	t.Rows = rows
+	return t, nil
+}
+
+// runContention runs the contention cells on r.
+func runContention(r *labkit.Runner, o ContentionOptions, warm, runs int) ([]ContentionRow, error) {
+	v := Values(o.N, o.Seed)
 	type out struct {
 		m   []float32
 		res []*gpu.Result
@@ -148,7 +192,7 @@ func Contention(dev *gpu.Device, o ContentionOptions) (*ContentionTable, error) 
 		}
 		row.Ms = total / float64(runs)
 		last := res.res[len(res.res)-1]
-		t.Timing = last.Timing.Source
+		row.timing = last.Timing.Source
 		if c := last.Counters; c != nil {
 			row.CASFailures, row.GlobalAtomics = c.CASFailures, c.GlobalAtomicIssued
 		}
@@ -167,8 +211,7 @@ func Contention(dev *gpu.Device, o ContentionOptions) (*ContentionTable, error) 
 			}
 		}
 	}
-	t.Rows = rows
-	return t, nil
+	return rows, nil
 }
 
 // underPredicted reports whether the cost model is known to under-predict
@@ -184,6 +227,10 @@ func (t *ContentionTable) Table() *charts.Table {
 		charts.Column{Header: "global atomics"}, charts.Column{Header: "wrong groups"},
 		charts.Column{Header: "H200", Unit: "ms"}, charts.Column{Header: "H200 retries per thread"})
 	tb.Caption = fmt.Sprintf("%s; the H200 columns are %s", t.Timing, H200Source)
+	if t.Predicted != "" {
+		tb.Columns = append(tb.Columns, charts.Column{Header: "predicted", Unit: "ms"}, charts.Column{Header: "predicted / measured"})
+		tb.AddNote("Predicted: %s, the same launches; its counters fill the retries and atomics columns.", t.Predicted)
+	}
 	for _, r := range t.Rows {
 		ms := charts.Float(r.Ms, 4)
 		if best, ok := t.fastest(r.Contenders); ok && best == r.Kernel {
@@ -204,8 +251,16 @@ func (t *ContentionTable) Table() *charts.Table {
 		if underPredicted(r.Kernel, r.Contenders) {
 			k += " *"
 		}
-		tb.AddRow(charts.Int(int64(r.Contenders)), charts.Text(k), ms, charts.Float(float64(r.CASFailures)/float64(t.N), 3),
-			charts.Int(r.GlobalAtomics), wrong, h, hr)
+		cells := []charts.Cell{charts.Int(int64(r.Contenders)), charts.Text(k), ms, charts.Float(float64(r.CASFailures)/float64(t.N), 3),
+			charts.Int(r.GlobalAtomics), wrong, h, hr}
+		if t.Predicted != "" {
+			q := charts.Text("-")
+			if r.Ms > 0 {
+				q = charts.Float(r.PredictedMs/r.Ms, 2)
+			}
+			cells = append(cells, charts.Float(r.PredictedMs, 4), q)
+		}
+		tb.AddRow(cells...)
 	}
 	tb.AddNote("Highlighted time: the fastest kernel at each contention. CAS retries are the atomicCAS calls whose compare failed (the simulator's counter; 0 on a GPU, where the H200 column counted them in the kernel).")
 	tb.AddNote("* The cost model under-predicts the CAS loop at 32 to 256 contenders per address against the H200 (warplab fidelity, the cas cells): read those rows' times from the H200 column.")

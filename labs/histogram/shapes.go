@@ -104,6 +104,9 @@ type ShapeRow struct {
 	SharedAtomics int64 `json:"shared_atomics"`
 	// Problem says what is wrong with the counts; "" when they are exact.
 	Problem string `json:"problem,omitempty"`
+	// PredictedMs is the simulator's time for the same launch on the
+	// profile that predicts the GPU; set on a GPU only.
+	PredictedMs float64 `json:"predicted_ms,omitempty"`
 	// H200Ms is the H200's time for the same kernel, input and bins at
 	// H200N elements; 0 where it was not measured.
 	H200Ms float64 `json:"h200_ms,omitempty"`
@@ -114,11 +117,14 @@ func (r ShapeRow) NsPerElement(n int) float64 { return r.Ms * 1e6 / float64(n) }
 
 // ShapeTable is the shape experiment's result.
 type ShapeTable struct {
-	N      int        `json:"n"`
-	Block  int        `json:"block"`
-	Device string     `json:"device"`
-	Timing string     `json:"timing"`
-	Rows   []ShapeRow `json:"rows"`
+	N      int    `json:"n"`
+	Block  int    `json:"block"`
+	Device string `json:"device"`
+	Timing string `json:"timing"`
+	// Predicted is the timing source of the rows' PredictedMs ("modelled,
+	// h200 profile"); empty off a GPU.
+	Predicted string     `json:"predicted,omitempty"`
+	Rows      []ShapeRow `json:"rows"`
 }
 
 // Row returns the row of kernel k on an input and bin count.
@@ -148,6 +154,52 @@ func Shapes(dev *gpu.Device, o ShapeOptions) (*ShapeTable, error) {
 	}
 	info := dev.Info()
 	t := &ShapeTable{N: o.N, Block: o.Block, Device: info.Name}
+	cells, err := runShapes(r, info, o, warm, runs)
+	if err != nil {
+		return nil, err
+	}
+	// On a GPU, the simulator predicts the same launches.
+	var pred []*cell
+	if dev.Capabilities().MeasuredTiming {
+		if spec := labkit.PredictionSpec(info); !spec.IsAuto() {
+			sim, err := gpu.OpenSpec(spec)
+			if err != nil {
+				return nil, fmt.Errorf("histogram: opening the predicting simulator %s: %v", spec, err)
+			}
+			defer sim.Close()
+			pr, err := labkit.NewRunner(sim)
+			if err != nil {
+				return nil, err
+			}
+			if pred, err = runShapes(pr, info, o, 0, 1); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for i, c := range cells {
+		row := ShapeRow{Input: c.in, Bins: c.bins, Kernel: c.k, Grid: c.cfg.Grid.X, Ms: c.ms, Problem: c.problem}
+		if c.res.Counters != nil {
+			row.GlobalAtomics = c.res.Counters.GlobalAtomicIssued
+			row.SharedAtomics = c.res.Counters.SharedAtomicOps
+		}
+		if pred != nil {
+			row.PredictedMs = pred[i].ms
+			row.GlobalAtomics = pred[i].res.Counters.GlobalAtomicIssued
+			row.SharedAtomics = pred[i].res.Counters.SharedAtomicOps
+			t.Predicted = pred[i].res.Timing.Source
+		}
+		if h, ok := H200(c.in, c.bins, c.k); ok {
+			row.H200Ms = h.Ms
+		}
+		t.Timing = c.res.Timing.Source
+		t.Rows = append(t.Rows, row)
+	}
+	return t, nil
+}
+
+// runShapes runs the shape cells on r; info (the device measured, on a
+// GPU) sizes the resident grid.
+func runShapes(r *labkit.Runner, info gpu.Info, o ShapeOptions, warm, runs int) ([]*cell, error) {
 	var jobs []labkit.Job
 	var cells []*cell
 	for _, bins := range o.Bins {
@@ -162,19 +214,7 @@ func Shapes(dev *gpu.Device, o ShapeOptions) (*ShapeTable, error) {
 	if err := r.Run(jobs, labkit.OrDefault(o.Progress, "histogram shapes")); err != nil {
 		return nil, err
 	}
-	for _, c := range cells {
-		row := ShapeRow{Input: c.in, Bins: c.bins, Kernel: c.k, Grid: c.cfg.Grid.X, Ms: c.ms, Problem: c.problem}
-		if c.res.Counters != nil {
-			row.GlobalAtomics = c.res.Counters.GlobalAtomicIssued
-			row.SharedAtomics = c.res.Counters.SharedAtomicOps
-		}
-		if h, ok := H200(c.in, c.bins, c.k); ok {
-			row.H200Ms = h.Ms
-		}
-		t.Timing = c.res.Timing.Source
-		t.Rows = append(t.Rows, row)
-	}
-	return t, nil
+	return cells, nil
 }
 
 // cell is one kernel launched warm + runs times on one input; the last
@@ -250,6 +290,10 @@ func (t *ShapeTable) Table() *charts.Table {
 		charts.Column{Header: "global atomics"}, charts.Column{Header: "shared atomics"}, charts.Column{Header: "counts"},
 		charts.Column{Header: "H200 per element", Unit: "ns"})
 	tb.Caption = fmt.Sprintf("%s; the last column is %s", t.Timing, H200Source)
+	if t.Predicted != "" {
+		tb.Columns = append(tb.Columns, charts.Column{Header: "predicted", Unit: "ms"}, charts.Column{Header: "predicted / measured"})
+		tb.AddNote("Predicted: %s, the same launches; its counters fill the atomics columns.", t.Predicted)
+	}
 	for _, r := range t.Rows {
 		counts := charts.Text("exact")
 		if r.Problem != "" {
@@ -263,8 +307,16 @@ func (t *ShapeTable) Table() *charts.Table {
 		if best, ok := t.fastest(r.Input, r.Bins); ok && best == r.Kernel {
 			ns = ns.Highlighted()
 		}
-		tb.AddRow(charts.Text(string(r.Input)), charts.Int(int64(r.Bins)), charts.Text(r.Kernel.Title()),
-			charts.Int(int64(r.Grid)), charts.Float(r.Ms, 4), ns, charts.Int(r.GlobalAtomics), charts.Int(r.SharedAtomics), counts, h)
+		cells := []charts.Cell{charts.Text(string(r.Input)), charts.Int(int64(r.Bins)), charts.Text(r.Kernel.Title()),
+			charts.Int(int64(r.Grid)), charts.Float(r.Ms, 4), ns, charts.Int(r.GlobalAtomics), charts.Int(r.SharedAtomics), counts, h}
+		if t.Predicted != "" {
+			q := charts.Text("-")
+			if r.Ms > 0 {
+				q = charts.Float(r.PredictedMs/r.Ms, 2)
+			}
+			cells = append(cells, charts.Float(r.PredictedMs, 4), q)
+		}
+		tb.AddRow(cells...)
 	}
 	tb.AddNote("Highlighted: the fastest kernel of each input. Global and shared atomics are the simulator's counters (0 on a GPU).")
 	tb.AddNote("The resident grid is the device's SMs times the blocks of %d threads one SM holds.", t.Block)

@@ -1,0 +1,58 @@
+package cas
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	_ "github.com/warplab/warplab/cudarun"
+	"github.com/warplab/warplab/internal/testenv"
+	"github.com/warplab/warplab/labs"
+)
+
+// TestOnGPU runs the whole lab on a real GPU at the H200 rows' size (4M
+// threads, 1 to 4M contenders per address): the int trick wrong exactly
+// where the simulator said, the other kernels right, measured times after
+// warm-ups with the simulator's prediction and retry counts beside them,
+// and the CAS loop faster than atomicMax at 65,536 contenders as on the
+// H200. Predictions outside ±30% are logged (calibration data). With
+// WARPLAB_GPU_REPORT=DIR it writes the report there as text and JSON.
+func TestOnGPU(t *testing.T) {
+	dev := open(t, testenv.GPU(t))
+	r, err := Lab(dev, Options{Contention: ContentionOptions{N: H200Threads,
+		Contenders: []int{1, 32, 256, 4096, 65536, H200Threads}, Progress: labs.NoProgress()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", r)
+	if dir := os.Getenv("WARPLAB_GPU_REPORT"); dir != "" {
+		os.WriteFile(filepath.Join(dir, "cas-gpu.txt"), []byte(r.String()), 0o644)
+		if b, err := json.MarshalIndent(r, "", "  "); err == nil {
+			os.WriteFile(filepath.Join(dir, "cas-gpu.json"), b, 0o644)
+		}
+	}
+	for _, k := range Kernels() {
+		row, _ := r.Correctness.Row(k)
+		if (row.Wrong > 0) != (k == MaxIntTrick) {
+			t.Errorf("%s: %d wrong groups on the GPU (first %v)", k, row.Wrong, row.First)
+		}
+	}
+	c := r.Contention
+	if c.Predicted == "" {
+		t.Error("no prediction beside the measurement")
+	}
+	for _, row := range c.Rows {
+		if wantWrong := row.Kernel == MaxIntTrick && row.Contenders == 1; (row.Wrong > 0) != wantWrong {
+			t.Errorf("%s at %d contenders: %d wrong groups", row.Kernel, row.Contenders, row.Wrong)
+		}
+		if q := row.PredictedMs / row.Ms; q < 1/1.3 || q > 1.3 {
+			t.Logf("outside ±30%%: %s at %d contenders: predicted %.4f ms, measured %.4f ms (%.2fx)", row.Kernel, row.Contenders, row.PredictedMs, row.Ms, q)
+		}
+	}
+	loop, _ := c.Row(MaxCAS, 65536)
+	hw, _ := c.Row(MaxIntTrick, 65536)
+	if loop.Ms >= hw.Ms {
+		t.Errorf("at 65,536 contenders the CAS loop took %.4f ms, atomicMax %.4f ms: want the loop faster, as on the H200", loop.Ms, hw.Ms)
+	}
+}

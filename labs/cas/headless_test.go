@@ -1,0 +1,19 @@
+package cas
+
+import (
+	"testing"
+
+	"github.com/warplab/warplab/labs"
+)
+
+// BenchmarkHeadless runs the lab with its default settings on sim:t4, as
+// `warplab lab cas` does; Info().SimWallTime records its time on the
+// 2-core development machine.
+func BenchmarkHeadless(b *testing.B) {
+	dev := open(b, "sim:t4")
+	for b.Loop() {
+		if _, err := labs.Run(dev, "cas", nil, labs.NoProgress()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
