@@ -73,6 +73,9 @@ build() {
 		echo "built: $(date -u '+%Y-%m-%d %H:%M:%S UTC') with $(go version | cut -d' ' -f3-), $(gcc --version | head -1)"
 	} >"$bin/MANIFEST"
 	cat "$bin/MANIFEST" >&2
+	# The binaries travel to the GPU machine compressed (a copy there is
+	# limited in size); run unpacks them.
+	gzip -9 "$bin"/*.test "$bin/warplab"
 	du -sh "$bin" >&2
 	echo "gpu-evidence: carry bin/gpu-evidence to the GPU machine and run: scripts/gpu-evidence.sh run DIR" >&2
 }
@@ -96,6 +99,11 @@ run() {
 	local dir=$1
 	cd "$root"
 	[ -f "$bin/MANIFEST" ] || { echo "gpu-evidence: no $bin/MANIFEST: run '$0 build' first, on a machine with Go, and copy bin/gpu-evidence here" >&2; exit 1; }
+	local gz
+	for gz in "$bin"/*.gz; do
+		[ -e "$gz" ] || continue
+		[ -e "${gz%.gz}" ] || gunzip -k "$gz"
+	done
 	command -v nvidia-smi >/dev/null || echo "gpu-evidence: nvidia-smi not found; the tests will say whether a GPU is usable" >&2
 	mkdir -p "$dir"
 	local card started
