@@ -41,7 +41,21 @@ type Harness struct {
 	// Hints are the notebook's hints to point to: Hints[part name] is the
 	// hint's number.
 	Hints map[string]int
+	// Reproducible adds the part PartReproducible: every seed at one size
+	// must give the same bits, as each Case's Fingerprint spells them.
+	// Prepare must then build the same inputs for every seed at one size
+	// (draw them from n, not from the seed), so that only the schedule
+	// changes.
+	Reproducible bool
+	// GPURuns is how many times the reproducibility part also launches
+	// the kernel at the largest size on the device passed to Check when
+	// that is a real GPU; 0 means DefaultGPURuns.
+	GPURuns int
 }
+
+// DefaultGPURuns is the launches on a real GPU of the reproducibility
+// part, as many as the H200's runs of the reproducible lab.
+const DefaultGPURuns = 20
 
 // Case is one run of the kernel: how to launch it and how to judge what
 // it wrote.
@@ -55,6 +69,10 @@ type Case struct {
 	// tolerance. It returns nil when they agree, else an error that says
 	// what came out and what was expected.
 	Judge func(res *gpu.Result, tol float64) error
+	// Fingerprint returns the launch's outputs as bits (a string that is
+	// equal for equal outputs), for the reproducibility part; it is
+	// called after Judge.
+	Fingerprint func() (string, error)
 }
 
 // The feedback's part names, in order.
@@ -65,11 +83,24 @@ const (
 	PartRaces      = "no race or barrier divergence"
 	PartContention = "contention"
 	PartTime       = "time"
+	// PartReproducible comes after PartCorrect when the harness asks for
+	// it (Harness.Reproducible); Parts does not list it.
+	PartReproducible = "reproducible"
 )
 
 // Parts returns the part names in the order Check reports them.
 func Parts() []string {
 	return []string{PartCompiles, PartRuns, PartCorrect, PartRaces, PartContention, PartTime}
+}
+
+// parts returns the parts this harness reports, in order.
+func (c *checker) parts() []string {
+	ps := Parts()
+	if c.h.Reproducible {
+		i := slices.Index(ps, PartCorrect)
+		ps = slices.Insert(ps, i+1, PartReproducible)
+	}
+	return ps
 }
 
 // Check checks a student's kernel source src against the harness h, with
@@ -114,6 +145,9 @@ type outcome struct {
 	res      *gpu.Result
 	launch   gpu.LaunchConfig
 	judgeErr error
+	// fp is the outputs' fingerprint, fpErr why there is none.
+	fp    string
+	fpErr error
 	// err is a fault of the launch, stage says where it happened:
 	// "prepare", "compile", "launch" or "judge".
 	err   error
@@ -130,7 +164,7 @@ func (c *checker) part(name string, v labs.Verdict, format string, args ...any) 
 
 // skip fails every part from name on, as not judged because of why.
 func (c *checker) skip(from string, why string) {
-	parts := Parts()
+	parts := c.parts()
 	i := slices.Index(parts, from)
 	for _, name := range parts[i:] {
 		if name == PartTime && c.h.Reference == nil {
@@ -157,7 +191,7 @@ func (c *checker) run(dev *gpu.Device) {
 		return
 	}
 	if onlyComments(c.src) {
-		for _, name := range Parts() {
+		for _, name := range c.parts() {
 			if (name == PartTime && c.h.Reference == nil) || (name == PartContention && !c.hasContention()) {
 				continue
 			}
@@ -191,6 +225,7 @@ func (c *checker) run(dev *gpu.Device) {
 	c.part(PartRuns, labs.Pass, "%d launches (sizes %s, seeds %s) finished within %d warp instructions and %v each.",
 		len(outs), joinInts(c.cfg.Sizes), joinSeeds(c.cfg.Seeds), c.cfg.Budget, c.cfg.TimeLimit)
 	c.correct(outs)
+	c.reproducible(dev, outs)
 	c.races(outs)
 	c.contention(outs)
 	c.timing(outs)
@@ -343,6 +378,9 @@ func (c *checker) launchOne(file string, src []byte, kernel string, n int, seed 
 					o.judgeErr = jerr
 				}
 			}
+			if c.h.Reproducible && cs.Fingerprint != nil {
+				o.fpErr = safely(func() (err error) { o.fp, err = cs.Fingerprint(); return err })
+			}
 			return nil
 		})
 		done <- o
@@ -376,6 +414,9 @@ func (c *checker) reportFault(o *outcome, outs []outcome) {
 	case errors.As(o.err, &le) && errors.Is(le, gpu.ErrBarrierDivergence):
 		c.part(PartRuns, labs.Fail, "at %s the launch stopped at a barrier (see the next parts).", where)
 		c.part(PartCorrect, labs.Fail, "not checked: a launch did not finish")
+		if c.h.Reproducible {
+			c.part(PartReproducible, labs.Fail, "not checked: a launch did not finish")
+		}
 		c.part(PartRaces, labs.Fail, "at %s: %s", where, c.describe(le))
 		c.skip(PartContention, "a launch did not finish")
 	case errors.As(o.err, &le) && errors.Is(le, gpu.ErrBudget):
@@ -603,4 +644,121 @@ func onlyComments(src string) bool {
 		}
 	}
 	return true
+}
+
+// reproducible checks that every seed at one size gave the same bits,
+// then, on a real GPU, that GPURuns launches at the largest size do too.
+func (c *checker) reproducible(dev *gpu.Device, outs []outcome) {
+	if !c.h.Reproducible {
+		return
+	}
+	type group struct {
+		n     int
+		seeds map[string][]uint64
+		order []string
+	}
+	var groups []*group
+	byN := map[int]*group{}
+	for _, o := range outs {
+		if o.fpErr != nil {
+			c.part(PartReproducible, labs.Fail, "the check could not read the outputs (not your answer): n = %d, seed %d: %v", o.n, o.seed, o.fpErr)
+			return
+		}
+		g := byN[o.n]
+		if g == nil {
+			g = &group{n: o.n, seeds: map[string][]uint64{}}
+			byN[o.n] = g
+			groups = append(groups, g)
+		}
+		if _, ok := g.seeds[o.fp]; !ok {
+			g.order = append(g.order, o.fp)
+		}
+		g.seeds[o.fp] = append(g.seeds[o.fp], o.seed)
+	}
+	var bad []string
+	for _, g := range groups {
+		if len(g.order) > 1 {
+			var ws []string
+			for _, fp := range g.order {
+				ws = append(ws, fmt.Sprintf("%s under seeds %s", fp, joinSeeds(g.seeds[fp])))
+			}
+			bad = append(bad, fmt.Sprintf("n = %d: %d distinct results (%s)", g.n, len(g.order), strings.Join(ws, "; ")))
+		}
+	}
+	if len(bad) > 0 {
+		c.part(PartReproducible, labs.Fail, "the result depends on the schedule: %s. Each seed is another order in which blocks finish and atomics land: fix the order of every float addition.",
+			strings.Join(bad, "; "))
+		return
+	}
+	msg := fmt.Sprintf("one distinct result per size over %d scheduler seeds (sizes %s).", len(c.cfg.Seeds), joinInts(c.cfg.Sizes))
+	if dev == nil || dev.Spec().Backend() == "sim" || dev.Capabilities().ModelledTiming {
+		c.part(PartReproducible, labs.Pass, "%s", msg)
+		return
+	}
+	gmsg, ok := c.reproducibleOnGPU(dev, outs[len(outs)-1].n)
+	v := labs.Pass
+	if !ok {
+		v = labs.Fail
+	}
+	c.part(PartReproducible, v, "%s %s", msg, gmsg)
+}
+
+// reproducibleOnGPU launches the kernel GPURuns times at n elements on
+// dev, a real GPU, and says whether every launch gave the same bits.
+func (c *checker) reproducibleOnGPU(dev *gpu.Device, n int) (string, bool) {
+	runs := c.h.GPURuns
+	if runs <= 0 {
+		runs = DefaultGPURuns
+	}
+	name := dev.Info().Name
+	seen := map[string]int{}
+	var order []string
+	err := safely(func() error {
+		m, err := dev.Compile(c.h.File, []byte(c.src))
+		if err != nil {
+			return err
+		}
+		k, err := m.Kernel(c.h.Kernel)
+		if err != nil {
+			return err
+		}
+		for r := range runs {
+			cs, err := c.h.Prepare(dev, n, c.cfg.Seeds[0])
+			if err != nil {
+				return internalError{fmt.Errorf("preparing n = %d: %w", n, err)}
+			}
+			res, err := k.Launch(cs.Launch, cs.Args...)
+			if err != nil {
+				return fmt.Errorf("run %d: %w", r+1, err)
+			}
+			if cs.Judge != nil {
+				if err := cs.Judge(res, c.cfg.Tolerance); err != nil {
+					return fmt.Errorf("run %d is wrong: %w", r+1, err)
+				}
+			}
+			if cs.Fingerprint == nil {
+				return internalError{fmt.Errorf("the case has no fingerprint")}
+			}
+			fp, err := cs.Fingerprint()
+			if err != nil {
+				return internalError{err}
+			}
+			if seen[fp] == 0 {
+				order = append(order, fp)
+			}
+			seen[fp]++
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Sprintf("On %s at n = %d the check did not finish: %v.", name, n, err), false
+	}
+	if len(order) > 1 {
+		var ws []string
+		for _, fp := range order {
+			ws = append(ws, fmt.Sprintf("%s %d times", fp, seen[fp]))
+		}
+		return fmt.Sprintf("But on %s, %d launches at n = %d gave %d distinct results: %s.", name, runs, n, len(order), strings.Join(ws, ", ")), false
+	}
+	return fmt.Sprintf("On %s, %d launches at n = %d gave one distinct result too.", name, runs, n), true
 }

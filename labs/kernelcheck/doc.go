@@ -66,6 +66,14 @@
 //     clock; a fault names the block, the thread and the source line.
 //   - "correct": every output within the stated relative tolerance of the
 //     harness's double reference, at every size and seed.
+//   - "reproducible", only when the harness sets Reproducible: every
+//     seed at one size gave the same bits (the Case's Fingerprint), so the
+//     result does not depend on the order in which warps interleave and
+//     atomics land; the failure lists each distinct result with its
+//     seeds. On a real GPU the part also launches the kernel
+//     Harness.GPURuns times (DefaultGPURuns) at the largest size there and
+//     requires one distinct result: the simulator's seeds model the
+//     hardware's orders, the GPU is the hardware. Parts does not list it.
 //   - "no race or barrier divergence": the simulator's race check found
 //     no shared-memory data race (both lines reported) and no warp
 //     reached a __syncthreads that others of its block skipped; warp-sync

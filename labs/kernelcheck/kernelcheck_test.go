@@ -272,3 +272,78 @@ func TestSettings(t *testing.T) {
 	f := kernelcheck.Check(dev, sumHarness(), shuffleSum, s)
 	want(t, f, kernelcheck.PartCompiles, labs.Fail, "settings are wrong", "tolerance")
 }
+
+// reproducibleHarness is sumHarness with the reproducibility part: the
+// inputs no longer change with the seed, and each case reads its total's
+// bits.
+func reproducibleHarness() kernelcheck.Harness {
+	h := sumHarness()
+	prepare := h.Prepare
+	h.Reproducible = true
+	h.Prepare = func(dev *gpu.Device, n int, _ uint64) (*kernelcheck.Case, error) {
+		cs, err := prepare(dev, n, 1)
+		if err != nil {
+			return nil, err
+		}
+		out := cs.Args[1].(*gpu.Buffer[float32])
+		cs.Fingerprint = func() (string, error) {
+			got, err := out.Download()
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("%08x", math.Float32bits(got[0])), nil
+		}
+		return cs, nil
+	}
+	return h
+}
+
+// oneBlockSum adds in a fixed order: block 0 does everything.
+const oneBlockSum = `__global__ void sum(const float* x, float* out, int n) {
+    __shared__ float s[256];
+    if (blockIdx.x != 0) return;
+    float v = 0.0f;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) v += x[i];
+    s[threadIdx.x] = v;
+    __syncthreads();
+    for (int h = 128; h > 0; h >>= 1) {
+        if (threadIdx.x < h) s[threadIdx.x] += s[threadIdx.x + h];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) *out = s[0];
+}`
+
+func TestReproduciblePart(t *testing.T) {
+	dev, err := gpu.Open("sim:t4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	cfg := fast()
+	cfg.Sizes = []int{4133, 20000}
+	cfg.Seeds = []uint64{1, 2, 3, 4, 5, 6}
+	cfg.ElementsPerAtomic = 0
+
+	f := kernelcheck.CheckConfig(dev, reproducibleHarness(), shuffleSum, cfg)
+	t.Logf("%s", f)
+	want(t, f, kernelcheck.PartCorrect, labs.Pass)
+	want(t, f, kernelcheck.PartReproducible, labs.Fail, "distinct results", "under seeds")
+	if f.Parts[3].Name != kernelcheck.PartReproducible {
+		t.Errorf("part 4 is %q, want %q after %q", f.Parts[3].Name, kernelcheck.PartReproducible, kernelcheck.PartCorrect)
+	}
+
+	cfg.Budget = 4_000_000
+	f = kernelcheck.CheckConfig(dev, reproducibleHarness(), oneBlockSum, cfg)
+	t.Logf("%s", f)
+	want(t, f, kernelcheck.PartReproducible, labs.Pass, "one distinct result per size over 6 scheduler seeds")
+
+	// A kernel that does not compile leaves the part unjudged, not out.
+	f = kernelcheck.CheckConfig(dev, reproducibleHarness(), "__global__ void sum(", cfg)
+	want(t, f, kernelcheck.PartReproducible, labs.Fail, "not checked")
+
+	// Without the option the part is not reported.
+	f = kernelcheck.CheckConfig(dev, sumHarness(), oneBlockSum, cfg)
+	if _, ok := f.Part(kernelcheck.PartReproducible); ok {
+		t.Error("a harness without Reproducible reports the part")
+	}
+}
