@@ -6,5 +6,6 @@ import (
 	_ "github.com/warplab/warplab/labs/cas"
 	_ "github.com/warplab/warplab/labs/histogram"
 	_ "github.com/warplab/warplab/labs/ordering"
+	_ "github.com/warplab/warplab/labs/reproducible" // day68
 	_ "github.com/warplab/warplab/labs/softmax"
 )
