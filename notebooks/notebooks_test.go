@@ -121,6 +121,21 @@ var expectations = map[string]expect{
 		text:   []string{"times: modelled"},
 		charts: 1,
 	},
+	"reproducible.ipynb": {
+		html: []string{
+			"kernels/reproducible.cu",
+			"One input, 8 runs per sum: bits, error and time",
+			"reproducible sums: 56/56 done in",
+			"order=deterministic: reproducible on the simulator only",
+			"order=deterministic: 32/32 done in",
+			"prediction beside the H200, n = 4194304",
+			"h200 prediction: 7/7 done in",
+			`class="warplab-feedback"`,
+			"not answered yet",
+			"read Hint 1",
+		},
+		charts: 1,
+	},
 	"playground.ipynb": {
 		html: []string{
 			`class="warplab-playground"`, "Buffers after the launch", "100000",

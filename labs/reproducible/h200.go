@@ -7,6 +7,7 @@ import (
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // H200Row is one row of the H200 microbenchmark reproducible.cu: 20 runs
@@ -108,7 +109,7 @@ func Predict(dev *gpu.Device, opts PredictOptions) (*PredictTable, error) {
 		return nil, err
 	}
 	defer sim.Close()
-	pred, err := Sums(sim, SumOptions{N: opts.N, Runs: 1, Progress: opts.Progress})
+	pred, err := Sums(sim, SumOptions{N: opts.N, Runs: 1, Progress: labkit.OrDefault(opts.Progress, "h200 prediction")})
 	if err != nil {
 		return nil, err
 	}
@@ -116,7 +117,7 @@ func Predict(dev *gpu.Device, opts PredictOptions) (*PredictTable, error) {
 	var meas *SumTable
 	if !dev.Capabilities().ModelledTiming {
 		t.Device = dev.Info().Name
-		if meas, err = Sums(dev, SumOptions{N: opts.N, Runs: 20, Progress: opts.Progress}); err != nil {
+		if meas, err = Sums(dev, SumOptions{N: opts.N, Runs: 20, Progress: labkit.OrDefault(opts.Progress, "this GPU, 20 runs")}); err != nil {
 			return nil, err
 		}
 	}
