@@ -1,0 +1,39 @@
+// Package grade grades a class's submitted notebooks against an
+// instructor's key, and writes the results in the formats course
+// platforms load: Gradescope's and PrairieLearn's results.json, a CSV
+// gradebook and Markdown feedback per student.
+//
+// # Keys
+//
+// A Key (LoadKey, a TOML file, see KeyTemplate) names the lab, the
+// simulator the checks run on, the wall-clock limit of one submission,
+// settings every check starts from (instruction and time budgets), and
+// the checks: each runs the exercise's Check once under its own settings
+// (the notebook's visible check; hidden ones at other sizes, seeds,
+// tolerances), with the points of each part of the feedback and a
+// visibility (visible, hidden, after_due_date). Keys live apart from the
+// student material: grade/keys holds the course's, and neither the
+// notebooks nor the student image contain them.
+//
+// # Answers
+//
+// AnswerCell finds the one cell tagged "answer" in a notebook; ParseAnswer
+// reads its `var answer = LITERAL` with go/parser and builds the value by
+// reflection on the exercise's answer type, accepting only literals:
+// numbers, strings (a kernel is a raw string), booleans, composite
+// literals of the answer's types, maps, slices and the labs' named
+// constants (atomics.Tree). An import, a call, a closure or any other
+// declaration is refused with its line. Student Go is never compiled or
+// run; student CUDA runs only on the simulator, under the key's budgets.
+//
+// # Grading
+//
+// Grade grades one submission and never fails: a submission that cannot
+// be graded (malformed, binary or huge file, no answer cell or two, code
+// instead of a literal) is a Result with Gradable false and the reason; a
+// kernel that does not compile, faults, races or runs past its budget
+// scores what its parts earn. A panic is recovered at the submission and
+// reported. Batch grades with N workers; the results do not depend on N
+// or on the order, because every check runs on a fresh simulator with
+// the key's seeds.
+package grade

@@ -1,0 +1,274 @@
+package grade
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+)
+
+// DefaultTimeLimit is a submission's wall-clock limit when the key sets
+// none.
+const DefaultTimeLimit = 5 * time.Minute
+
+// Key is an instructor's key for one lab: the checks a submission
+// faces, the points of each part, and the budgets. It is a TOML file
+// kept apart from the student material (see KeyTemplate).
+type Key struct {
+	// Lab is the lab's name or alias: "day26".
+	Lab string `toml:"lab"`
+	// Device is the simulator spec the checks run on: "sim:t4" unless
+	// set. Student kernels never run on a real GPU.
+	Device string `toml:"device"`
+	// TimeLimit is the wall-clock limit of one submission, all checks
+	// together: "2m".
+	TimeLimit string `toml:"time_limit"`
+	// Settings apply to every check (budgets: instruction budget, time
+	// limit per launch) before a check's own.
+	Settings map[string]any `toml:"settings"`
+	// Checks run in order; each runs the exercise's Check once.
+	Checks []Check `toml:"check"`
+
+	// Path is the file the key was read from.
+	Path string `toml:"-"`
+
+	lab      labs.Lab
+	ex       *labs.Exercise
+	limit    time.Duration
+	resolved []labs.Settings
+	refs     []reference
+}
+
+// Check is one run of the exercise's check under some settings.
+type Check struct {
+	// Name names the check in results: "visible", "hidden sizes".
+	Name string `toml:"name"`
+	// Visibility is visible, hidden or after_due_date: when the student
+	// sees this check's parts. A hidden check's parts show passed or
+	// failed, never their messages, which would name the inputs.
+	Visibility labs.Visibility `toml:"visibility"`
+	// Settings are the exercise's options for this check: other sizes,
+	// seeds, tolerances.
+	Settings map[string]any `toml:"settings"`
+	// Points are the points of each part of the feedback, by the part's
+	// name; a part earns them when it passes. Parts not listed are
+	// reported and earn nothing.
+	Points map[string]float64 `toml:"points"`
+}
+
+// LoadKey reads and validates the key at path.
+func LoadKey(path string) (*Key, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("grade: key: %w", err)
+	}
+	return ParseKey(path, data)
+}
+
+// ParseKey parses and validates a key read from path: a TOML error or an
+// unknown field names its line, a wrong setting names its check and
+// option.
+func ParseKey(path string, data []byte) (*Key, error) {
+	k := &Key{Path: path}
+	md, err := toml.Decode(string(data), k)
+	if err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("grade: key %s:%d: %s", path, pe.Position.Line, pe.Message)
+		}
+		return nil, fmt.Errorf("grade: key %s: %v", path, err)
+	}
+	if u := md.Undecoded(); len(u) > 0 {
+		var names []string
+		for _, x := range u {
+			names = append(names, x.String())
+		}
+		return nil, fmt.Errorf("grade: key %s: unknown fields %s (known: lab, device, time_limit, settings, [[check]] with name, visibility, settings, points)", path, strings.Join(names, ", "))
+	}
+	if err := k.validate(); err != nil {
+		return nil, fmt.Errorf("grade: key %s: %w", path, err)
+	}
+	return k, nil
+}
+
+func (k *Key) validate() error {
+	if k.Lab == "" {
+		return errors.New("lab is not set")
+	}
+	l, err := labs.Lookup(k.Lab)
+	if err != nil {
+		return err
+	}
+	ex := l.Info().Exercise
+	if ex == nil {
+		return fmt.Errorf("lab %s has no exercise to grade", k.Lab)
+	}
+	k.lab, k.ex = l, ex
+	if k.Device == "" {
+		k.Device = gpu.DefaultSim
+	}
+	s, err := gpu.ParseSpec(k.Device)
+	if err != nil {
+		return fmt.Errorf("device: %v", err)
+	}
+	if !strings.HasPrefix(s.String(), "sim") {
+		return fmt.Errorf("device %q: student kernels run only on the simulator (sim:...)", k.Device)
+	}
+	k.limit = DefaultTimeLimit
+	if k.TimeLimit != "" {
+		if k.limit, err = time.ParseDuration(k.TimeLimit); err != nil || k.limit <= 0 {
+			return fmt.Errorf("time_limit %q: want a positive duration such as \"2m\"", k.TimeLimit)
+		}
+	}
+	if len(k.Checks) == 0 {
+		return errors.New("no [[check]]: a key needs at least the visible check")
+	}
+	names := map[string]bool{}
+	k.resolved = nil
+	k.refs = make([]reference, len(k.Checks))
+	for i, c := range k.Checks {
+		where := fmt.Sprintf("check %d (%q)", i+1, c.Name)
+		if c.Name == "" {
+			return fmt.Errorf("check %d: name is not set", i+1)
+		}
+		if names[c.Name] {
+			return fmt.Errorf("%s: the name is used twice", where)
+		}
+		names[c.Name] = true
+		switch c.Visibility {
+		case "":
+			k.Checks[i].Visibility = labs.Visible
+		case labs.Visible, labs.Hidden, labs.AfterDueDate:
+		default:
+			return fmt.Errorf("%s: visibility %q: want visible, hidden or after_due_date", where, c.Visibility)
+		}
+		if len(c.Points) == 0 {
+			return fmt.Errorf("%s: no points: give each part's points, e.g. points = { correct = 4 }", where)
+		}
+		for p, v := range c.Points {
+			if v < 0 || v != v {
+				return fmt.Errorf("%s: points of %q: %v is negative", where, p, v)
+			}
+		}
+		set := map[string]string{}
+		for _, m := range []map[string]any{k.Settings, c.Settings} {
+			for n, v := range m {
+				text, err := settingText(v)
+				if err != nil {
+					return fmt.Errorf("%s: setting %s: %v", where, n, err)
+				}
+				set[n] = text
+			}
+		}
+		rs, err := labs.Resolve(k.lab.Info().Name+" exercise", ex.Options, set)
+		if err != nil {
+			return fmt.Errorf("%s: %v", where, err)
+		}
+		k.resolved = append(k.resolved, rs)
+	}
+	return nil
+}
+
+// settingText writes a TOML value as the text labs.Resolve parses: an
+// array is comma-separated.
+func settingText(v any) (string, error) {
+	switch v := v.(type) {
+	case string:
+		return v, nil
+	case int64, float64, bool:
+		return fmt.Sprint(v), nil
+	case []any:
+		parts := make([]string, len(v))
+		for i, x := range v {
+			t, err := settingText(x)
+			if err != nil {
+				return "", err
+			}
+			parts[i] = t
+		}
+		return strings.Join(parts, ","), nil
+	}
+	return "", fmt.Errorf("%v is a %T, want a string, number or array", v, v)
+}
+
+// Exercise returns the exercise the key grades.
+func (k *Key) Exercise() *labs.Exercise { return k.ex }
+
+// LabName returns the lab's name.
+func (k *Key) LabName() string { return k.lab.Info().Name }
+
+// MaxScore returns the points possible.
+func (k *Key) MaxScore() float64 {
+	var m float64
+	for _, c := range k.Checks {
+		for _, p := range c.Points {
+			m += p
+		}
+	}
+	return m
+}
+
+// sortedParts returns a check's part names in a fixed order.
+func (c Check) sortedParts() []string {
+	var names []string
+	for n := range c.Points {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// KeyTemplate returns a commented starting key for lab: the visible check
+// with the exercise's default settings, and a hidden check to edit.
+func KeyTemplate(lab string) (string, error) {
+	l, err := labs.Lookup(lab)
+	if err != nil {
+		return "", fmt.Errorf("grade: %w", err)
+	}
+	info := l.Info()
+	ex := info.Exercise
+	if ex == nil {
+		return "", fmt.Errorf("grade: lab %s has no exercise to grade", info.Name)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Instructor key for %s (%s).\n", info.Name, info.Title)
+	b.WriteString("# Keep this file out of the student material: its hidden checks are the\n# ones students never see. Check it with `warplab grade key check FILE`.\n\n")
+	fmt.Fprintf(&b, "lab = %q\n", info.Name)
+	fmt.Fprintf(&b, "# The simulator the checks run on; student code never runs on a GPU.\ndevice = %q\n", gpu.DefaultSim)
+	b.WriteString("# Wall-clock limit of one submission, all checks together.\ntime_limit = \"2m\"\n\n")
+	b.WriteString("# Settings every check starts from (budgets). The exercise's options:\n")
+	for _, o := range ex.Options {
+		fmt.Fprintf(&b, "#   %s (%s, default %q): %s\n", o.Name, o.Kind, o.Default, o.Usage)
+	}
+	b.WriteString("[settings]\n\n")
+	b.WriteString("# The notebook's own check: the student has seen these results.\n[[check]]\nname = \"visible\"\nvisibility = \"visible\"\n")
+	b.WriteString("# Points per part of the check's feedback, by the part's name.\n")
+	b.WriteString("points = { " + pointsFor(ex) + " }\n\n")
+	b.WriteString("# A hidden check: change the exercise's options (other sizes, seeds,\n# tolerances). Students see it only as passed or failed.\n")
+	b.WriteString("# [[check]]\n# name = \"hidden sizes\"\n# visibility = \"hidden\"\n")
+	for _, o := range ex.Options {
+		if o.Name == "sizes" || o.Name == "seeds" {
+			fmt.Fprintf(&b, "# settings = { %s = %q }\n", o.Name, o.Default)
+			break
+		}
+	}
+	b.WriteString("# points = { " + pointsFor(ex) + " }\n")
+	return b.String(), nil
+}
+
+// pointsFor proposes points for the parts an exercise's check reports.
+func pointsFor(ex *labs.Exercise) string {
+	for _, o := range ex.Options {
+		if o.Name == "budget" {
+			return `compiles = 1, runs = 1, correct = 4, "no race or barrier divergence" = 2, contention = 2`
+		}
+	}
+	return `"bitwise check" = 1, ratios = 4, fastest = 3, sentence = 2`
+}
