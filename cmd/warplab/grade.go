@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/warplab/warplab/grade"
+)
+
+func init() {
+	register(&command{name: "grade", summary: "grade a class's notebooks against an instructor's key", run: gradeCmd})
+}
+
+const gradeUsage = `usage: warplab grade --key KEY [--jobs N] [--out DIR] [--format gradescope|prairielearn|csv|markdown] SUBMISSION...
+       warplab grade key init LAB [-o FILE]      write a commented starting key
+       warplab grade key check KEY               validate a key
+       warplab grade merge -o FILE GRADEBOOK...  join shards' gradebook.csv files
+       warplab grade package gradescope KEY [-o FILE.zip] [--binary FILE]
+
+A SUBMISSION is a notebook or a folder holding one. Student Go is never
+run: the answer cell's literal is read with go/parser; student CUDA runs
+on the simulator under the key's budgets. --shard-count N grades the
+shard JOB_COMPLETION_INDEX (or --shard-index) of the submissions.`
+
+func gradeCmd(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "key":
+			return gradeKeyCmd(args[1:], stdout, stderr)
+		case "merge":
+			return gradeMergeCmd(args[1:], stdout, stderr)
+		case "package":
+			return gradePackageCmd(args[1:], stdout, stderr)
+		}
+	}
+	fs := newFlags("grade", gradeUsage, stderr)
+	keyPath := fs.String("key", "", "the instructor's key (TOML)")
+	jobs := fs.Int("jobs", runtime.NumCPU(), "submissions graded at once")
+	out := fs.String("out", "grades", "folder the results are written to")
+	format := fs.String("format", "csv", "gradescope, prairielearn, csv or markdown (gradebook.csv is always written)")
+	list := fs.String("list", "", "a file listing submissions, one per line, besides the arguments")
+	shardIndex := fs.Int("shard-index", -1, "the shard to grade (default: $JOB_COMPLETION_INDEX)")
+	shardCount := fs.Int("shard-count", 0, "number of shards (0: grade all)")
+	paths, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if *keyPath == "" {
+		return usagef("--key is required")
+	}
+	if *jobs < 1 {
+		return usagef("--jobs %d: want at least 1", *jobs)
+	}
+	valid := false
+	for _, f := range grade.Formats() {
+		valid = valid || f == *format
+	}
+	if !valid {
+		return usagef("--format %q: want one of %s", *format, strings.Join(grade.Formats(), ", "))
+	}
+	if *list != "" {
+		more, err := readList(*list)
+		if err != nil {
+			return err
+		}
+		paths = append(paths, more...)
+	}
+	if len(paths) == 0 {
+		return usagef("no submissions: give notebooks, folders or --list")
+	}
+	k, err := grade.LoadKey(*keyPath)
+	if err != nil {
+		return err
+	}
+	var subs []grade.Submission
+	for _, p := range paths {
+		s, err := grade.FindSubmission(p)
+		if err != nil {
+			// A missing path is still a student's line in the gradebook.
+			s = grade.Submission{Student: strings.TrimSuffix(filepath.Base(p), ".ipynb"), Path: p}
+		}
+		subs = append(subs, s)
+	}
+	if *shardCount > 0 {
+		idx := *shardIndex
+		if idx < 0 {
+			env := os.Getenv("JOB_COMPLETION_INDEX")
+			if idx, err = strconv.Atoi(env); err != nil {
+				return usagef("--shard-count without --shard-index needs JOB_COMPLETION_INDEX, got %q", env)
+			}
+		}
+		if subs, err = grade.Shard(subs, idx, *shardCount); err != nil {
+			return usagef("%v", err)
+		}
+	}
+	start := time.Now()
+	results := grade.Batch(k, subs, *jobs)
+	if err := grade.Write(*out, *format, results); err != nil {
+		return err
+	}
+	refused := 0
+	for _, r := range results {
+		if !r.Gradable {
+			refused++
+		}
+	}
+	fmt.Fprintf(stdout, "graded %d submissions (%d refused) against %s in %v; results in %s\n",
+		len(results), refused, k.Path, time.Since(start).Round(time.Millisecond), *out)
+	return nil
+}
+
+func readList(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+	}
+	return out, sc.Err()
+}
+
+func gradeKeyCmd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("grade key", gradeUsage, stderr)
+	out := fs.String("o", "", "write the key to this file instead of stdout")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 || (pos[0] != "init" && pos[0] != "check") {
+		return usagef("want `key init LAB` or `key check KEY`")
+	}
+	if pos[0] == "check" {
+		k, err := grade.LoadKey(pos[1])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s: lab %s, %d checks, %g points\n", pos[1], k.LabName(), len(k.Checks), k.MaxScore())
+		return nil
+	}
+	text, err := grade.KeyTemplate(pos[1])
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		_, err = io.WriteString(stdout, text)
+		return err
+	}
+	return os.WriteFile(*out, []byte(text), 0o644)
+}
+
+func gradeMergeCmd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("grade merge", gradeUsage, stderr)
+	out := fs.String("o", "", "the merged gradebook (default stdout)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("merge: give the shards' gradebook.csv files")
+	}
+	var rs []io.Reader
+	for _, p := range pos {
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		rs = append(rs, f)
+	}
+	w := stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	return grade.Merge(w, rs...)
+}
+
+func gradePackageCmd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("grade package", gradeUsage, stderr)
+	out := fs.String("o", "autograder.zip", "the zip to write")
+	binary := fs.String("binary", "", "a linux/amd64 warplab binary to ship (default: this one; build it with CGO_ENABLED=0)")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 || pos[0] != "gradescope" {
+		return usagef("want `package gradescope KEY`")
+	}
+	if _, err := grade.LoadKey(pos[1]); err != nil {
+		return err
+	}
+	bin := *binary
+	if bin == "" {
+		if bin, err = os.Executable(); err != nil {
+			return err
+		}
+		if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+			return usagef("this warplab is %s/%s: pass --binary with a linux/amd64 build", runtime.GOOS, runtime.GOARCH)
+		}
+	}
+	key, err := os.ReadFile(pos[1])
+	if err != nil {
+		return err
+	}
+	exe, err := os.ReadFile(bin)
+	if err != nil {
+		return err
+	}
+	if err := grade.GradescopeZip(*out, key, exe); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: upload it as the assignment's autograder\n", *out)
+	return nil
+}
