@@ -270,5 +270,5 @@ func pointsFor(ex *labs.Exercise) string {
 			return `compiles = 1, runs = 1, correct = 4, "no race or barrier divergence" = 2, contention = 2`
 		}
 	}
-	return `"bitwise check" = 1, ratios = 4, fastest = 3, sentence = 2`
+	return `"ratios at 64 threads" = 3, "ratios at 1024 threads" = 3, "fastest column" = 2, sentence = 2`
 }
