@@ -2,7 +2,8 @@
 # setup.sh installs everything warplab's notebooks and their tests need:
 #
 #   - Debian packages: Jupyter (nbconvert, nbclient, the classic notebook UI),
-#     Chromium and fonts (for the notebook screenshot tests);
+#     Chromium and fonts (for the notebook screenshot tests), podman,
+#     mmdebstrap and uidmap (for the image test, scripts/image-test.sh);
 #   - GoNB and goimports at the versions pinned in go.mod ("go install tool"),
 #     gopls (installed on its own: it does not build against our x/tools pin),
 #     and the GoNB Jupyter kernel ("gonb --install");
@@ -23,6 +24,7 @@ readonly ECHARTS_VERSION=5.6.0
 readonly APT_PACKAGES=(
 	jupyter-nbconvert jupyter-client python3-nbclient jupyter-notebook
 	chromium fonts-liberation fonts-dejavu-core
+	podman mmdebstrap uidmap
 )
 
 say() { printf 'setup: %s\n' "$*"; }

@@ -7,6 +7,10 @@
 #
 # It sets WARPLAB_REQUIRE_JUPYTER=1, so the notebook tests fail, rather
 # than skip, when Jupyter, GoNB or Chromium is missing.
+#
+# With no arguments (the whole suite, as CI runs it) it then builds and
+# tests the Docker images with scripts/image-test.sh, which skips when
+# podman is missing unless WARPLAB_REQUIRE_IMAGE=1 (CI sets it).
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -21,4 +25,7 @@ cd "$root"
 scripts/check.sh
 # The notebook tests run every lab notebook through Jupyter in one test
 # binary: more than go test's default 10-minute limit on a 2-core machine.
-exec go test -timeout 60m "$@" ./...
+go test -timeout 60m "$@" ./...
+if [ $# -eq 0 ]; then
+	"$root/scripts/image-test.sh"
+fi
