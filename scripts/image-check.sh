@@ -48,7 +48,14 @@ say "start script: notebooks copied, edits kept, Notebook server without a hub, 
 if [ "$mode" = other-uid ]; then
 	# Build and run a program from the module cache, as a UID with no passwd entry.
 	warplab devices >/dev/null || die "warplab devices failed"
-	(cd "$WARPLAB_MODULE_DIR" && go list -deps ./labs/atomics >/dev/null) || die "go cannot load warplab's packages offline"
+	# A module like GoNB's, linked to warplab as the notebooks' first cell does.
+	mod=$(mktemp -d)
+	(cd "$mod" && go mod init image-check >/dev/null 2>&1 &&
+		go mod edit -require github.com/warplab/warplab@v0.0.0-00010101000000-000000000000 \
+			-replace github.com/warplab/warplab="$WARPLAB_MODULE_DIR" &&
+		printf 'package main\n\nimport _ "github.com/warplab/warplab/labs/atomics"\n\nfunc main() {}\n' >main.go &&
+		go get >/dev/null 2>&1 && go list -deps . >/dev/null) || die "go cannot load warplab's packages offline"
+	rm -rf "$mod"
 	say "an arbitrary UID in group 100 can use the image: the home, warplab, go"
 	exit 0
 fi
