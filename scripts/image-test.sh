@@ -129,7 +129,7 @@ sample_rss() {
 	local max=0 total
 	while :; do
 		total=$(find /proc -mindepth 2 -maxdepth 2 -name root -lname "$1" -printf '%h/status\n' 2>/dev/null |
-			xargs -r cat 2>/dev/null | awk '/^VmRSS:/ { s += $2 } END { print s + 0 }')
+			xargs -r cat 2>/dev/null | awk '/^VmRSS:/ { s += $2 } END { print s + 0 }') || true
 		if [ "${total:-0}" -gt "$max" ]; then
 			max=$total
 			echo "$max" >"$2"
