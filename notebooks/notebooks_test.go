@@ -136,6 +136,20 @@ var expectations = map[string]expect{
 		},
 		charts: 1,
 	},
+	"counters.ipynb": {
+		html: []string{
+			"kernels/counters.cu",
+			"Sliced counters: 524288 threads add 1 (unsigned), 256 per block",
+			"busiest line",
+			"counters sweep: 41/41 done in",
+			"The H200&#39;s measurements beside the simulator&#39;s prediction",
+			"modelled, t4 profile",
+			`class="warplab-feedback"`,
+			"not answered yet",
+			"read Hint 1",
+		},
+		charts: 1,
+	},
 	"playground.ipynb": {
 		html: []string{
 			`class="warplab-playground"`, "Buffers after the launch", "100000",

@@ -1,0 +1,166 @@
+package counters
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/warplab/warplab/charts"
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+)
+
+// simWallTime is the wall time of the lab's headless run with its default
+// settings on sim:t4 on the 2-core development machine: 15.6 s of CPU time
+// on 2026-11-30 (`warplab lab counters`; about 4 s the sweep, 11 s the
+// four H200 cells at 16M threads), spread over both cores by the
+// runner's concurrent launches. The machine was shared (load 30), so its
+// wall time then, 79 s, measured the other work.
+const simWallTime = 8 * time.Second
+
+func init() { labs.Register(lab{}) }
+
+// Options configure Lab; the zero value runs the whole lab.
+type Options struct {
+	Sweep SweepOptions
+	// H200 is the set of the H200's cells whose prediction goes beside
+	// the committed measurements; "" means Claim.
+	H200 H200Set
+}
+
+// Report is the whole counters lab.
+type Report struct {
+	Device       gpu.Info         `json:"device"`
+	Capabilities gpu.Capabilities `json:"capabilities"`
+	Sweep        *SweepTable      `json:"sweep"`
+	// H200 is the committed H200 measurements beside the simulator's
+	// prediction, nil when not asked for.
+	H200 *FidelityTable `json:"h200,omitempty"`
+	// Seconds is the wall time the lab took on this machine.
+	Seconds float64 `json:"seconds"`
+}
+
+// Lab runs the lab's experiments on dev, as its notebook does.
+func Lab(dev *gpu.Device, opts Options) (*Report, error) {
+	start := time.Now()
+	if err := opts.Sweep.resolve(dev); err != nil {
+		return nil, err
+	}
+	if _, err := opts.H200.cells(); err != nil {
+		return nil, err
+	}
+	r := &Report{Device: dev.Info(), Capabilities: dev.Capabilities()}
+	var err error
+	if r.Sweep, err = Sweep(dev, opts.Sweep); err != nil {
+		return nil, err
+	}
+	if r.H200, err = Fidelity("", opts.H200, opts.Sweep.Progress); err != nil {
+		return nil, err
+	}
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+// Tables returns the report's tables in the order the lab presents them.
+func (r *Report) Tables() []*charts.Table {
+	ts := []*charts.Table{r.Sweep.Table()}
+	if p := r.Sweep.PredictedTable(); p != nil {
+		ts = append(ts, p)
+	}
+	if r.H200 != nil {
+		ts = append(ts, r.H200.Table())
+	}
+	return ts
+}
+
+// Figures returns the report's charts.
+func (r *Report) Figures() []labs.Figure {
+	return []labs.Figure{{Name: "counters-sweep", Figure: r.Sweep.Chart()}}
+}
+
+// Elapsed is the wall time the lab took.
+func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * float64(time.Second)) }
+
+// String returns the report as plain text.
+func (r *Report) String() string {
+	var b strings.Builder
+	for _, t := range r.Tables() {
+		b.WriteString(t.String() + "\n")
+	}
+	fmt.Fprintf(&b, "counters lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
+	return b.String()
+}
+
+type lab struct{}
+
+func (lab) Info() labs.Info {
+	return labs.Info{
+		Name:  "counters",
+		Title: "Sliced counters: slices, padding and the aggregation ladder",
+		Teaches: "one hot counter spread over k slices, packed in one 128-byte line or padded to a line each; " +
+			"when padding pays (a warp's lanes on one slice) and when packing wins (a warp's lanes spread over one line: one L2 operation), " +
+			"and the ladder from one atomic per thread to one add per grid",
+		Sources:     []string{`"Atomics and Contention in Counters and Aggregates" (sliced counters, padding, the aggregation ladder)`},
+		Notebook:    "notebooks/counters.ipynb",
+		SimWallTime: simWallTime,
+		Exercise:    exercise(),
+	}
+}
+
+func (lab) Options() []labs.Option {
+	var keys []string
+	for _, r := range Rungs() {
+		keys = append(keys, r.Key())
+	}
+	return []labs.Option{
+		{Name: "threads", Kind: labs.Int, Default: strconv.Itoa(DefaultThreads), Max: maxThreads,
+			Usage: "threads of every launch, each adding 1"},
+		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: 1024,
+			Usage: "threads per block, a multiple of 32"},
+		{Name: "slices", Kind: labs.Ints, Default: joinInts(DefaultSlices()), Max: maxSlices,
+			Usage: "the numbers of slices k to sweep, powers of two",
+			Valid: func(k int) error { return validSlices(k) }},
+		{Name: "rungs", Kind: labs.String, Default: strings.Join(keys, ","),
+			Usage: "the rungs to run, comma-separated: " + strings.Join(keys, ", ")},
+		{Name: "type", Kind: labs.String, Default: "u32", Choices: []string{"u32", "f32"},
+			Usage: "what the threads add: unsigned integers or floats"},
+		{Name: "h200", Kind: labs.String, Default: string(Claim), Choices: []string{string(Claim), string(K32), string(K32Float), string(NoH200)},
+			Usage: "the H200 cells (16M threads) whose simulator prediction goes beside the committed measurement"},
+		{Name: "predict", Kind: labs.String,
+			Usage: `on a GPU, the simulated device whose modelled times and counters go beside the measured ones: a sim: spec, "none", or empty for the profile closest to the GPU`},
+	}
+}
+
+func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
+	var o Options
+	var err error
+	if o.Sweep.Threads, err = s.Int("threads"); err != nil {
+		return nil, err
+	}
+	if o.Sweep.BlockSize, err = s.Int("block-size"); err != nil {
+		return nil, err
+	}
+	if o.Sweep.Slices, err = s.Ints("slices"); err != nil {
+		return nil, err
+	}
+	if len(o.Sweep.Slices) == 0 {
+		return nil, fmt.Errorf("counters: slices: want at least one k")
+	}
+	if o.Sweep.Rungs, err = parseRungs(s.Text("rungs")); err != nil {
+		return nil, err
+	}
+	o.Sweep.Float = s.Text("type") == "f32"
+	o.H200 = H200Set(s.Text("h200"))
+	o.Sweep.Predict = s.Text("predict")
+	o.Sweep.Progress = p
+	return Lab(dev, o)
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}
