@@ -150,6 +150,20 @@ var expectations = map[string]expect{
 		},
 		charts: 1,
 	},
+	"queue.ipynb": {
+		html: []string{
+			"kernels/queue.cu",
+			"A work queue: 262144 items, 80 blocks of 256 threads",
+			"batches per popper",
+			"queue sweep: 12/12 done in",
+			"The H200&#39;s measurements beside the simulator&#39;s prediction",
+			"modelled, t4 profile",
+			`class="warplab-feedback"`,
+			"not answered yet",
+			"read Hint 1",
+		},
+		charts: 1,
+	},
 	"playground.ipynb": {
 		html: []string{
 			`class="warplab-playground"`, "Buffers after the launch", "100000",

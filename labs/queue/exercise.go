@@ -1,0 +1,147 @@
+package queue
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
+)
+
+const exerciseTitle = "Queue exercise"
+
+// Parts of the exercise's feedback.
+const (
+	PartFastest = "fastest k"
+	PartTime    = "the time you read"
+	PartWhy     = "justified"
+)
+
+// Answer is a student's answer to the queue exercise, in the notebook
+// cell tagged "answer":
+//
+//	var answer = queue.Answer{K: 4, Ms: 0.12, Why: "..."}
+//
+// K is the batch size chosen for the exercise's cost distribution, Ms the
+// time the sweep shows for it, Why the reason from the table.
+type Answer struct {
+	K   int
+	Ms  float64
+	Why string
+}
+
+// ExerciseConfig is what the check re-runs.
+type ExerciseConfig struct {
+	// Costs is the distribution of the items' costs.
+	Costs Costs
+	// Items is the queue's length; BlocksPerSM the grid.
+	Items, BlocksPerSM int
+	// MaxK is the largest k tried: every power of two up to it.
+	MaxK int
+	// Tolerance is the relative distance that counts as right.
+	Tolerance float64
+}
+
+// DefaultExercise returns the notebook's exercise: items costing 8, one
+// in 16 costing 512.
+func DefaultExercise() ExerciseConfig {
+	return ExerciseConfig{Costs: Costs{Light: 8, Heavy: 512, Period: 16}, Items: DefaultItems, BlocksPerSM: DefaultBlocksPerSM, MaxK: 256, Tolerance: 0.15}
+}
+
+func exerciseOptions() []labs.Option {
+	d := DefaultExercise()
+	return []labs.Option{
+		{Name: "light", Kind: labs.Int, Default: strconv.Itoa(d.Costs.Light), Max: 1 << 16, Usage: "the cost of most items, in fused multiply-adds"},
+		{Name: "heavy", Kind: labs.Int, Default: strconv.Itoa(d.Costs.Heavy), Max: 1 << 16, Usage: "the cost of the heavy items"},
+		{Name: "period", Kind: labs.Int, Default: strconv.Itoa(d.Costs.Period), Max: 1 << 16, Usage: "one item in period is heavy, a power of two"},
+		{Name: "items", Kind: labs.Int, Default: strconv.Itoa(d.Items), Max: maxItems, Usage: "items in the queue"},
+		{Name: "max-k", Kind: labs.Int, Default: strconv.Itoa(d.MaxK), Max: maxK, Usage: "the largest batch size the re-run tries"},
+		{Name: "tolerance", Kind: labs.Float, Default: strconv.FormatFloat(d.Tolerance, 'f', -1, 64), Usage: "relative distance from the re-run that still counts as right"},
+	}
+}
+
+func exercise() *labs.Exercise {
+	return &labs.Exercise{
+		Title:    exerciseTitle,
+		Variable: "answer",
+		Options:  exerciseOptions(),
+		New:      func() any { return new(Answer) },
+		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
+			f := labs.Feedback{Exercise: exerciseTitle}
+			a, err := labs.Answer[Answer](answer)
+			if err != nil {
+				f.Failf("answer", "%v", err)
+				return f
+			}
+			c := DefaultExercise()
+			for name, dst := range map[string]*int{"light": &c.Costs.Light, "heavy": &c.Costs.Heavy, "period": &c.Costs.Period, "items": &c.Items, "max-k": &c.MaxK} {
+				if *dst, err = s.Int(name); err != nil {
+					f.Failf("settings", "%v", err)
+					return f
+				}
+			}
+			if c.Tolerance, err = s.Float("tolerance"); err != nil {
+				f.Failf("settings", "%v", err)
+				return f
+			}
+			return CheckConfig(dev, a, c)
+		},
+	}
+}
+
+// Check checks an answer on dev with the notebook's settings.
+func Check(dev *gpu.Device, a Answer) labs.Feedback { return CheckConfig(dev, a, DefaultExercise()) }
+
+// CheckConfig checks an answer with the given settings: it re-runs every
+// power of two up to MaxK on dev and compares.
+func CheckConfig(dev *gpu.Device, a Answer, c ExerciseConfig) labs.Feedback {
+	info := dev.Info()
+	f := labs.Feedback{Exercise: exerciseTitle, Device: info.Name, Spec: info.Spec,
+		Tolerance: fmt.Sprintf("within %.0f%% of the re-run", c.Tolerance*100)}
+	if a.K == 0 && a.Ms == 0 && strings.TrimSpace(a.Why) == "" {
+		f.Add("answer", labs.Unanswered, "not answered yet: fill in K, Ms and Why.").Hint = 1
+		return f
+	}
+	if err := validK(a.K); err != nil || a.K > c.MaxK {
+		f.Failf(PartFastest, "K %d: want a power of two from 1 to %d", a.K, c.MaxK).Hint = 1
+		return f
+	}
+	var ks []int
+	for k := 1; k <= c.MaxK; k *= 2 {
+		ks = append(ks, k)
+	}
+	s, err := Sweep(dev, SweepOptions{Items: c.Items, BlocksPerSM: c.BlocksPerSM, K: ks, Costs: []Costs{c.Costs}, Predict: "none", Progress: labkit.NoProgress})
+	if err != nil {
+		f.Failf("re-run", "%v", err)
+		return f
+	}
+	f.Timing = s.Timing
+	if !s.OK() {
+		f.Failf("re-run", "the queue kernel worked an item wrong on %s", info.Spec)
+		return f
+	}
+	bk, bms := s.Best(c.Costs, PerThread)
+	mine, _ := s.Row(c.Costs, PerThread, a.K)
+	if mine.Ms <= bms*(1+c.Tolerance) {
+		f.Passf(PartFastest, "k = %d: %.4f ms; the fastest k, %d, takes %.4f ms", a.K, mine.Ms, bk, bms)
+	} else {
+		f.Failf(PartFastest, "k = %d takes %.4f ms in the re-run, %.0f%% more than the fastest k. Which term grows on each side of it: the pops, or the tail?", a.K, mine.Ms, (mine.Ms/bms-1)*100).Hint = 2
+	}
+	switch {
+	case a.Ms <= 0:
+		f.Add(PartTime, labs.Unanswered, "Ms: read your k's time in the table").Hint = 1
+	case math.Abs(a.Ms-mine.Ms) <= c.Tolerance*mine.Ms:
+		f.Passf(PartTime, "%.4f ms, the re-run gives %.4f ms", a.Ms, mine.Ms)
+	default:
+		f.Failf(PartTime, "%.4f ms, but the re-run of k = %d gives %.4f ms: sweep the exercise's costs, %s", a.Ms, a.K, mine.Ms, c.Costs)
+	}
+	if len(strings.Fields(a.Why)) < 8 {
+		f.Add(PartWhy, labs.Unanswered, "Why: say in a sentence or two, from the table, what limits a smaller k and what limits a larger one.").Hint = 3
+	} else {
+		f.Passf(PartWhy, "read by your instructor")
+	}
+	return f
+}

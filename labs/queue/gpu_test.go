@@ -1,0 +1,49 @@
+package queue_test
+
+import (
+	"testing"
+
+	_ "github.com/warplab/warplab/cudarun"
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/internal/testenv"
+	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/queue"
+)
+
+// TestOnGPU runs the queue at the H200's size (4M items, 8 blocks per SM)
+// on a real GPU, even and uneven, with the simulator's prediction beside
+// every cell: every item right, and on an H200 the measurement within 30%
+// of the committed one. The model's misses are logged, not failed: the
+// lead owns the cost model, and the lab says where it misses.
+func TestOnGPU(t *testing.T) {
+	dev, err := gpu.Open(testenv.GPU(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	s, err := queue.Sweep(dev, queue.SweepOptions{Items: 1 << 22, BlocksPerSM: 8, K: []int{1, 4, 8, 64, 1024},
+		Costs: []queue.Costs{queue.Even(), queue.Uneven()}, Progress: labs.NoProgress()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s\n%s", s.Table(), s.PredictedTable())
+	if !s.Measured || s.Predicted == nil || !s.OK() {
+		t.Fatalf("measured %v, prediction %v, ok %v", s.Measured, s.Predicted != nil, s.OK())
+	}
+	for _, r := range s.Rows {
+		if m, ok := queue.H200Measured(r.Costs, r.Pop, r.K); ok && dev.Info().Name == "NVIDIA H200" {
+			if q := r.Ms / m.MedianMs; q < 1/1.3 || q > 1.3 {
+				t.Errorf("%s k=%d: %.4f ms now, %.4f ms in the committed run", r.Costs, r.K, r.Ms, m.MedianMs)
+			}
+		}
+		if p, ok := s.Predicted.Row(r.Costs, r.Pop, r.K); ok {
+			if q := p.Ms / r.Ms; q < 1/1.3 || q > 1.3 {
+				t.Logf("model miss: %s k=%d predicted %.4f, measured %.4f (x%.2f)", r.Costs, r.K, p.Ms, r.Ms, q)
+			}
+		}
+	}
+	// The measured shape: with even costs the fastest k is neither 1 nor 1024.
+	if bk, _ := s.Best(queue.Even(), queue.PerThread); bk == 1 || bk == 1024 {
+		t.Errorf("even costs: fastest k = %d, want between", bk)
+	}
+}

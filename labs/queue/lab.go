@@ -1,0 +1,161 @@
+package queue
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/warplab/warplab/charts"
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+)
+
+// simWallTime is the wall time of the lab's headless run with its default
+// settings on sim:t4 on the 2-core development machine, estimated from
+// its CPU time (see BenchmarkHeadless) spread over both cores: the
+// machine was shared when it was measured.
+const simWallTime = 9 * time.Second
+
+func init() { labs.Register(lab{}) }
+
+// Options configure Lab; the zero value runs the whole lab.
+type Options struct {
+	Sweep SweepOptions
+	// H200 is the set of the H200's cells to predict; "" means EvenSet.
+	H200 H200Set
+}
+
+// Report is the whole queue lab.
+type Report struct {
+	Device  gpu.Info       `json:"device"`
+	Sweep   *SweepTable    `json:"sweep"`
+	H200    *FidelityTable `json:"h200,omitempty"`
+	Seconds float64        `json:"seconds"`
+}
+
+// Lab runs the lab's experiments on dev, as its notebook does.
+func Lab(dev *gpu.Device, opts Options) (*Report, error) {
+	start := time.Now()
+	if err := opts.Sweep.resolve(dev); err != nil {
+		return nil, err
+	}
+	if _, err := opts.H200.cells(); err != nil {
+		return nil, err
+	}
+	r := &Report{Device: dev.Info()}
+	var err error
+	if r.Sweep, err = Sweep(dev, opts.Sweep); err != nil {
+		return nil, err
+	}
+	if r.H200, err = Fidelity("", opts.H200, opts.Sweep.Progress); err != nil {
+		return nil, err
+	}
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+// Tables returns the report's tables in order.
+func (r *Report) Tables() []*charts.Table {
+	ts := []*charts.Table{r.Sweep.Table()}
+	if p := r.Sweep.PredictedTable(); p != nil {
+		ts = append(ts, p)
+	}
+	if r.H200 != nil {
+		ts = append(ts, r.H200.Table())
+	}
+	return ts
+}
+
+// Figures returns the report's charts.
+func (r *Report) Figures() []labs.Figure {
+	return []labs.Figure{{Name: "queue-sweep", Figure: r.Sweep.Chart()}}
+}
+
+// Elapsed is the wall time the lab took.
+func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * float64(time.Second)) }
+
+// String returns the report as plain text.
+func (r *Report) String() string {
+	var b strings.Builder
+	for _, t := range r.Tables() {
+		b.WriteString(t.String() + "\n")
+	}
+	fmt.Fprintf(&b, "queue lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
+	return b.String()
+}
+
+type lab struct{}
+
+func (lab) Info() labs.Info {
+	return labs.Info{
+		Name:  "queue",
+		Title: "A work queue: batching the pops",
+		Teaches: "a global queue whose head is one atomic counter; popping k items at a time divides the atomics by k, " +
+			"until the batches are too few to keep every thread busy and the tail decides; nvcc already aggregates the pop per warp",
+		Sources:     []string{`"Atomics and Contention in Counters and Aggregates" (the work queue, batching)`},
+		Notebook:    "notebooks/queue.ipynb",
+		SimWallTime: simWallTime,
+		Exercise:    exercise(),
+	}
+}
+
+func (lab) Options() []labs.Option {
+	return []labs.Option{
+		{Name: "items", Kind: labs.Int, Default: strconv.Itoa(DefaultItems), Max: maxItems, Usage: "items in the queue"},
+		{Name: "blocks-per-sm", Kind: labs.Int, Default: strconv.Itoa(DefaultBlocksPerSM), Max: 32, Usage: "blocks of 256 threads per SM"},
+		{Name: "k", Kind: labs.Ints, Default: joinInts(DefaultK()), Max: maxK, Usage: "items per pop, powers of two",
+			Valid: func(k int) error { return validK(k) }},
+		{Name: "costs", Kind: labs.String, Default: "even,uneven", Choices: []string{"even,uneven", "even", "uneven"},
+			Usage: "the cost distributions: even (32 each) and uneven (16, one in 64 costs 2048)"},
+		{Name: "pops", Kind: labs.String, Default: "thread", Choices: []string{"thread", "warp", "thread,warp"},
+			Usage: "who pops: each thread, or lane 0 for its warp"},
+		{Name: "h200", Kind: labs.String, Default: string(EvenSet), Choices: []string{string(EvenSet), string(AllSet), string(NoH200)},
+			Usage: "the H200 cells (4M items) whose simulator prediction goes beside the committed measurement"},
+		{Name: "predict", Kind: labs.String,
+			Usage: `on a GPU, the simulated device whose modelled times go beside the measured ones: a sim: spec, "none", or empty for the profile closest to the GPU`},
+	}
+}
+
+func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
+	var o Options
+	var err error
+	if o.Sweep.Items, err = s.Int("items"); err != nil {
+		return nil, err
+	}
+	if o.Sweep.BlocksPerSM, err = s.Int("blocks-per-sm"); err != nil {
+		return nil, err
+	}
+	if o.Sweep.K, err = s.Ints("k"); err != nil {
+		return nil, err
+	}
+	if len(o.Sweep.K) == 0 {
+		return nil, fmt.Errorf("queue: k: want at least one batch size")
+	}
+	for _, c := range strings.Split(s.Text("costs"), ",") {
+		if c == "even" {
+			o.Sweep.Costs = append(o.Sweep.Costs, Even())
+		} else {
+			o.Sweep.Costs = append(o.Sweep.Costs, Uneven())
+		}
+	}
+	for _, x := range strings.Split(s.Text("pops"), ",") {
+		pop, err := ParsePop(x)
+		if err != nil {
+			return nil, err
+		}
+		o.Sweep.Pops = append(o.Sweep.Pops, pop)
+	}
+	o.H200 = H200Set(s.Text("h200"))
+	o.Sweep.Predict = s.Text("predict")
+	o.Sweep.Progress = p
+	return Lab(dev, o)
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, ",")
+}

@@ -1,0 +1,159 @@
+package queue
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/warplab/warplab/gpu"
+	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/labs"
+)
+
+func open(t testing.TB, spec string) *gpu.Device {
+	t.Helper()
+	d, err := gpu.Open(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
+func TestH200CopyMatchesEvidence(t *testing.T) {
+	b, err := os.ReadFile("../../" + H200Evidence)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != h200CSV {
+		t.Errorf("h200/queue.csv differs from %s: copy it again", H200Evidence)
+	}
+	ms, err := H200Measurements()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ms) != 2*2*13 {
+		t.Errorf("%d rows, want %d", len(ms), 2*2*13)
+	}
+	if m, ok := H200Measured(Even(), PerThread, 4); !ok || m.MedianMs != 0.03482 {
+		t.Errorf("even thread k=4: %+v %v", m, ok)
+	}
+}
+
+// TestSweepShape: with even costs the time falls from k = 1 and rises
+// again once the batches are fewer than the threads; every output is
+// right; nvcc's warp aggregation shows in the counters.
+func TestSweepShape(t *testing.T) {
+	dev := open(t, "sim:t4")
+	s, err := Sweep(dev, SweepOptions{Items: 1 << 16, BlocksPerSM: 1, K: []int{1, 2, 64, 512}, Costs: []Costs{Even()}, Pops: []Pop{PerThread, PerWarp}, Progress: labs.NoProgress()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.OK() {
+		t.Fatalf("an item went wrong:\n%s", s.Table())
+	}
+	r1, _ := s.Row(Even(), PerThread, 1)
+	r512, _ := s.Row(Even(), PerThread, 512)
+	bk, bms := s.Best(Even(), PerThread)
+	if bk == 512 || r512.Ms < 2*bms || r1.Ms < bms {
+		t.Errorf("times k=1 %.4f, k=512 %.4f, best k=%d %.4f: want the tail to make k=512 at least twice the best", r1.Ms, r512.Ms, bk, bms)
+	}
+	if r1.Issued*32 > r1.LaneAtomics+32*int64(s.Blocks*s.Block/32) || r1.Issued >= r1.LaneAtomics {
+		t.Errorf("k=1: %d lane calls, %d to the L2: want one per warp", r1.LaneAtomics, r1.Issued)
+	}
+	w, _ := s.Row(Even(), PerWarp, 2)
+	if !w.OK || w.Pops != (1<<16)/64 {
+		t.Errorf("per warp k=2: %+v", w)
+	}
+	if err := s.Chart().Validate(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestCheckItems(t *testing.T) {
+	c := Uneven()
+	got := make([]float32, 100)
+	for i := range got {
+		got[i] = c.want(uint32(i))
+	}
+	if p := checkItems(c, got); p != "" {
+		t.Errorf("right output: %s", p)
+	}
+	got[7] = 0
+	if p := checkItems(c, got); !strings.Contains(p, "item 7 was never worked") {
+		t.Errorf("missing item: %q", p)
+	}
+	heavy := 0
+	for i := range 6400 {
+		if c.cost(uint32(i)) == c.Heavy {
+			heavy++
+		}
+	}
+	if heavy < 50 || heavy > 150 {
+		t.Errorf("%d heavy items in 6400, want about 100", heavy)
+	}
+}
+
+func TestBadOptions(t *testing.T) {
+	dev := open(t, "sim:t4")
+	for _, tc := range []struct {
+		o    SweepOptions
+		want string
+	}{
+		{SweepOptions{K: []int{3}}, "power of two"},
+		{SweepOptions{Costs: []Costs{{Light: 1, Heavy: 2, Period: 3}}}, "period 3"},
+		{SweepOptions{Pops: []Pop{"block"}}, "unknown pop"},
+		{SweepOptions{Items: maxItems + 1}, "Items"},
+	} {
+		if _, err := Sweep(dev, tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%+v: err %v, want %q", tc.o, err, tc.want)
+		}
+	}
+	if _, err := labs.Run(dev, "queue", map[string]string{"k": "5"}, labs.NoProgress()); err == nil || !strings.Contains(err.Error(), "power of two") {
+		t.Errorf("k=5: %v", err)
+	}
+	if _, err := Fidelity("", "most", nil); err == nil {
+		t.Error("Fidelity of an unknown set: no error")
+	}
+}
+
+func TestExercise(t *testing.T) {
+	dev := open(t, "sim:t4")
+	c := ExerciseConfig{Costs: Costs{Light: 8, Heavy: 512, Period: 16}, Items: 1 << 16, BlocksPerSM: 1, MaxK: 64, Tolerance: 0.15}
+	if f := CheckConfig(dev, Answer{}, c); f.OK() || f.Parts[0].Verdict != labs.Unanswered {
+		t.Errorf("empty: %s", f)
+	}
+	if f := CheckConfig(dev, Answer{K: 3, Ms: 1, Why: "x"}, c); f.OK() {
+		t.Errorf("k=3 passed: %s", f)
+	}
+	s, err := Sweep(dev, SweepOptions{Items: c.Items, BlocksPerSM: c.BlocksPerSM, K: []int{1, 2, 4, 8, 16, 32, 64}, Costs: []Costs{c.Costs}, Progress: labs.NoProgress()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bk, bms := s.Best(c.Costs, PerThread)
+	why := "smaller batches pop more often and larger ones leave the tail to a few threads"
+	if f := CheckConfig(dev, Answer{K: bk, Ms: bms, Why: why}, c); !f.OK() {
+		t.Errorf("best k=%d: %s", bk, f)
+	}
+	worst, _ := s.Row(c.Costs, PerThread, 64)
+	if worst.Ms < 1.5*bms {
+		t.Fatalf("k=64 %.4f ms, best %.4f: no wrong answer at this size", worst.Ms, bms)
+	}
+	f := CheckConfig(dev, Answer{K: 64, Ms: worst.Ms, Why: why}, c)
+	if p, _ := f.Part(PartFastest); p.Verdict != labs.Fail {
+		t.Errorf("k=64 passed: %s", f)
+	}
+}
+
+func TestRegistered(t *testing.T) {
+	l, err := labs.Lookup("queue")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Info().Exercise == nil {
+		t.Error("no exercise")
+	}
+	if _, err := os.Stat("../../" + l.Info().Notebook); err != nil {
+		t.Error(err)
+	}
+}
