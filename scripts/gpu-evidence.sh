@@ -156,6 +156,8 @@ run() {
 		--set n=16777216 --set bins=256,4096 --set barrier-seeds=20
 	step "the cas lab on the GPU at the H200 rows' size (4M threads), measured beside the simulator's prediction and retries" . "$bin/warplab" lab cas --device cuda \
 		--set n=4194304 --set contenders=1,32,256,4096,65536,4194304
+	step "the reproducible lab on the GPU at the H200 rows' size (4M elements, 20 runs per sum): distinct totals, error and time, the simulator's h200 prediction beside the H200's and this GPU's" . "$bin/warplab" lab reproducible --device cuda \
+		--set n=4194304 --set runs=20
 	step "warplab run on the GPU: a kernel that never ends, --timeout 2s (exit 1 and the time-limit message expected)" . sh -c \
 		'start=$(date +%s.%N); out=$("$0" run cudarun/testdata/endless.cu --kernel endless --grid 132 --block 256 --buf stop=i32:1:zero --device cuda --timeout 2s 2>&1); rc=$?; echo "$out"; echo "exit $rc after $(awk -v a="$start" -v b="$(date +%s.%N)" "BEGIN{printf \"%.2f\", b-a}") s (process start, compile and helper start included)"; [ $rc -eq 1 ] && echo "$out" | grep -q "time limit exceeded in kernel endless"' "$bin/warplab"
 
