@@ -107,6 +107,12 @@ const (
 	Min       // min(a, b): T int, unsigned, long long, unsigned long long, float, double
 	Max       // max(a, b): likewise
 	Abs       // abs(int), llabs(long long): T int or long long
+	// Classification, bool f(x) for a float or double x (Elem), exact on
+	// the bits as CUDA's are: NaN of either sign, both zeros, subnormals.
+	IsNaN    // isnan(x)
+	IsInf    // isinf(x): +-infinity
+	IsFinite // isfinite(x): neither NaN nor infinite
+	SignBit  // signbit(x): the sign bit is set (true for -0.0 and a negative NaN)
 
 	// Reinterpretation of bits.
 	FloatAsInt       // int __float_as_int(float)
@@ -154,6 +160,7 @@ var builtinNames = [numBuiltins]string{
 	MathFma: "fma", FastExp: "__expf", FastLog: "__logf", FastPow: "__powf", FastSin: "__sinf",
 	FastCos: "__cosf", FastDiv: "__fdividef", FaddRn: "__fadd_rn", FmulRn: "__fmul_rn", FmaRn: "__fmaf_rn",
 	Min: "min", Max: "max", Abs: "abs",
+	IsNaN: "isnan", IsInf: "isinf", IsFinite: "isfinite", SignBit: "signbit",
 	FloatAsInt: "__float_as_int", FloatAsUint: "__float_as_uint", IntAsFloat: "__int_as_float",
 	UintAsFloat: "__uint_as_float", DoubleAsLongLong: "__double_as_longlong",
 	LongLongAsDouble: "__longlong_as_double",

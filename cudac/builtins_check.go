@@ -18,6 +18,7 @@ const (
 	bcMathF // float only: the f-suffixed names and the __ intrinsics
 	bcMathD // plain names: float or double by the arguments
 	bcMinMax
+	bcClassify // isnan, isinf, isfinite, signbit: one float or double, bool
 	bcAbs
 	bcLdg
 	bcPrintf
@@ -113,8 +114,13 @@ var builtinFuncs = map[string]*builtinFunc{
 	"ullmin": {b: Min, cat: bcMinMax, elem: Uint64Type},
 	"ullmax": {b: Max, cat: bcMinMax, elem: Uint64Type},
 	"abs":    {b: Abs, cat: bcAbs},
-	"llabs":  {b: Abs, cat: bcAbs, elem: Int64Type},
-	"labs":   {b: Abs, cat: bcAbs, elem: longType},
+
+	"isnan":    {b: IsNaN, cat: bcClassify, n: 1},
+	"isinf":    {b: IsInf, cat: bcClassify, n: 1},
+	"isfinite": {b: IsFinite, cat: bcClassify, n: 1},
+	"signbit":  {b: SignBit, cat: bcClassify, n: 1},
+	"llabs":    {b: Abs, cat: bcAbs, elem: Int64Type},
+	"labs":     {b: Abs, cat: bcAbs, elem: longType},
 
 	"__float_as_int":       fixed(FloatAsInt, Int32Type, Float32Type),
 	"__float_as_uint":      fixed(FloatAsUint, Uint32Type, Float32Type),
@@ -157,8 +163,7 @@ func init() {
 	for _, name := range []string{"acos", "asin", "atan", "atan2", "sinh", "cosh", "asinh", "acosh",
 		"atanh", "cbrt", "hypot", "erf", "erfc", "expm1", "log1p", "exp10", "copysign", "lgamma",
 		"tgamma", "sincos", "sinpi", "cospi", "frexp", "ldexp", "modf", "remainder", "nextafter",
-		"fdim", "logb", "ilogb", "scalbn", "norm3d", "rcbrt", "normcdf", "isnan", "isinf", "isfinite",
-		"signbit"} {
+		"fdim", "logb", "ilogb", "scalbn", "norm3d", "rcbrt", "normcdf"} {
 		unsupportedNames[name] = fmt.Sprintf("math function '%s' is not supported", name)
 		unsupportedNames[name+"f"] = fmt.Sprintf("math function '%sf' is not supported", name)
 	}
@@ -318,6 +323,25 @@ func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
 			}
 		}
 		call.Elem, call.T = elem, elem
+	case bcClassify:
+		// Like C++'s overloads: a float stays float, anything else
+		// arithmetic is classified as a double.
+		if !arity(1, 1) {
+			return badExpr(e.P)
+		}
+		t := args[0].Type()
+		if !t.IsArithmetic() {
+			c.errorf(args[0].Pos(), "argument of '%s' must be a number, not '%s'", name, t)
+			return badExpr(e.P)
+		}
+		elem := Float64Type
+		if t.Kind == Float32 {
+			elem = Float32Type
+		}
+		if !conv(0, elem) {
+			return badExpr(e.P)
+		}
+		call.Elem, call.T = elem, BoolType
 	case bcMinMax:
 		if !arity(2, 2) {
 			return badExpr(e.P)

@@ -73,6 +73,7 @@ var tests = []struct {
 	{"VectorTypes", testVectorTypes},
 	{"WholeFile", testWholeFile},
 	{"KernelDefaultArguments", testKernelDefaultArguments},
+	{"Classify", testClassify},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

@@ -126,6 +126,8 @@ func (l *lowerer) builtin(e *cudac.BuiltinCall, want bool) operand {
 			op = Max
 		}
 		return l.binop(op, ek, l.expr(e.Args[0], true), l.expr(e.Args[1], true))
+	case cudac.IsNaN, cudac.IsInf, cudac.IsFinite, cudac.SignBit:
+		return l.classify(b, ek, l.expr(e.Args[0], true))
 	case cudac.Abs:
 		in := none
 		in.Op, in.T, in.A, in.Aux = Abs, ek, l.args(e)[0], 0
@@ -228,4 +230,25 @@ func (l *lowerer) printf(e *cudac.BuiltinCall) operand {
 	r := l.tmp()
 	l.emit(Inst{Op: Printf, Dst: r, A: NoReg, B: NoReg, C: NoReg, Aux: int32(len(l.k.Formats) - 1), Args: regs})
 	return regOp(r)
+}
+
+// classify lowers isnan, isinf, isfinite and signbit of x (a float or a
+// double, k) to integer operations on its bits, which is what they are:
+// exact for NaNs of either sign, both zeros and subnormals, and never
+// raising anything.
+func (l *lowerer) classify(b cudac.Builtin, k cudac.Kind, x operand) operand {
+	t, sign, exp := cudac.Uint32, uint64(31), uint64(0x7f800000)
+	if k == cudac.Float64 {
+		t, sign, exp = cudac.Uint64, 63, 0x7ff0000000000000
+	}
+	magnitude := l.binop(And, t, x, immOp(1<<sign-1))
+	switch b {
+	case cudac.IsNaN:
+		return l.binop(Gt, t, magnitude, immOp(exp))
+	case cudac.IsInf:
+		return l.binop(Eq, t, magnitude, immOp(exp))
+	case cudac.IsFinite:
+		return l.binop(Lt, t, magnitude, immOp(exp))
+	}
+	return l.binop(Shr, t, x, immOp(sign))
 }
