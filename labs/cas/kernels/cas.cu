@@ -38,7 +38,7 @@ __global__ void maxSignAware(const float* v, int n, int C, float* m) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     float x = v[i];
-    if (__float_as_int(x) >= 0)
+    if (!signbit(x))
         atomicMax((int*)&m[i / C], __float_as_int(x));
     else
         atomicMin((unsigned*)&m[i / C], __float_as_uint(x));
