@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 	"strings"
@@ -42,7 +41,7 @@ func TestFidelityCommand(t *testing.T) {
 // and the report says which targets missed, validation first.
 func TestFidelityPaths(t *testing.T) {
 	if testing.Short() {
-		t.Skip("simulates the H200 table's 24 launches four times; skipped with -short")
+		t.Skip("simulates the H200 table's 24 launches twice; skipped with -short")
 	}
 	code, out, errs := warplab(t, "fidelity", "--profile", "h200")
 	if code != 0 {
@@ -89,28 +88,9 @@ func TestFidelityPaths(t *testing.T) {
 		t.Errorf("%d validation cells, %d misses, misses %q", val, miss, r.Misses())
 	}
 
-	// A tolerance that every validation cell meets and some calibration
-	// cell does not: status 0, and 1 with --strict.
-	worstVal, worstCal := 0.0, 0.0
-	for _, c := range r.Cells {
-		dev := math.Abs(c.Predicted/c.Measured - 1)
-		if c.Validation {
-			worstVal = max(worstVal, dev)
-		} else {
-			worstCal = max(worstCal, dev)
-		}
-	}
-	if tol := worstVal + 0.001; worstCal > tol {
-		arg := fmt.Sprintf("%.4f", tol)
-		if code, out, errs := warplab(t, "fidelity", "--profile", "h200", "--tolerance", arg); code != 0 || !strings.Contains(out, "calibration targets missed") {
-			t.Errorf("--tolerance %s (every validation cell within it): exit %d, stderr %q\n%s", arg, code, errs, out)
-		}
-		if code, _, errs := warplab(t, "fidelity", "--profile", "h200", "--tolerance", arg, "--strict"); code != 1 || !strings.Contains(errs, "fidelity targets missed") {
-			t.Errorf("--tolerance %s --strict: exit %d, stderr %q; want 1", arg, code, errs)
-		}
-	} else {
-		t.Logf("no calibration cell is further off (%.3f) than the worst validation cell (%.3f): --strict not exercised", worstCal, worstVal)
-	}
+	// Which misses fail (validation, or every one with --strict) is
+	// Report.Failures, tested in gpusim/fidelity: the command adds only
+	// the flag, so it is not run a third and fourth time here.
 
 	for _, tc := range []struct {
 		args []string
