@@ -112,8 +112,9 @@ func (lab) Options() []labs.Option {
 		{Name: "runs", Kind: labs.Int, Default: strconv.Itoa(DefaultRuns), Max: maxRuns,
 			Usage: "runs of each sum (on the simulator each under its own scheduler seed; 20 on a GPU matches the H200)"},
 		{Name: "order-n", Kind: labs.Int, Default: strconv.Itoa(DefaultOrderN), Max: maxN, Usage: "elements of the order experiment"},
-		{Name: "order-runs", Kind: labs.Int, Default: strconv.Itoa(DefaultOrderRuns), Max: maxRuns, Usage: "runs per order of the order experiment, at least 2"},
-		{Name: "predict-n", Kind: labs.Int, Default: strconv.Itoa(H200N[0]), Max: maxN,
+		{Name: "order-runs", Kind: labs.Int, Default: strconv.Itoa(DefaultOrderRuns), Max: maxRuns, Valid: atLeastTwo,
+			Usage: "runs per order of the order experiment, at least 2"},
+		{Name: "predict-n", Kind: labs.Int, Default: strconv.Itoa(H200N[0]), Max: maxN, Valid: h200Size,
 			Usage: fmt.Sprintf("elements of the prediction beside the H200: %d or %d", H200N[0], H200N[1])},
 	}
 }
@@ -131,4 +132,18 @@ func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, 
 	}
 	o.Sums.Progress, o.Order.Progress, o.Predict.Progress = p, p, p
 	return Lab(dev, o)
+}
+
+func atLeastTwo(x int) error {
+	if x < 2 {
+		return fmt.Errorf("want at least 2 runs to compare")
+	}
+	return nil
+}
+
+func h200Size(x int) error {
+	if x != H200N[0] && x != H200N[1] {
+		return fmt.Errorf("want %d or %d, the sizes the H200 ran", H200N[0], H200N[1])
+	}
+	return nil
 }

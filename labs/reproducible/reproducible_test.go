@@ -218,6 +218,10 @@ func TestBadOptions(t *testing.T) {
 		{"order runs", func() error { _, err := Order(dev, OrderOptions{N: 64, Runs: 1}); return err }(), "2 to 64 runs"},
 		{"predict n", func() error { _, err := Predict(dev, PredictOptions{N: 1000}); return err }(), "predict N 1000"},
 		{"lab n", func() error { _, err := labs.Run(dev, "reproducible", map[string]string{"n": "0x"}, nil); return err }(), "n"},
+		{"lab predict-n", func() error {
+			_, err := labs.Run(dev, "reproducible", map[string]string{"predict-n": "5"}, nil)
+			return err
+		}(), "4194304 or 16777216"},
 	} {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one holding %q", c.name, c.err, c.want)
