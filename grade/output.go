@@ -136,6 +136,13 @@ func mdCell(s string) string { return strings.ReplaceAll(oneLine(s), "|", "\\|")
 // STUDENT/results.json (gradescope, prairielearn) or feedback/STUDENT.md
 // (markdown), and gradebook.csv in every format.
 func Write(dir, format string, results []Result) error {
+	known := false
+	for _, f := range Formats() {
+		known = known || f == format
+	}
+	if !known {
+		return fmt.Errorf("grade: format %q: want one of %s", format, strings.Join(Formats(), ", "))
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("grade: %w", err)
 	}

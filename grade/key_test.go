@@ -1,0 +1,104 @@
+package grade
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestKeyErrors(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"lab = \"histogram\"\ntime_limit = = 1\n", "bad.toml:2:"},
+		{"lab = \"nope\"\n[[check]]\nname = \"v\"\npoints = { correct = 1 }\n", "nope"},
+		{"lab = \"histogram\"\n", "no [[check]]"},
+		{"lab = \"histogram\"\ncolour = 3\n[[check]]\nname = \"v\"\npoints = { correct = 1 }\n", "unknown fields colour"},
+		{"lab = \"histogram\"\n[[check]]\nname = \"v\"\nvisibility = \"secret\"\npoints = { correct = 1 }\n", "visibility \"secret\""},
+		{"lab = \"histogram\"\n[[check]]\nname = \"v\"\n", "no points"},
+		{"lab = \"histogram\"\n[[check]]\nname = \"v\"\npoints = { correct = -1 }\n", "negative"},
+		{"lab = \"histogram\"\n[[check]]\nname = \"v\"\nsettings = { sizes = [10000000000] }\npoints = { correct = 1 }\n", "sizes"},
+		{"lab = \"histogram\"\ndevice = \"cuda\"\n[[check]]\nname = \"v\"\npoints = { correct = 1 }\n", "only on the simulator"},
+		{"lab = \"histogram\"\ntime_limit = \"soon\"\n[[check]]\nname = \"v\"\npoints = { correct = 1 }\n", "time_limit"},
+		{"lab = \"histogram\"\n[[check]]\nname = \"v\"\npoints = { correct = 1 }\n[[check]]\nname = \"v\"\npoints = { correct = 1 }\n", "used twice"},
+	} {
+		_, err := ParseKey("bad.toml", []byte(tc.text))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), "grade: key bad.toml") {
+			t.Errorf("%q: got %v, want an error with %q", tc.text, err, tc.want)
+		}
+	}
+}
+
+// Every lab with an exercise gets a starting key that validates.
+func TestKeyTemplates(t *testing.T) {
+	for _, lab := range []string{"day26", "histogram", "softmax", "cas", "ordering", "aggregation"} {
+		text, err := KeyTemplate(lab)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseKey(lab+".toml", []byte(text)); err != nil {
+			t.Errorf("%s: the starting key does not validate: %v\n%s", lab, err, text)
+		}
+	}
+	if _, err := KeyTemplate("playground"); err == nil {
+		t.Error("a lab without an exercise gets a key")
+	}
+}
+
+// Hidden checks live only in keys: no notebook holds a key's hidden
+// settings, and the student image copies no key.
+func TestHiddenChecksOnlyInKeys(t *testing.T) {
+	keys, _ := filepath.Glob("keys/*.toml")
+	if len(keys) < 6 {
+		t.Fatalf("want a key per exercise lab, found %v", keys)
+	}
+	notebooks, _ := filepath.Glob("../notebooks/*.ipynb")
+	var all []string
+	for _, nb := range notebooks {
+		data, err := os.ReadFile(nb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, string(data))
+	}
+	for _, p := range keys {
+		k, err := LoadKey(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range k.Checks {
+			if c.Visibility == "visible" {
+				continue
+			}
+			for name := range c.Settings {
+				v := k.resolved[i].Text(name)
+				for j, text := range all {
+					if strings.Contains(strings.ReplaceAll(text, " ", ""), name+"="+v) || strings.Contains(text, "\""+v+"\"") {
+						t.Errorf("%s: %s's hidden %s=%s appears in %s", p, c.Name, name, v, notebooks[j])
+					}
+				}
+			}
+		}
+	}
+	data, err := os.ReadFile("../Dockerfile")
+	if err != nil {
+		t.Logf("no Dockerfile to check: %v", err)
+		return
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 || !strings.EqualFold(f[0], "COPY") {
+			continue
+		}
+		if strings.Contains(line, "grade") {
+			t.Errorf("Dockerfile:%d copies the grader's keys into an image: %s", i+1, line)
+		}
+		for _, src := range f[1 : len(f)-1] {
+			if src == "." || src == "./" {
+				ignore, _ := os.ReadFile("../.dockerignore")
+				if !strings.Contains(string(ignore), "grade/keys") {
+					t.Errorf("Dockerfile:%d copies the whole tree and .dockerignore does not exclude grade/keys", i+1)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,136 @@
+package grade
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/warplab/warplab/labs"
+)
+
+func sampleResults() []Result {
+	return []Result{
+		{Student: "bob", Gradable: true, Score: 3, MaxScore: 5, Message: "3 of 5 points", Elapsed: 1500 * time.Millisecond, Tests: []Test{
+			{Name: "visible: correct", Check: "visible", Part: "correct", Verdict: labs.Pass, Points: 3, MaxPoints: 3, Visibility: labs.Visible, Message: "right", Detail: "right"},
+			{Name: "hidden: correct", Check: "hidden", Part: "correct", Verdict: labs.Fail, Points: 0, MaxPoints: 2, Visibility: labs.Hidden, Message: "failed", Detail: "at n = 777, seed 11: bin 0 holds 3"},
+		}},
+		{Student: "alice, \"al\"", Gradable: false, MaxScore: 5, Message: "not graded: 2 cells are tagged \"answer\",\nwant exactly one"},
+	}
+}
+
+// fieldNames returns the keys of a JSON object, sorted.
+func fieldNames(t *testing.T, data []byte) []string {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func TestGradescopeFields(t *testing.T) {
+	data, _ := json.Marshal(Gradescope(sampleResults()[0]))
+	if got, want := fieldNames(t, data), []string{"execution_time", "output", "score", "tests"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("results.json fields %v, want %v", got, want)
+	}
+	var r struct{ Tests []json.RawMessage }
+	json.Unmarshal(data, &r)
+	if got, want := fieldNames(t, r.Tests[0]), []string{"max_score", "name", "output", "score", "status", "visibility"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("test fields %v, want %v", got, want)
+	}
+	g := Gradescope(sampleResults()[0])
+	if g.Score != 3 || g.ExecutionTime != 1.5 || g.Tests[0].Status != "passed" || g.Tests[1].Status != "failed" || g.Tests[1].Visibility != "hidden" {
+		t.Errorf("values: %+v", g)
+	}
+	if strings.Contains(string(data), "777") {
+		t.Errorf("a hidden check's input leaks into results.json: %s", data)
+	}
+}
+
+func TestPrairieLearnFields(t *testing.T) {
+	for _, r := range sampleResults() {
+		data, _ := json.Marshal(PrairieLearn(r))
+		if got, want := fieldNames(t, data), []string{"gradable", "message", "score", "tests"}; !reflect.DeepEqual(got, want) {
+			t.Errorf("results.json fields %v, want %v", got, want)
+		}
+		p := PrairieLearn(r)
+		if p.Score < 0 || p.Score > 1 || p.Gradable != r.Gradable {
+			t.Errorf("%s: %+v", r.Student, p)
+		}
+		if len(p.Tests) > 0 {
+			var x struct{ Tests []json.RawMessage }
+			json.Unmarshal(data, &x)
+			if got, want := fieldNames(t, x.Tests[0]), []string{"max_points", "message", "name", "points"}; !reflect.DeepEqual(got, want) {
+				t.Errorf("test fields %v, want %v", got, want)
+			}
+		}
+	}
+	if p := PrairieLearn(sampleResults()[0]); p.Score != 0.6 {
+		t.Errorf("score %v, want 0.6", p.Score)
+	}
+}
+
+func TestCSVOneRowPerStudent(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCSV(&b, sampleResults()); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 3 || !reflect.DeepEqual(recs[0], CSVHeader()) {
+		t.Fatalf("gradebook %q", recs)
+	}
+	if recs[1][0] != "alice, \"al\"" || recs[1][3] != "false" || strings.Contains(recs[1][4], "\n") || recs[2][1] != "3" {
+		t.Errorf("rows %q", recs[1:])
+	}
+}
+
+func TestMarkdownHidesHiddenInputs(t *testing.T) {
+	md := Markdown(sampleResults()[0])
+	if strings.Contains(md, "777") || !strings.Contains(md, "| hidden | correct | failed | 0 / 2 |") {
+		t.Errorf("feedback:\n%s", md)
+	}
+	if md := Markdown(sampleResults()[1]); !strings.Contains(md, "Not graded") {
+		t.Errorf("refused feedback:\n%s", md)
+	}
+}
+
+func TestWriteFormats(t *testing.T) {
+	for _, f := range Formats() {
+		dir := t.TempDir()
+		if err := Write(dir, f, sampleResults()); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "gradebook.csv")); err != nil {
+			t.Error(err)
+		}
+		var want string
+		switch f {
+		case "gradescope", "prairielearn":
+			want = filepath.Join(dir, "bob", "results.json")
+		case "markdown":
+			want = filepath.Join(dir, "feedback", "bob.md")
+		}
+		if want != "" {
+			if _, err := os.Stat(want); err != nil {
+				t.Errorf("%s: %v", f, err)
+			}
+		}
+	}
+	if err := Write(t.TempDir(), "html", nil); err == nil {
+		t.Error("an unknown format is accepted")
+	}
+}
