@@ -113,6 +113,10 @@ const (
 	IsInf    // isinf(x): +-infinity
 	IsFinite // isfinite(x): neither NaN nor infinite
 	SignBit  // signbit(x): the sign bit is set (true for -0.0 and a negative NaN)
+	// LlRint is llrintf, llrint, lrintf and lrint: x rounded half to
+	// even, as a long long (Elem is x's type). Out of range it clamps and
+	// NaN gives 0, as CUDA's cvt.rni does, which is (long long)rint(x).
+	LlRint
 
 	// Reinterpretation of bits.
 	FloatAsInt       // int __float_as_int(float)
@@ -160,7 +164,7 @@ var builtinNames = [numBuiltins]string{
 	MathFma: "fma", FastExp: "__expf", FastLog: "__logf", FastPow: "__powf", FastSin: "__sinf",
 	FastCos: "__cosf", FastDiv: "__fdividef", FaddRn: "__fadd_rn", FmulRn: "__fmul_rn", FmaRn: "__fmaf_rn",
 	Min: "min", Max: "max", Abs: "abs",
-	IsNaN: "isnan", IsInf: "isinf", IsFinite: "isfinite", SignBit: "signbit",
+	IsNaN: "isnan", IsInf: "isinf", IsFinite: "isfinite", SignBit: "signbit", LlRint: "llrint",
 	FloatAsInt: "__float_as_int", FloatAsUint: "__float_as_uint", IntAsFloat: "__int_as_float",
 	UintAsFloat: "__uint_as_float", DoubleAsLongLong: "__double_as_longlong",
 	LongLongAsDouble: "__longlong_as_double",

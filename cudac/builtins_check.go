@@ -19,6 +19,7 @@ const (
 	bcMathD // plain names: float or double by the arguments
 	bcMinMax
 	bcClassify // isnan, isinf, isfinite, signbit: one float or double, bool
+	bcRoundInt // llrint, lrint (float or double by the argument), llrintf, lrintf
 	bcAbs
 	bcLdg
 	bcPrintf
@@ -119,6 +120,10 @@ var builtinFuncs = map[string]*builtinFunc{
 	"isinf":    {b: IsInf, cat: bcClassify, n: 1},
 	"isfinite": {b: IsFinite, cat: bcClassify, n: 1},
 	"signbit":  {b: SignBit, cat: bcClassify, n: 1},
+	"llrint":   {b: LlRint, cat: bcRoundInt, n: 1},
+	"lrint":    {b: LlRint, cat: bcRoundInt, n: 1},
+	"llrintf":  {b: LlRint, cat: bcRoundInt, n: 1, elem: Float32Type},
+	"lrintf":   {b: LlRint, cat: bcRoundInt, n: 1, elem: Float32Type},
 	"llabs":    {b: Abs, cat: bcAbs, elem: Int64Type},
 	"labs":     {b: Abs, cat: bcAbs, elem: longType},
 
@@ -323,6 +328,23 @@ func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
 			}
 		}
 		call.Elem, call.T = elem, elem
+	case bcRoundInt:
+		if !arity(1, 1) {
+			return badExpr(e.P)
+		}
+		t := args[0].Type()
+		if !t.IsArithmetic() {
+			c.errorf(args[0].Pos(), "argument of '%s' must be a number, not '%s'", name, t)
+			return badExpr(e.P)
+		}
+		elem := Float64Type
+		if bf.elem != nil || t.Kind == Float32 {
+			elem = Float32Type
+		}
+		if !conv(0, elem) {
+			return badExpr(e.P)
+		}
+		call.Elem, call.T = elem, Int64Type
 	case bcClassify:
 		// Like C++'s overloads: a float stays float, anything else
 		// arithmetic is classified as a double.

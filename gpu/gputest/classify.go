@@ -63,3 +63,40 @@ func testClassify(e *env) {
 		}
 	}
 }
+
+const llrintSrc = `
+__global__ void roundF(const float* x, int n, long long* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = llrintf(x[i]) + 0 * lrint(x[i]);
+}
+__global__ void roundD(const double* x, int n, long long* out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = llrint(x[i]);
+}
+`
+
+// testLlrint checks llrint and llrintf on halves (rounded to even),
+// negatives, large values and both zeros.
+func testLlrint(e *env) {
+	vals := []float64{0, math.Copysign(0, -1), 0.5, 1.5, 2.5, -0.5, -1.5, -2.5, 2.4999, 1e15 + 0.5, -7.75, 123456789}
+	want := func(x float64) int64 { return int64(math.RoundToEven(x)) }
+	f32 := make([]float32, len(vals))
+	for i, v := range vals {
+		f32[i] = float32(v)
+	}
+	n := len(vals)
+	out := zeros[int64](e, n)
+	e.launch(e.kernel(llrintSrc, "roundF"), 1, 32, upload(e, f32), n, out)
+	for i, got := range download(e, out) {
+		if w := want(float64(f32[i])); got != w {
+			e.Errorf("llrintf(%v) = %d, want %d", f32[i], got, w)
+		}
+	}
+	out = zeros[int64](e, n)
+	e.launch(e.kernel(llrintSrc, "roundD"), 1, 32, upload(e, vals), n, out)
+	for i, got := range download(e, out) {
+		if w := want(vals[i]); got != w {
+			e.Errorf("llrint(%v) = %d, want %d", vals[i], got, w)
+		}
+	}
+}

@@ -74,6 +74,7 @@ var tests = []struct {
 	{"WholeFile", testWholeFile},
 	{"KernelDefaultArguments", testKernelDefaultArguments},
 	{"Classify", testClassify},
+	{"Llrint", testLlrint},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

@@ -126,6 +126,10 @@ func (l *lowerer) builtin(e *cudac.BuiltinCall, want bool) operand {
 			op = Max
 		}
 		return l.binop(op, ek, l.expr(e.Args[0], true), l.expr(e.Args[1], true))
+	case cudac.LlRint:
+		in := none
+		in.Op, in.T, in.A, in.Aux = Math, ek, l.args(e)[0], int32(cudac.MathRint)
+		return l.convert(emit(in), e.Elem, cudac.Int64Type)
 	case cudac.IsNaN, cudac.IsInf, cudac.IsFinite, cudac.SignBit:
 		return l.classify(b, ek, l.expr(e.Args[0], true))
 	case cudac.Abs:
