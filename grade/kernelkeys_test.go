@@ -7,6 +7,7 @@ import (
 	"github.com/warplab/warplab/labs/aggregation"
 	"github.com/warplab/warplab/labs/cas"
 	"github.com/warplab/warplab/labs/ordering"
+	"github.com/warplab/warplab/labs/reproducible"
 )
 
 // Right answers of the kernel labs (from the labs' own tests).
@@ -40,6 +41,37 @@ __device__ float atomicMaxFloat(float* addr, float value) {
 __global__ void foldMax(const float* v, int n, int C, float* m) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) atomicMaxFloat(&m[i / C], v[i]);
+}
+`
+	reproducibleRight = `__global__ void sum(const float* in, int n, float* out, float* partials, unsigned* done) {
+    __shared__ float s[256];
+    __shared__ int last;
+    float v = 0.0f;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        v += in[i];
+    s[threadIdx.x] = v;
+    __syncthreads();
+    for (int h = blockDim.x / 2; h > 0; h >>= 1) {
+        if (threadIdx.x < h) s[threadIdx.x] += s[threadIdx.x + h];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = s[0];
+        __threadfence();
+        last = atomicAdd(done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last) {
+        float t = 0.0f;
+        for (int j = threadIdx.x; j < gridDim.x; j += blockDim.x) t += partials[j];
+        s[threadIdx.x] = t;
+        __syncthreads();
+        for (int h = blockDim.x / 2; h > 0; h >>= 1) {
+            if (threadIdx.x < h) s[threadIdx.x] += s[threadIdx.x + h];
+            __syncthreads();
+        }
+        if (threadIdx.x == 0) *out = s[0];
+    }
 }
 `
 	orderingRight = `__global__ void publish(int* base, int trials, int* counts) {
@@ -76,6 +108,7 @@ func kernelKeyCases() []kernelKeyCase {
 		{"softmax", "softmax.Answer", "Kernel", softmaxRight, ""},
 		{"cas", "cas.Answer", "Source", casRight, cas.AnswerTemplate},
 		{"ordering", "ordering.Answer", "Source", orderingRight, ordering.AnswerTemplate},
+		{"reproducible", "reproducible.Answer", "Source", reproducibleRight, reproducible.AnswerTemplate},
 		{"aggregation", "aggregation.Answer", "Source", "", aggregation.AnswerTemplate},
 	}
 }

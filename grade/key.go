@@ -270,5 +270,10 @@ func pointsFor(ex *labs.Exercise) string {
 			return `compiles = 1, runs = 1, correct = 4, "no race or barrier divergence" = 2, contention = 2`
 		}
 	}
-	return `"ratios at 64 threads" = 3, "ratios at 1024 threads" = 3, "fastest column" = 2, sentence = 2`
+	if ex.Title == "Day 26 exercise" {
+		return `"ratios at 64 threads" = 3, "ratios at 1024 threads" = 3, "fastest column" = 2, sentence = 2`
+	}
+	// Other exercises name their parts in their feedback: the notebook's
+	// check cell shows them. Replace this one with those.
+	return `answer = 1`
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/warplab/warplab/labs"
 )
 
 func TestKeyErrors(t *testing.T) {
@@ -30,7 +32,11 @@ func TestKeyErrors(t *testing.T) {
 
 // Every lab with an exercise gets a starting key that validates.
 func TestKeyTemplates(t *testing.T) {
-	for _, lab := range []string{"day26", "histogram", "softmax", "cas", "ordering", "aggregation"} {
+	for _, l := range labs.All() {
+		if l.Info().Exercise == nil {
+			continue
+		}
+		lab := l.Info().Name
 		text, err := KeyTemplate(lab)
 		if err != nil {
 			t.Fatal(err)
@@ -104,5 +110,36 @@ func TestHiddenChecksOnlyInKeys(t *testing.T) {
 	}
 	if !strings.Contains(string(data), "-type d -name keys") {
 		t.Error("the Dockerfile's build stage does not prune keys folders from the source it ships to students")
+	}
+}
+
+// Day 26 and every lab whose exercise is a student kernel (its check has
+// an instruction budget) has a key in keys/.
+func TestEveryKernelLabHasAKey(t *testing.T) {
+	for _, l := range labs.All() {
+		ex := l.Info().Exercise
+		if ex == nil {
+			continue
+		}
+		kernel := false
+		for _, o := range ex.Options {
+			kernel = kernel || o.Name == "budget"
+		}
+		name := l.Info().Name
+		if !kernel && name != "day26" {
+			continue
+		}
+		k, err := LoadKey("keys/" + name + ".toml")
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		hidden := name == "day26"
+		for _, c := range k.Checks {
+			hidden = hidden || c.Visibility != labs.Visible
+		}
+		if !hidden {
+			t.Errorf("%s: the key has no hidden check", name)
+		}
 	}
 }
