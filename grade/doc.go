@@ -40,7 +40,7 @@
 // # Speed
 //
 // BenchmarkClass grades a generated class of 200 histogram submissions
-// (140 with a kernel, the rest refused) with 2 workers: on the 2-core
+// (92 with a kernel to run, 108 refused) with 2 workers: on the 2-core
 // development machine, shared and under a load average near 20, 59.9 s
 // for the class, 0.65 s per kernel submission, and 71 MiB peak resident
 // memory. Day 26 re-runs the block-size sweep once per check and batch,
