@@ -219,10 +219,7 @@ func score(c Check, f labs.Feedback, err error) []Test {
 		case err != nil:
 			t.Verdict, t.Detail = labs.Fail, err.Error()
 		case !found:
-			t.Verdict, t.Detail = labs.Fail, "not reached: an earlier part failed"
-			if len(f.Parts) > 0 {
-				t.Detail += " (" + firstFailure(f) + ")"
-			}
+			t.Verdict, t.Detail = labs.Fail, "not checked: "+firstFailure(f)
 		case ok:
 			t.Verdict, t.Points, t.Detail = labs.Pass, t.MaxPoints, strings.Join(msgs, " ")
 		default:
@@ -246,7 +243,7 @@ func firstFailure(f labs.Feedback) string {
 			return p.Name + ": " + p.Message
 		}
 	}
-	return "no part failed"
+	return "the check reported no such part"
 }
 
 func fmtPoints(x float64) string { return fmt.Sprintf("%g", x) }
