@@ -48,6 +48,7 @@ func countersFrom(c *driver.Counters) *Counters {
 		GlobalStoreRequests:        c.GlobalStoreRequests,
 		GlobalStoreSectors:         c.GlobalStoreSectors,
 		GlobalStoreBytes:           c.GlobalStoreBytes,
+		DRAMBytes:                  c.DRAMBytes,
 		SharedLoadRequests:         c.SharedLoadRequests,
 		SharedStoreRequests:        c.SharedStoreRequests,
 		SharedBankConflicts:        c.SharedBankConflicts,

@@ -24,6 +24,12 @@ type Counters struct {
 	GlobalStoreRequests int64 `json:"global_store_requests"`
 	GlobalStoreSectors  int64 `json:"global_store_sectors"`
 	GlobalStoreBytes    int64 `json:"global_store_bytes"`
+	// DRAMBytes is the modelled traffic between the L2 and DRAM: the
+	// 64-byte granules the global accesses touch (the DRAM's access
+	// granularity: a lane alone in its granule moves all 64 bytes), less
+	// the loads a lane makes again from the granule it loaded last (served
+	// by the L1).
+	DRAMBytes int64 `json:"dram_bytes"`
 
 	// Shared memory: BankConflicts counts the extra wavefronts (a request
 	// whose lanes hit k distinct words of one bank costs k-1 extra).

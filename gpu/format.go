@@ -53,6 +53,7 @@ func (c *Counters) Entries() []CounterEntry {
 		e(gm, "store requests", c.GlobalStoreRequests, "warp store instructions"),
 		e(gm, "store sectors", c.GlobalStoreSectors, "distinct 32-byte sectors stored"),
 		e(gm, "store bytes", c.GlobalStoreBytes, "bytes the active lanes wrote"),
+		e(gm, "DRAM bytes", c.DRAMBytes, "modelled: 64-byte granules moved to and from DRAM, less L1 reuse"),
 		e(sm, "load requests", c.SharedLoadRequests, "warp load instructions"),
 		e(sm, "store requests", c.SharedStoreRequests, "warp store instructions"),
 		e(sm, "bank conflicts", c.SharedBankConflicts, "extra wavefronts from lanes on one bank"),

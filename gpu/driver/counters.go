@@ -23,6 +23,9 @@ type Counters struct {
 	GlobalStoreRequests int64 `json:"global_store_requests"`
 	GlobalStoreSectors  int64 `json:"global_store_sectors"`
 	GlobalStoreBytes    int64 `json:"global_store_bytes"`
+	// DRAMBytes is the modelled traffic between the L2 and DRAM (see
+	// gpu.Counters).
+	DRAMBytes int64 `json:"dram_bytes"`
 
 	// Shared memory: BankConflicts counts the extra wavefronts (a request
 	// whose lanes hit k distinct words of one bank costs k-1 extra).

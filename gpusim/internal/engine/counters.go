@@ -25,6 +25,7 @@ func addCounters(d, s *driver.Counters) {
 	d.GlobalLoadBytes += s.GlobalLoadBytes
 	d.GlobalStoreRequests += s.GlobalStoreRequests
 	d.GlobalStoreSectors += s.GlobalStoreSectors
+	d.DRAMBytes += s.DRAMBytes
 	d.GlobalStoreBytes += s.GlobalStoreBytes
 	d.SharedLoadRequests += s.SharedLoadRequests
 	d.SharedStoreRequests += s.SharedStoreRequests

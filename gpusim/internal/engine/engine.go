@@ -55,9 +55,11 @@ type Costs struct {
 	SharedInt float64
 	// L2 service times in nanoseconds (the L2 has its own clock): an
 	// atomic transaction (one warp instruction's lanes that hit one 128-byte
-	// line) holds its line for max(L2Addr, n*op) where n is the most lanes on
-	// one address of the line and op the per-operation time of its type.
-	L2Addr, L2OpF32, L2OpF64, L2OpInt float64
+	// line) holds its line for max(a*L2Addr, n*op, s*L2Sector) where a is
+	// its distinct addresses, n the most lanes on one address of the line,
+	// op the per-operation time of its type, and s the sum over the 32-byte
+	// sectors it touches of the most lanes on one address of the sector.
+	L2Addr, L2OpF32, L2OpF64, L2OpInt, L2Sector float64
 }
 
 // Order says how the order of atomics is chosen.
@@ -223,6 +225,9 @@ type warp struct {
 	printfs   int64  // printf calls so far, to keep each thread's in order
 	barDst    ir.Reg
 	ways      []divergence
+	// l1 holds, per lane, the 64-byte granule of its last global load plus
+	// one (0: none), the L1 reuse the DRAM traffic model credits.
+	l1 [32]uint64
 }
 
 // went records that lanes of w went way s at the construct at pc.

@@ -101,6 +101,75 @@ func exactSectors(base uint64, offs *[32]uint64, mask uint32, size uint64) int64
 	return int64(len(slices.Compact(secs)))
 }
 
+// granuleShift gives the DRAM's access granularity, 64 bytes: the H200's
+// strided reads (docs/evidence/2026-11-30-h200-microbenchmarks-round2/csv/access.csv)
+// slow down until lanes are 64 bytes apart, not 32, and its naive
+// transpose, whose lanes each store 4 bytes of their own 64-byte granule,
+// takes the time of moving the whole granules.
+const granuleShift = 6
+
+// dramBytes returns the DRAM traffic of a global access by the lanes in
+// mask at base+offs: the distinct 64-byte granules it touches, times 64.
+// For a load (l1 non-nil), a granule that one of its lanes loaded last
+// time too is an L1 hit and moves nothing; every lane then remembers its
+// granule.
+func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]uint64) int64 {
+	var gs [32]uint64
+	n := 0
+	hit := uint32(0)
+	for m := mask; m != 0; m &= m - 1 {
+		l := bits.TrailingZeros32(m)
+		a := base + offs[l]
+		g := a >> granuleShift
+		if (a+size-1)>>granuleShift != g {
+			// A lane whose element straddles two granules: rare (a
+			// misaligned vector), counted exactly without the L1.
+			return straddlingBytes(base, offs, mask, size)
+		}
+		if l1 != nil {
+			if l1[l] == g+1 {
+				hit |= 1 << uint(n)
+			}
+			l1[l] = g + 1
+		}
+		gs[n] = g
+		n++
+	}
+	// Distinct granules; a granule is a hit when any lane hit it.
+	var moved int64
+	for i := 0; i < n; i++ {
+		dup, h := false, hit&(1<<uint(i)) != 0
+		for j := 0; j < i; j++ {
+			if gs[j] == gs[i] {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		for j := i + 1; j < n && !h; j++ {
+			h = gs[j] == gs[i] && hit&(1<<uint(j)) != 0
+		}
+		if !h {
+			moved++
+		}
+	}
+	return moved << granuleShift
+}
+
+func straddlingBytes(base uint64, offs *[32]uint64, mask uint32, size uint64) int64 {
+	gs := make([]uint64, 0, 64)
+	for m := mask; m != 0; m &= m - 1 {
+		a := base + offs[bits.TrailingZeros32(m)]
+		for g := a >> granuleShift; g <= (a+size-1)>>granuleShift; g++ {
+			gs = append(gs, g)
+		}
+	}
+	slices.Sort(gs)
+	return int64(len(slices.Compact(gs))) << granuleShift
+}
+
 // loadFast tries the fast path of a load; it returns false to fall back.
 func (x *exec) loadFast(w *warp, d, ad *[32]uint64, off, size uint64, hintShared bool, cache *Alloc, pc int, k cudac.Kind) bool {
 	var offs [32]uint64
@@ -125,6 +194,7 @@ func (x *exec) loadFast(w *warp, d, ad *[32]uint64, off, size uint64, hintShared
 	c := &w.blk.ctx.count
 	c.GlobalLoadRequests++
 	c.GlobalLoadSectors += sectors(cache.Base, &offs, w.mask, size)
+	c.DRAMBytes += dramBytes(cache.Base, &offs, w.mask, size, &w.l1)
 	c.GlobalLoadBytes += int64(n) * int64(size)
 	return true
 }
@@ -172,6 +242,7 @@ func (x *exec) storeFast(w *warp, v, ad *[32]uint64, off, size uint64, hintShare
 	}
 	c.GlobalStoreRequests++
 	c.GlobalStoreSectors += sectors(cache.Base, &offs, w.mask, size)
+	c.DRAMBytes += dramBytes(cache.Base, &offs, w.mask, size, nil)
 	c.GlobalStoreBytes += int64(n) * int64(size)
 	return true
 }

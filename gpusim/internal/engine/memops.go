@@ -312,6 +312,11 @@ func countMem(c *driver.Counters, st *memStats, size uint64, store bool) {
 	}
 	switch st.space {
 	case spGlobal:
+		// The checked path (generic pointers) counts DRAM traffic without
+		// the L1's reuse.
+		var offs [32]uint64
+		copy(offs[:], st.addrs[:st.n])
+		c.DRAMBytes += dramBytes(0, &offs, uint32(uint64(1)<<st.n-1), size, nil)
 		if store {
 			c.GlobalStoreRequests++
 			c.GlobalStoreSectors += st.globalSectors(size)
