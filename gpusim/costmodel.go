@@ -12,7 +12,7 @@ import (
 // The cost model turns a launch's counters and its virtual-time schedule
 // into the time CUDA events around the launch would measure:
 //
-//	launch + max(blocks, L2 atomic chain, L2 throughput, DRAM, issue)
+//	launch + max(blocks, L2 atomic chain, L2 throughput, DRAM, shared, issue)
 //
 //   - launch: the profile's event-measured cost of launching a kernel;
 //   - blocks and L2 atomic chain: the engine's virtual-time schedule, in SM
@@ -27,8 +27,11 @@ import (
 //   - L2 throughput: the L2's atomic work as a throughput bound: the
 //     busiest line, and all lines together over the units that serve hot
 //     lines side by side;
-//   - DRAM: the bytes of the global sectors moved, at the profile's
+//   - DRAM: the bytes moved in 64-byte granules (less a lane's reloads of
+//     the granule it read last, which the L1 serves), at the profile's
 //     achievable bandwidth;
+//   - shared: the shared-memory wavefronts (a request, plus one replay per
+//     extra word a bank must serve), one per SM cycle;
 //   - issue: warp instructions over the SMs' issue rate.
 //
 // The terms are resources that work in parallel, so the slowest binds; the
@@ -56,16 +59,25 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 	l2 := out.L2.MaxLineNs
 	detail := "no global atomics"
 	if out.L2.HotLines > 0 {
-		par := max(1, cost.L2LineParallelism*float64(out.L2.HotLines))
+		par := min(max(1, cost.L2LineParallelism*float64(out.L2.HotLines)), cost.L2MaxParallelLines)
 		l2 = max(l2, out.L2.SumNs/par)
 		detail = fmt.Sprintf("%d hot lines; the busiest line serves %d operations on one address (longest chain)",
 			out.L2.HotLines, c.GlobalAtomicMaxChain)
 	}
 	add("l2 throughput", l2, detail)
 
-	bytes := float64(c.GlobalLoadSectors+c.GlobalStoreSectors) * 32
+	bytes := float64(c.DRAMBytes)
 	bw := p.DRAMGBps * cost.DRAMEfficiency
-	add("dram", bytes/bw, fmt.Sprintf("%.0f bytes at %.0f GB/s", bytes, bw))
+	add("dram", bytes/bw, fmt.Sprintf("%.0f bytes in 64-byte granules at %.0f GB/s", bytes, bw))
+
+	// Shared memory serves one wavefront per SM cycle; a request whose
+	// lanes hit k distinct words of one bank takes k.
+	wavefronts := float64(c.SharedLoadRequests + c.SharedStoreRequests + c.SharedBankConflicts)
+	if wavefronts > 0 {
+		add("shared", wavefronts/(float64(p.SMs)*cost.SharedWavefrontsPerCycle)/ghz,
+			fmt.Sprintf("%.0f wavefronts (%d of them bank-conflict replays) at %g per cycle on %d SMs",
+				wavefronts, c.SharedBankConflicts, cost.SharedWavefrontsPerCycle, p.SMs))
+	}
 
 	issue := float64(c.WarpInstructions) / (float64(p.SMs) * cost.IssueIPC) / ghz
 	add("issue", issue, fmt.Sprintf("%d warp instructions at %.1f per cycle on %d SMs", c.WarpInstructions, cost.IssueIPC, p.SMs))
@@ -94,7 +106,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			Stagger: c.BlockStaggerCycles, Refill: c.BlockRefillCycles, Local: c.LocalCycles, Store: c.StoreCycles,
 			SharedJitterDivisor: c.SharedJitterDivisor,
 			SharedFloatA:        c.SharedFloatA, SharedFloatB: c.SharedFloatB, SharedInt: c.SharedInt,
-			L2Addr: c.L2AddrNs, L2OpF32: c.L2OpF32Ns, L2OpF64: c.L2OpF64Ns, L2OpInt: c.L2OpIntNs,
+			L2Addr: c.L2AddrNs, L2OpF32: c.L2OpF32Ns, L2OpF64: c.L2OpF64Ns, L2OpInt: c.L2OpIntNs, L2Sector: c.L2SectorNs,
 		},
 		ClockGHz: clockMHz / 1000,
 		Jitter:   c.JitterCycles,

@@ -52,6 +52,10 @@ type Cost struct {
 	DRAMEfficiency float64
 	// IssueIPC is the warp instructions an SM issues per cycle.
 	IssueIPC float64
+	// SharedWavefrontsPerCycle is the shared-memory wavefronts an SM
+	// serves per cycle (a bank-conflicted request takes one per word a bank
+	// serves).
+	SharedWavefrontsPerCycle float64
 
 	// Latencies in SM cycles, for the virtual clock: an ALU instruction
 	// (with the SM's issue slots shared by its resident warps), a
@@ -66,13 +70,17 @@ type Cost struct {
 	SharedFloatA, SharedFloatB, SharedInt float64
 
 	// L2 atomics, in ns: a transaction (a warp's lanes on one 128-byte
-	// line) holds the line max(n*op, a*L2AddrNs), n the most lanes on one of
-	// its addresses, op the per-operation time of the type and a the
-	// lanes' operations it carries (distinct addresses or not).
-	L2AddrNs, L2OpF32Ns, L2OpF64Ns, L2OpIntNs float64
+	// line) holds the line max(n*op, a*L2AddrNs, s*L2SectorNs), n the most
+	// lanes on one of its addresses, op the per-operation time of the type,
+	// a the lanes' operations it carries (distinct addresses or not) and s
+	// the sum over the 32-byte sectors it touches of the most lanes on one
+	// address of the sector.
+	L2AddrNs, L2OpF32Ns, L2OpF64Ns, L2OpIntNs, L2SectorNs float64
 	// L2LineParallelism is the fraction of the hot lines whose transactions
-	// the L2 serves concurrently, when many lines are hot.
-	L2LineParallelism float64
+	// the L2 serves concurrently, when many lines are hot, up to
+	// L2MaxParallelLines lines at once.
+	L2LineParallelism  float64
+	L2MaxParallelLines float64
 	// JitterCycles is the largest random delay added where a warp reaches
 	// an instruction other blocks observe: it orders atomics differently
 	// from seed to seed, as runs differ on hardware. Where a warp reaches a

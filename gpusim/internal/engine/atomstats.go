@@ -118,15 +118,18 @@ func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, used, floatAdd b
 
 // l2 queues one atomic instruction's transactions at the L2 and returns the
 // SM cycle the last completes. The lanes that hit one line form a
-// transaction, which holds the line for the most operations on one of its
-// addresses (distinct addresses of a line are served side by side), or
-// for its lanes' operations times the line's per-address time, whichever
-// is longer: on the H200, 32 lanes on 16 addresses of one line (two each)
-// take as long as 32 lanes on 32 addresses
-// (docs/evidence/2026-11-30-h200-aggregation-lab.txt, bucketAtomic at 16
-// and 32 keys per warp). Global atomics run in virtual-time order (they
-// wait for the global scheduler), so each line's queue sees its
-// transactions in order.
+// transaction, which holds the line for the longest of: the most operations
+// on one of its addresses (distinct addresses of a line are served side by
+// side); its lanes' operations times the per-address time (on the H200, 32
+// lanes on 16 addresses of one line, two each, take as long as 32 lanes on
+// 32 addresses: docs/evidence/2026-11-30-h200-aggregation-lab.txt,
+// bucketAtomic at 16 and 32 keys per warp); and the sum over its 32-byte
+// sectors of the most operations on one address there times the per-sector
+// time (a line's sectors are served one after another, so lanes scattered
+// over a line cost more than lanes on consecutive words:
+// docs/evidence/2026-11-30-h200-microbenchmarks-round2, histshape.csv).
+// Global atomics run in virtual-time order (they wait for the global
+// scheduler), so each line's queue sees its transactions in order.
 func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cudac.Kind, floatAdd bool) int64 {
 	c := &x.m.Costs
 	op := c.L2OpInt
@@ -144,17 +147,22 @@ func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cuda
 		}
 		line := g.addrs[i] >> 7
 		most, lanes := g.count[i], g.count[i]
+		var sectorMost [4]int64 // the most lanes on one address, per sector of the line
+		sectorMost[g.addrs[i]>>5&3] = g.count[i]
 		for j := i + 1; j < g.k; j++ {
 			if !done[j] && g.addrs[j]>>7 == line {
 				done[j] = true
 				most = max(most, g.count[j])
 				lanes += g.count[j]
+				sec := g.addrs[j] >> 5 & 3
+				sectorMost[sec] = max(sectorMost[sec], g.count[j])
 			}
 		}
+		sectorOps := sectorMost[0] + sectorMost[1] + sectorMost[2] + sectorMost[3]
 		if aggregated {
-			most, lanes = 1, 1
+			most, lanes, sectorOps = 1, 1, 1
 		}
-		busy := max(float64(lanes)*c.L2Addr, float64(most)*op)
+		busy := max(float64(lanes)*c.L2Addr, float64(most)*op, float64(sectorOps)*c.L2Sector)
 		ls := s.line(g.addrs[i])
 		ls.busyNs += busy
 		ls.free = max(float64(now), ls.free) + busy*x.m.ClockGHz
