@@ -84,16 +84,43 @@ func fidelityCmd(args []string, stdout, stderr io.Writer) error {
 		reports = append(reports, r)
 		misses += len(r.Failures(*strict))
 	}
+	// The round-2 microbenchmarks were measured on the H200.
+	var bench *fidelity.BenchReport
+	if *profile == "" || *profile == "h200" {
+		var prog *charts.Progress
+		if f, ok := stderr.(*os.File); ok && f == os.Stderr {
+			prog = charts.NewProgress("fidelity microbenchmarks")
+		}
+		var err error
+		bench, err = fidelity.RunBenches(func(done, total int, what string) {
+			if prog != nil {
+				prog.Update(done, total, what)
+			}
+		})
+		if prog != nil {
+			prog.Done()
+		}
+		if err != nil {
+			return err
+		}
+		misses += len(bench.Misses())
+	}
 	switch {
 	case *asJSON:
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(reports); err != nil {
+		if err := enc.Encode(struct {
+			Tables     []*fidelity.Report    `json:"tables"`
+			Microbench *fidelity.BenchReport `json:"microbenchmarks,omitempty"`
+		}{reports, bench}); err != nil {
 			return err
 		}
 	case *asMarkdown:
 		for _, r := range reports {
 			r.WriteMarkdown(stdout)
+		}
+		if bench != nil {
+			bench.WriteMarkdown(stdout)
 		}
 	default:
 		for i, r := range reports {
@@ -101,6 +128,10 @@ func fidelityCmd(args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintln(stdout)
 			}
 			r.WriteText(stdout)
+		}
+		if bench != nil {
+			fmt.Fprintln(stdout)
+			bench.WriteText(stdout)
 		}
 	}
 	if misses > 0 {

@@ -1,0 +1,383 @@
+package fidelity
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/warplab/warplab/gpu"
+)
+
+// benchEnv runs the round-2 kernels on one simulated device.
+type benchEnv struct {
+	dev   *gpu.Device
+	mod   *gpu.Module
+	bufs  []interface{ Free() error }
+	cache map[string]*gpu.Kernel
+}
+
+func newBenchEnv(spec string) (*benchEnv, error) {
+	dev, err := gpu.Open(spec)
+	if err != nil {
+		return nil, err
+	}
+	src, err := kernelFS.ReadFile("kernels/microbench.cu")
+	if err != nil {
+		dev.Close()
+		return nil, err
+	}
+	mod, err := dev.Compile("microbench.cu", src)
+	if err != nil {
+		dev.Close()
+		return nil, err
+	}
+	return &benchEnv{dev: dev, mod: mod, cache: map[string]*gpu.Kernel{}}, nil
+}
+
+func (e *benchEnv) close() { e.freeAll(); e.dev.Close() }
+
+func (e *benchEnv) freeAll() {
+	for _, b := range e.bufs {
+		b.Free()
+	}
+	e.bufs = nil
+}
+
+func track[T gpu.Scalar](e *benchEnv, b *gpu.Buffer[T], err error) (*gpu.Buffer[T], error) {
+	if err == nil {
+		e.bufs = append(e.bufs, b)
+	}
+	return b, err
+}
+
+func zeros[T gpu.Scalar](e *benchEnv, n int) (*gpu.Buffer[T], error) {
+	b, err := gpu.NewBuffer[T](e.dev, n)
+	return track(e, b, err)
+}
+
+func upload[T gpu.Scalar](e *benchEnv, data []T) (*gpu.Buffer[T], error) {
+	b, err := gpu.Upload(e.dev, data)
+	return track(e, b, err)
+}
+
+// launch runs kernel name and returns its modelled timing.
+func (e *benchEnv) launch(name string, cfg gpu.LaunchConfig, args ...any) (gpu.Timing, error) {
+	k := e.cache[name]
+	if k == nil {
+		var err error
+		if k, err = e.mod.Kernel(name); err != nil {
+			return gpu.Timing{}, err
+		}
+		e.cache[name] = k
+	}
+	res, err := k.Launch(cfg, args...)
+	if err != nil {
+		return gpu.Timing{}, err
+	}
+	return res.Timing, nil
+}
+
+func d1(grid, block int) gpu.LaunchConfig {
+	return gpu.LaunchConfig{Grid: gpu.D1(grid), Block: gpu.D1(block)}
+}
+
+// hash32 is the microbenchmarks' integer mixer (common.cuh).
+func hash32(x uint32) uint32 {
+	x ^= x >> 16
+	x *= 0x7feb352d
+	x ^= x >> 15
+	x *= 0x846ca68b
+	x ^= x >> 16
+	return x
+}
+
+// Benches returns the round-2 cells: kernels of the microbenchmarks in
+// BenchRun, each with the measured median of its CSV row. Validation
+// cells fitted nothing; calibration cells name the parameter they fixed.
+func Benches() []Bench {
+	var bs []Bench
+	add := func(b Bench) { bs = append(bs, b) }
+
+	// Access patterns (access.csv: experiment,kernel,n,param,bytes,median_ms).
+	for _, c := range []struct {
+		kernel, row string
+		ms          float64
+	}{
+		{"copy2d", "copy", 0.03858}, {"transpose_naive", "naive", 0.25998},
+		{"transpose_tiled_nopad", "tiled_nopad", 0.09096}, {"transpose_tiled_pad", "tiled_pad", 0.04296},
+	} {
+		c := c
+		add(Bench{Group: "transpose n=4096", Name: c.row, CSV: "access.csv", Row: "transpose," + c.row + ",4096", Col: 5, Ms: c.ms, Role: Validation,
+			run: func(e *benchEnv) (gpu.Timing, error) {
+				const n = 4096
+				in, err := zeros[float32](e, n*n)
+				if err != nil {
+					return gpu.Timing{}, err
+				}
+				out, err := zeros[float32](e, n*n)
+				if err != nil {
+					return gpu.Timing{}, err
+				}
+				return e.launch(c.kernel, gpu.LaunchConfig{Grid: gpu.Dim3{X: n / 32, Y: n / 32, Z: 1}, Block: gpu.Dim3{X: 32, Y: 8, Z: 1}}, in, out, n)
+			}})
+	}
+	for _, c := range []struct {
+		stride int
+		ms     float64
+	}{{1, 0.01629}, {2, 0.02096}, {4, 0.02635}, {8, 0.03901}, {16, 0.07013}, {32, 0.07899}} {
+		c := c
+		b := Bench{Group: "strided reads", Name: fmt.Sprintf("stride %d", c.stride), CSV: "access.csv",
+			Row: fmt.Sprintf("stride,read_stride,4194304,%d", c.stride), Col: 5, Ms: c.ms, Role: Validation,
+			run: func(e *benchEnv) (gpu.Timing, error) {
+				const threads = 1 << 22
+				in, err := zeros[float32](e, threads*32)
+				if err != nil {
+					return gpu.Timing{}, err
+				}
+				out, err := zeros[float32](e, threads)
+				if err != nil {
+					return gpu.Timing{}, err
+				}
+				return e.launch("read_stride", d1(threads/256, 256), in, out, threads, c.stride, uint32(threads*32))
+			}}
+		if c.stride == 16 {
+			b.Role, b.Fits = Calibration, "the 64-byte DRAM granule (engine granuleShift)"
+		}
+		add(b)
+	}
+	for _, c := range []struct {
+		stride int
+		ms     float64
+	}{{4, 0.54274}, {32, 4.25808}} { // each runs 200M warp instructions: two of the five strides
+		c := c
+		b := Bench{Group: "shared bank conflicts", Name: fmt.Sprintf("stride %d", c.stride), CSV: "access.csv",
+			Row: fmt.Sprintf("banks,shared_banks,270336,%d", c.stride), Col: 5, Ms: c.ms, Role: Validation,
+			run: func(e *benchEnv) (gpu.Timing, error) {
+				out, err := zeros[float32](e, 1056*256)
+				if err != nil {
+					return gpu.Timing{}, err
+				}
+				cfg := d1(1056, 256)
+				cfg.MaxInstructions = 1 << 30
+				return e.launch("shared_banks", cfg, out, c.stride, 4096)
+			}}
+		if c.stride == 32 {
+			b.Role, b.Fits = Calibration, "Cost.SharedWavefrontsPerCycle"
+		}
+		add(b)
+	}
+
+	// Sliced counters (counters.csv: type,mode,layout,k,lines,threads,atomics,median_ms).
+	for _, c := range []struct {
+		typ, mode, layout string
+		k                 int
+		ms                float64
+	}{
+		{"u32", "thread_warp", "packed", 32, 11.65114}, {"u32", "thread_warp", "padded", 32, 1.59472},
+		{"u32", "thread_lane", "packed", 32, 1.23472}, {"u32", "thread_lane", "padded", 32, 1.60355},
+		{"u32", "warp", "packed", 32, 0.36896}, {"u32", "warp", "padded", 32, 0.05424},
+		{"u32", "thread_lane", "packed", 4096, 0.05392}, {"u32", "thread_lane", "padded", 4096, 0.17888},
+		{"f32", "thread_warp", "packed", 32, 16.19245}, {"f32", "thread_warp", "padded", 32, 2.04733},
+		{"f32", "thread_lane", "packed", 32, 1.23546}, {"f32", "thread_lane", "padded", 32, 2.15187},
+		{"f32", "warp", "packed", 32, 0.50989}, {"f32", "warp", "padded", 32, 0.06829},
+	} {
+		c := c
+		add(Bench{Group: fmt.Sprintf("counters %s k=%d", c.typ, c.k), Name: c.mode + " " + c.layout, CSV: "counters.csv",
+			Row: fmt.Sprintf("%s,%s,%s,%d", c.typ, c.mode, c.layout, c.k), Col: 7, Ms: c.ms, Role: Validation,
+			run: func(e *benchEnv) (gpu.Timing, error) {
+				const threads = 1 << 24
+				stride := uint32(1)
+				if c.layout == "padded" {
+					stride = 32
+				}
+				name := "ctr_" + c.mode + "_" + c.typ
+				cfg := d1(threads/256, 256)
+				if c.typ == "u32" {
+					buf, err := zeros[uint32](e, c.k*int(stride))
+					if err != nil {
+						return gpu.Timing{}, err
+					}
+					return e.launch(name, cfg, buf, uint32(c.k), stride)
+				}
+				buf, err := zeros[float32](e, c.k*int(stride))
+				if err != nil {
+					return gpu.Timing{}, err
+				}
+				return e.launch(name, cfg, buf, uint32(c.k), stride)
+			}})
+	}
+
+	// Work queue (queue.csv: costs,pop,k,items,grid,block,pops,median_ms).
+	for _, c := range []struct {
+		costs string
+		k     int
+		ms    float64
+	}{
+		{"even", 1, 0.10682}, {"even", 8, 0.03581}, {"even", 64, 0.08947}, {"even", 1024, 0.37171},
+		{"uneven", 1, 0.14486}, {"uneven", 64, 0.37069}, {"uneven", 1024, 3.59213},
+	} {
+		c := c
+		add(Bench{Group: "queue " + c.costs, Name: fmt.Sprintf("k=%d", c.k), CSV: "queue.csv",
+			Row: fmt.Sprintf("%s,thread,%d", c.costs, c.k), Col: 7, Ms: c.ms, Role: Validation,
+			run: func(e *benchEnv) (gpu.Timing, error) {
+				const n = 1 << 22
+				head, err := zeros[uint32](e, 1)
+				if err != nil {
+					return gpu.Timing{}, err
+				}
+				out, err := zeros[float32](e, n)
+				if err != nil {
+					return gpu.Timing{}, err
+				}
+				uneven := int32(0)
+				if c.costs == "uneven" {
+					uneven = 1
+				}
+				cfg := d1(132*8, 256)
+				cfg.MaxInstructions = 1 << 31 // 4M items of up to 2048 FMAs each
+				return e.launch("pop_thread", cfg, head, uint32(n), uint32(c.k), uneven, out)
+			}})
+	}
+
+	// Histogram launch shapes (histshape.csv: input,bins,kernel,grid,block,median_ms).
+	for _, c := range []struct {
+		input  string
+		bins   int
+		kernel string
+		ms     float64
+	}{
+		{"uniform", 256, "global", 4.31933}, {"uniform", 256, "priv_small", 0.73323},
+		{"uniform", 256, "priv_resident", 0.03894}, {"uniform", 256, "priv_contig", 0.04214},
+		{"uniform", 4096, "global", 0.48416}, {"uniform", 4096, "priv_small", 0.35267},
+		{"uniform", 4096, "priv_resident", 0.04555}, {"uniform", 4096, "priv_contig", 0.05810},
+		{"runs", 256, "global", 6.23714}, {"runs", 256, "priv_small", 0.10608},
+		{"hot", 256, "global", 11.70947}, {"hot", 256, "priv_small", 0.45638}, {"hot", 256, "priv_resident", 0.03987},
+	} {
+		c := c
+		add(Bench{Group: fmt.Sprintf("histogram %s %d bins", c.input, c.bins), Name: c.kernel, CSV: "histshape.csv",
+			Row: fmt.Sprintf("%s,%d,%s", c.input, c.bins, c.kernel), Col: 5, Ms: c.ms, Role: Validation,
+			run: func(e *benchEnv) (gpu.Timing, error) {
+				const n = 1 << 24
+				bins := make([]uint32, n)
+				for i := range bins {
+					bins[i] = binOf(uint32(i), uint32(c.bins), c.input)
+				}
+				in, err := upload(e, bins)
+				if err != nil {
+					return gpu.Timing{}, err
+				}
+				hist, err := zeros[uint32](e, c.bins)
+				if err != nil {
+					return gpu.Timing{}, err
+				}
+				if c.kernel == "global" {
+					return e.launch("hist_global", d1(n/256, 256), in, uint32(n), hist)
+				}
+				grid := n / 256
+				if c.kernel != "priv_small" {
+					// Resident blocks: 132 SMs x 8 blocks of 256 threads (the
+					// occupancy API's answer on the H200 for both bin counts).
+					grid = 132 * 8
+				}
+				cfg := d1(grid, 256)
+				cfg.SharedBytes = c.bins * 4
+				return e.launch(c.kernel, cfg, in, uint32(n), hist, uint32(c.bins))
+			}})
+	}
+
+	// CAS loops (cas.csv: kernel,contenders,groups,threads,median_ms).
+	for _, c := range []struct {
+		kernel     string
+		contenders int
+		ms         float64
+	}{
+		{"cas_loop", 1, 0.01901}, {"signaware", 1, 0.01309},
+		{"cas_loop", 32, 0.18752}, {"signaware", 32, 0.07936},
+		{"cas_loop", 65536, 1.11850}, {"signaware", 65536, 3.04995},
+	} {
+		c := c
+		add(Bench{Group: fmt.Sprintf("float max, %d contenders", c.contenders), Name: c.kernel, CSV: "cas.csv",
+			Row: fmt.Sprintf("%s,%d", c.kernel, c.contenders), Col: 4, Ms: c.ms, Role: Validation,
+			run: func(e *benchEnv) (gpu.Timing, error) {
+				const n = 1 << 22
+				init := make([]float32, n/c.contenders)
+				for i := range init {
+					init[i] = float32(math.Inf(-1))
+				}
+				m, err := upload(e, init)
+				if err != nil {
+					return gpu.Timing{}, err
+				}
+				return e.launch(c.kernel, d1(n/256, 256), m, uint32(n), uint32(c.contenders))
+			}})
+	}
+
+	// Reproducible sums at 4M (reproducible.csv: kernel,n,runs,distinct,min,max,range,ref,err,median_ms).
+	for _, c := range []struct {
+		kernel string
+		ms     float64
+	}{{"atomic_global", 7.36757}, {"tree_atomic", 0.03502}, {"two_pass", 0.02808}, {"fixed_point", 0.02328}} {
+		c := c
+		add(Bench{Group: "sum of 4M floats", Name: c.kernel, CSV: "reproducible.csv", Row: c.kernel + ",4194304", Col: 9, Ms: c.ms, Role: Validation,
+			run: func(e *benchEnv) (gpu.Timing, error) {
+				const n, blocks = 1 << 22, 1 << 14
+				data := make([]float32, n)
+				for i := range data {
+					data[i] = 1 + float32(i%1000)/1000
+				}
+				in, err := upload(e, data)
+				if err != nil {
+					return gpu.Timing{}, err
+				}
+				switch c.kernel {
+				case "fixed_point":
+					out, err := zeros[uint64](e, 1)
+					if err != nil {
+						return gpu.Timing{}, err
+					}
+					return e.launch(c.kernel, d1(blocks, 256), in, uint32(n), out)
+				case "two_pass":
+					part, err := zeros[float32](e, blocks)
+					if err != nil {
+						return gpu.Timing{}, err
+					}
+					out, err := zeros[float32](e, 1)
+					if err != nil {
+						return gpu.Timing{}, err
+					}
+					t1, err := e.launch("tree_partials", d1(blocks, 256), in, uint32(n), part)
+					if err != nil {
+						return gpu.Timing{}, err
+					}
+					t2, err := e.launch("reduce_partials", d1(1, 256), part, uint32(blocks), out)
+					if err != nil {
+						return gpu.Timing{}, err
+					}
+					// Both launches run between one pair of events.
+					t1.Ms += t2.Ms
+					return t1, nil
+				}
+				out, err := zeros[float32](e, 1)
+				if err != nil {
+					return gpu.Timing{}, err
+				}
+				return e.launch(c.kernel, d1(blocks, 256), in, uint32(n), out)
+			}})
+	}
+	return bs
+}
+
+// binOf is histshape.cu's input: uniform bins, runs of 64 equal bins,
+// or a hot bin holding 90% of the elements.
+func binOf(i, bins uint32, input string) uint32 {
+	switch input {
+	case "runs":
+		return hash32((i/64)^0x51ed270b) % bins
+	case "hot":
+		h := hash32(i ^ 0x2545f491)
+		if h%10 != 0 {
+			return 0
+		}
+		return hash32(h) % bins
+	}
+	return hash32(i^0x9e3779b9) % bins
+}
