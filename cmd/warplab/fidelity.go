@@ -92,11 +92,11 @@ func fidelityCmd(args []string, stdout, stderr io.Writer) error {
 			prog = charts.NewProgress("fidelity microbenchmarks")
 		}
 		var err error
-		bench, err = fidelity.RunBenches(func(done, total int, what string) {
+		bench, err = fidelity.RunBenches(fidelity.BenchOptions{Progress: func(done, total int, what string) {
 			if prog != nil {
 				prog.Update(done, total, what)
 			}
-		})
+		}})
 		if prog != nil {
 			prog.Done()
 		}

@@ -82,15 +82,34 @@ type BenchReport struct {
 // than this are tied, and the model may order them either way.
 const OrderTolerance = 0.10
 
+// BenchOptions select what RunBenches does.
+type BenchOptions struct {
+	// Groups, if set, runs only the cells whose group contains one of
+	// these strings ("queue", "transpose").
+	Groups []string
+	// Progress, if set, is called as cells finish.
+	Progress func(done, total int, what string)
+}
+
 // RunBenches runs the round-2 microbenchmark cells on the simulator's
-// H200 profile. progress, if non-nil, is called as cells finish.
-func RunBenches(progress func(done, total int, what string)) (*BenchReport, error) {
+// H200 profile.
+func RunBenches(opts BenchOptions) (*BenchReport, error) {
 	env, err := newBenchEnv("sim:h200?racecheck=false")
 	if err != nil {
 		return nil, err
 	}
 	defer env.close()
-	cells := Benches()
+	var cells []Bench
+	for _, b := range Benches() {
+		keep := len(opts.Groups) == 0
+		for _, g := range opts.Groups {
+			keep = keep || strings.Contains(b.Group, g)
+		}
+		if keep {
+			cells = append(cells, b)
+		}
+	}
+	progress := opts.Progress
 	r := &BenchReport{Profile: "h200", Source: BenchRun, GeoMean: map[Role]float64{}}
 	for i, b := range cells {
 		t, err := b.run(env)
