@@ -58,10 +58,11 @@ func TestFidelityPaths(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "fidelity targets missed") {
 		t.Errorf("--tolerance 0.02: exit %d, stderr %q; want 1 and the count of misses", code, errs)
 	}
-	var reports []fidelity.Report
-	if err := json.Unmarshal([]byte(out), &reports); err != nil {
+	var doc struct{ Tables []fidelity.Report }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("--json: %v\n%s", err, out)
 	}
+	reports := doc.Tables
 	if len(reports) != 1 || reports[0].Profile != "h200" || reports[0].Tolerance != 0.02 || len(reports[0].Cells) != 24 {
 		t.Fatalf("--json: %d reports: %+v", len(reports), reports)
 	}

@@ -65,6 +65,8 @@ type Order struct {
 	Faster string `json:"faster"`
 	Slower string `json:"slower"`
 	OK     bool   `json:"ok"`
+	// Validation: neither cell fitted anything.
+	Validation bool `json:"validation"`
 }
 
 // BenchReport is the round-2 microbenchmarks' fidelity on a profile.
@@ -87,6 +89,9 @@ type BenchOptions struct {
 	// Groups, if set, runs only the cells whose group contains one of
 	// these strings ("queue", "transpose").
 	Groups []string
+	// Tolerance is the relative error a modelled time may have (0: the
+	// package's Tolerance).
+	Tolerance float64
 	// Progress, if set, is called as cells finish.
 	Progress func(done, total int, what string)
 }
@@ -110,6 +115,10 @@ func RunBenches(opts BenchOptions) (*BenchReport, error) {
 		}
 	}
 	progress := opts.Progress
+	tol := opts.Tolerance
+	if tol == 0 {
+		tol = Tolerance
+	}
 	r := &BenchReport{Profile: "h200", Source: BenchRun, GeoMean: map[Role]float64{}}
 	for i, b := range cells {
 		t, err := b.run(env)
@@ -117,7 +126,7 @@ func RunBenches(opts BenchOptions) (*BenchReport, error) {
 		if err != nil {
 			return nil, fmt.Errorf("fidelity: %s %s: %w", b.Group, b.Name, err)
 		}
-		br := BenchResult{Bench: b, Predicted: t.Ms, Ratio: t.Ms / b.Ms, OK: within(t.Ms, b.Ms), Binding: t.Breakdown[0].Resource}
+		br := BenchResult{Bench: b, Predicted: t.Ms, Ratio: t.Ms / b.Ms, OK: within(t.Ms, b.Ms, tol), Binding: t.Breakdown[0].Resource}
 		r.Cells = append(r.Cells, br)
 		if progress != nil {
 			progress(i+1, len(cells), b.Group+" "+b.Name)
@@ -157,33 +166,49 @@ func (r *BenchReport) order() {
 					continue
 				}
 				r.Orders = append(r.Orders, Order{Group: g, Faster: cs[i].Name, Slower: cs[j].Name,
-					OK: cs[i].Predicted < cs[j].Predicted})
+					OK: cs[i].Predicted < cs[j].Predicted, Validation: cs[i].Role == Validation && cs[j].Role == Validation})
 			}
 		}
 	}
 }
 
-// Misses lists every target the report misses: cells outside the
-// tolerance (validation and calibration alike), wrong orders, and a
-// geometric-mean error over the target.
+// Misses lists every target the report misses, each prefixed with
+// "validation: " or "calibration: " as Report.Misses does: cells outside
+// the tolerance, wrong orders, and a geometric-mean error over the target.
 func (r *BenchReport) Misses() []string {
 	var m []string
 	for _, c := range r.Cells {
 		if !c.OK {
-			m = append(m, fmt.Sprintf("%s %s (%s): predicted %.4f ms, measured %.4f ms (ratio %.2f)", c.Group, c.Name, c.Role, c.Predicted, c.Ms, c.Ratio))
+			m = append(m, fmt.Sprintf("%s: %s %s: predicted %.4f ms, measured %.4f ms (ratio %.2f)", c.Role, c.Group, c.Name, c.Predicted, c.Ms, c.Ratio))
 		}
 	}
 	for _, o := range r.Orders {
 		if !o.OK {
-			m = append(m, fmt.Sprintf("%s: measured %s faster than %s, predicted the other way", o.Group, o.Faster, o.Slower))
+			role := Calibration
+			if o.Validation {
+				role = Validation
+			}
+			m = append(m, fmt.Sprintf("%s: %s: measured %s faster than %s, predicted the other way", role, o.Group, o.Faster, o.Slower))
 		}
 	}
 	for _, role := range []Role{Validation, Calibration} {
 		if g, ok := r.GeoMean[role]; ok && g > GeoMeanTarget {
-			m = append(m, fmt.Sprintf("%s cells: geometric-mean error %.3f, target %.2f", role, g, GeoMeanTarget))
+			m = append(m, fmt.Sprintf("%s: geometric-mean error %.3f, target %.2f", role, g, GeoMeanTarget))
 		}
 	}
 	return m
+}
+
+// Failures returns the misses that fail the check: the validation ones, and
+// with strict the calibration ones too.
+func (r *BenchReport) Failures(strict bool) []string {
+	var out []string
+	for _, m := range r.Misses() {
+		if strict || strings.HasPrefix(m, string(Validation)+": ") {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // Summary is one line per role: how many cells, how many within

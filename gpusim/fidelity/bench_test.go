@@ -44,3 +44,45 @@ func TestBenchMeasurements(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchReportTargets checks the report's verdicts on made-up cells:
+// orders of pairs more than OrderTolerance apart, the split of misses into
+// validation and calibration, and the geometric-mean target.
+func TestBenchReportTargets(t *testing.T) {
+	cell := func(group, name string, meas, pred float64, role Role) BenchResult {
+		return BenchResult{Bench: Bench{Group: group, Name: name, Ms: meas, Role: role}, Predicted: pred,
+			Ratio: pred / meas, OK: within(pred, meas, Tolerance)}
+	}
+	r := &BenchReport{Cells: []BenchResult{
+		cell("g", "fast", 1.0, 1.1, Validation),
+		cell("g", "slow", 2.0, 1.05, Validation), // within 30%? no: 0.525
+		cell("g", "tied", 1.05, 0.9, Validation), // within 10% of fast: no order against it
+		cell("h", "cal", 1.0, 2.0, Calibration),
+	}, GeoMean: map[Role]float64{Validation: 1.1, Calibration: 2.0}}
+	r.order()
+	if len(r.Orders) != 2 {
+		t.Fatalf("orders %+v: want fast<slow and tied<slow only", r.Orders)
+	}
+	for _, o := range r.Orders {
+		if o.Slower != "slow" || o.OK != (o.Faster == "tied") || !o.Validation {
+			t.Errorf("order %+v", o)
+		}
+	}
+	fails := r.Failures(false)
+	if len(fails) != 2 { // slow's ratio and the fast/slow order
+		t.Errorf("failures %q, want the slow cell and its order", fails)
+	}
+	all := r.Failures(true)
+	if len(all) != 4 { // plus the calibration cell and its geometric mean
+		t.Errorf("strict failures %q, want 4", all)
+	}
+	cal := 0
+	for _, m := range all {
+		if strings.HasPrefix(m, "calibration: ") {
+			cal++
+		}
+	}
+	if cal != 2 {
+		t.Errorf("strict failures %q: want 2 calibration misses", all)
+	}
+}
