@@ -15,7 +15,9 @@ const (
 	DefaultTrials   = 16
 	DefaultLaunches = 8
 
-	maxPairs    = 512
+	// maxPairs allows the H200 microbenchmark's 528 pairs (4 per SM, 1056
+	// blocks of 32 threads, all resident at once) that TestOnGPU repeats.
+	maxPairs    = 1024
 	maxTrials   = 1024
 	maxLaunches = 1000
 )
