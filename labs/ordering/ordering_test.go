@@ -104,7 +104,7 @@ func TestPublishOptions(t *testing.T) {
 		o    PublishOptions
 		want string
 	}{
-		{PublishOptions{Pairs: -1}, "pairs = -1: want 1 to 512"},
+		{PublishOptions{Pairs: -1}, "pairs = -1: want 1 to 1024"},
 		{PublishOptions{Trials: maxTrials + 1}, "trials = 1025"},
 		{PublishOptions{Launches: -3}, "launches = -3"},
 		{PublishOptions{Variants: []Variant{"mpSometimes"}}, `unknown variant "mpSometimes"`},
