@@ -117,6 +117,7 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 	var gs [32]uint64
 	n := 0
 	hit := uint32(0)
+	sorted := true
 	for m := mask; m != 0; m &= m - 1 {
 		l := bits.TrailingZeros32(m)
 		a := base + offs[l]
@@ -132,10 +133,28 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 			}
 			l1[l] = g + 1
 		}
+		sorted = sorted && (n == 0 || g >= gs[n-1])
 		gs[n] = g
 		n++
 	}
-	// Distinct granules; a granule is a hit when any lane hit it.
+	// Distinct granules; a granule is a hit when any lane hit it. Lanes in
+	// address order (coalesced and strided accesses) group each granule's
+	// lanes together, so one pass over the runs does.
+	if sorted {
+		var moved int64
+		for i := 0; i < n; {
+			h := false
+			j := i
+			for ; j < n && gs[j] == gs[i]; j++ {
+				h = h || hit&(1<<uint(j)) != 0
+			}
+			if !h {
+				moved++
+			}
+			i = j
+		}
+		return moved << granuleShift
+	}
 	var moved int64
 	for i := 0; i < n; i++ {
 		dup, h := false, hit&(1<<uint(i)) != 0
