@@ -66,6 +66,13 @@ ENV PATH=/usr/local/go/bin:$PATH \
     GOPATH=/usr/local/share/go \
     GOCACHE=/root/.cache/go-build
 WORKDIR /src
+# gopls does not build against the x/tools that go.mod pins: it is built on
+# its own, with a module cache the image does not keep, before go.mod is
+# copied so that a change to warplab's dependencies does not rebuild it.
+RUN if [ -n "$BUILD_CA_FILE" ]; then export SSL_CERT_FILE="$BUILD_CA_FILE"; fi \
+ && cd / && GOMODCACHE=/tmp/gopls-mod GOBIN=/usr/local/bin \
+      go install "golang.org/x/tools/gopls@${GOPLS_VERSION}" \
+ && chmod -R u+w /tmp/gopls-mod && rm -rf /tmp/gopls-mod /root/.cache/go-build
 # The module cache the image ships: every module of warplab's build list
 # (GoNB and goimports among them, pinned as tools in go.mod). Extracted
 # sources are enough to build offline; the zips are dropped.
@@ -75,12 +82,6 @@ RUN if [ -n "$BUILD_CA_FILE" ]; then export SSL_CERT_FILE="$BUILD_CA_FILE"; fi \
  && GOBIN=/usr/local/bin go install tool \
  && find "$(go env GOMODCACHE)/cache/download" -name '*.zip' -delete \
  && rm -rf /root/.cache/go-build
-# gopls does not build against the x/tools that go.mod pins: it is built on
-# its own, with a module cache the image does not keep.
-RUN if [ -n "$BUILD_CA_FILE" ]; then export SSL_CERT_FILE="$BUILD_CA_FILE"; fi \
- && cd / && GOMODCACHE=/tmp/gopls-mod GOBIN=/usr/local/bin \
-      go install "golang.org/x/tools/gopls@${GOPLS_VERSION}" \
- && chmod -R u+w /tmp/gopls-mod && rm -rf /tmp/gopls-mod /root/.cache/go-build
 COPY . .
 # warplab itself (with cgo: it finds a GPU through dlopen), and the source
 # tree the notebooks link to, without instructor keys.
