@@ -315,13 +315,16 @@ type Call struct {
 // overload. Elem is the overload's operand type: the pointee of an atomic
 // (atomicAdd(float*, float) has Elem float), the value type of a shuffle or
 // __match_any_sync, the argument type of a math function or of min/max. T is
-// the result type.
+// the result type. Scope and Order are an atomic's or a fence's scope
+// (atomicAdd_block is AtomicAdd with ScopeBlock) and memory order.
 type BuiltinCall struct {
 	P       Pos
 	Builtin Builtin
 	Args    []Expr
 	Elem    *Type
 	T       *Type
+	Scope   Scope
+	Order   MemoryOrder
 }
 
 // Comma is X, Y: X is evaluated for its effects, the value is Y.

@@ -33,6 +33,7 @@ type builtinFunc struct {
 	elem   *Type   // Elem for bcFixed; the fixed operand type of umin, llabs, ...
 	n      int     // arity of a math function
 	kinds  []Kind  // pointee kinds of an atomic
+	scope  Scope   // an atomic's or a fence's scope
 }
 
 var (
@@ -44,6 +45,13 @@ var (
 	atomicCASKinds  = []Kind{Uint16, Int32, Uint32, Uint64}
 	atomicBitKinds  = []Kind{Int32, Uint32, Uint64}
 )
+
+// scoped returns a copy of f with scope s.
+func scoped(f *builtinFunc, s Scope) *builtinFunc {
+	g := *f
+	g.scope = s
+	return &g
+}
 
 func fixed(b Builtin, result *Type, params ...*Type) *builtinFunc {
 	f := &builtinFunc{b: b, cat: bcFixed, params: params, result: result}
@@ -61,8 +69,8 @@ var builtinFuncs = map[string]*builtinFunc{
 	"__syncthreads_or":     fixed(SyncThreadsOr, Int32Type, Int32Type),
 	"__syncwarp":           {b: SyncWarp, cat: bcSyncWarp},
 	"__threadfence":        fixed(ThreadFence, VoidType),
-	"__threadfence_block":  fixed(ThreadFenceBlock, VoidType),
-	"__threadfence_system": fixed(ThreadFenceSystem, VoidType),
+	"__threadfence_block":  scoped(fixed(ThreadFenceBlock, VoidType), ScopeBlock),
+	"__threadfence_system": scoped(fixed(ThreadFenceSystem, VoidType), ScopeSystem),
 
 	"__shfl_sync":      {b: ShflSync, cat: bcShfl},
 	"__shfl_up_sync":   {b: ShflUpSync, cat: bcShfl},
@@ -143,12 +151,12 @@ var builtinFuncs = map[string]*builtinFunc{
 
 func init() {
 	// The scoped atomics (atomicAdd_block, atomicAdd_system, ...) are the
-	// atomics: one device's threads see the same results, and the
-	// simulator has no host or peer devices to scope against.
+	// atomics with the scope recorded (BuiltinCall.Scope): the simulator's
+	// relaxed memory model honours it.
 	for name, bf := range builtinFuncs {
-		if bf.cat == bcAtomic {
-			builtinFuncs[name+"_block"] = bf
-			builtinFuncs[name+"_system"] = bf
+		if bf.cat == bcAtomic && bf.scope == ScopeDevice {
+			builtinFuncs[name+"_block"] = scoped(bf, ScopeBlock)
+			builtinFuncs[name+"_system"] = scoped(bf, ScopeSystem)
 		}
 	}
 	math := []struct {
@@ -215,7 +223,7 @@ func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
 		args[i] = c.convertTo(args[i], t, fmt.Sprintf("in argument %d of '%s'", i+1, name))
 		return !isBad(args[i])
 	}
-	call := &BuiltinCall{P: e.P, Builtin: bf.b}
+	call := &BuiltinCall{P: e.P, Builtin: bf.b, Scope: bf.scope}
 	switch bf.cat {
 	case bcFixed:
 		if !arity(len(bf.params), len(bf.params)) {

@@ -190,7 +190,7 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 		}
 		return x.mkBar(in), nil
 	case ir.Fence:
-		aux := in.Aux
+		scope := in.Scope
 		return func(w *warp) stop {
 			if !w.cleared {
 				return stopGlobal
@@ -198,7 +198,7 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 			w.cleared = false
 			w.blk.ctx.count.Fences++
 			if x.weak != nil {
-				x.weakFence(w, aux)
+				x.weakFence(w, scope)
 			}
 			return run
 		}, nil

@@ -378,8 +378,8 @@ func (x *exec) weakAtom(in *ir.Inst, inner step) step {
 // weakFence is a fence's effect under the relaxed model: a device or
 // system fence drains the buffer and moves the horizon; a block fence
 // orders nothing another block observes.
-func (x *exec) weakFence(w *warp, aux int32) {
-	if aux == int32(cudac.ThreadFenceBlock) {
+func (x *exec) weakFence(w *warp, scope cudac.Scope) {
+	if !scope.AcrossBlocks() {
 		x.drainDue(w.blk, w.clock)
 		return
 	}

@@ -67,7 +67,10 @@ func (l *lowerer) builtin(e *cudac.BuiltinCall, want bool) operand {
 		return emit(in)
 	case cudac.ThreadFence, cudac.ThreadFenceBlock, cudac.ThreadFenceSystem:
 		in := none
-		in.Op, in.Dst = Fence, NoReg
+		in.Op, in.Dst, in.Scope, in.Order = Fence, NoReg, e.Scope, e.Order
+		if in.Order == cudac.OrderDefault {
+			in.Order = cudac.OrderSeqCst
+		}
 		return emit(in)
 	case cudac.ShflSync, cudac.ShflUpSync, cudac.ShflDownSync, cudac.ShflXorSync:
 		a := l.args(e)
@@ -170,7 +173,7 @@ func (l *lowerer) builtin(e *cudac.BuiltinCall, want bool) operand {
 func (l *lowerer) atomic(e *cudac.BuiltinCall, want bool) operand {
 	a := l.args(e)
 	in := Inst{Op: Atom, T: e.Elem.Kind, Aux: int32(e.Builtin), A: a[0], B: NoReg, C: NoReg, Dst: NoReg,
-		Space: l.spaceOf(e.Args[0])}
+		Space: l.spaceOf(e.Args[0]), Scope: e.Scope, Order: e.Order}
 	if len(a) > 1 {
 		in.B = a[1]
 	}

@@ -96,7 +96,7 @@ const (
 
 	// Barriers and fences.
 	Bar   // Aux: SyncThreads, SyncThreadsCount/And/Or; A predicate; Dst result
-	Fence // Aux: ThreadFence, ThreadFenceBlock, ThreadFenceSystem
+	Fence // Aux: ThreadFence, ThreadFenceBlock, ThreadFenceSystem; Scope and Order say what it orders
 
 	// Control flow. Target is where to go when the active mask becomes
 	// empty (or, for Jmp, always).
@@ -198,6 +198,14 @@ type Inst struct {
 	Target int32
 	// Aux is a cudac.Builtin, a stack-entry index or a table index.
 	Aux int32
+	// Scope and Order are the scope and memory order of an Atom, a Fence,
+	// or an Ld or St that is an atomic load or store (cuda::atomic_ref):
+	// atomicAdd_block is an Atom with ScopeBlock, __threadfence_block() a
+	// Fence with ScopeBlock and OrderSeqCst. The zero values are device
+	// scope and the construct's default order (relaxed for atomics, a plain
+	// access for Ld and St).
+	Scope cudac.Scope
+	Order cudac.MemoryOrder
 	// Pos indexes Kernel.Pos: where in the source this came from.
 	Pos  int32
 	Args []Reg
@@ -313,6 +321,12 @@ func (in *Inst) String() string {
 	}
 	if in.Flags&FlagUniform != 0 {
 		b.WriteString(".uni")
+	}
+	if in.Order != cudac.OrderDefault {
+		fmt.Fprintf(&b, ".%s", in.Order)
+	}
+	if in.Scope != cudac.ScopeDevice {
+		fmt.Fprintf(&b, ".%s", in.Scope)
 	}
 	if in.Flags&FlagVolatile != 0 {
 		b.WriteString(".volatile")

@@ -146,3 +146,51 @@ func TestUniformBranches(t *testing.T) {
 		t.Errorf("loop not rotated:\n%s", k)
 	}
 }
+
+// TestScopes checks that every atomic and fence carries its scope and
+// order: the relaxed memory model reads them.
+func TestScopes(t *testing.T) {
+	k := lower(t, `__global__ void k(int *p, float *f) {
+	atomicAdd(p, 1);
+	atomicAdd_block(p + 1, 2);
+	atomicMax_system(p + 2, 3);
+	atomicAdd_block(f, 1.0f);
+	atomicCAS_block(p + 3, 0, 1);
+	__threadfence();
+	__threadfence_block();
+	__threadfence_system();
+}`, "k", ir.Options{})
+	type so struct {
+		op    ir.Op
+		scope cudac.Scope
+		order cudac.MemoryOrder
+	}
+	want := []so{
+		{ir.Atom, cudac.ScopeDevice, cudac.OrderDefault},
+		{ir.Atom, cudac.ScopeBlock, cudac.OrderDefault},
+		{ir.Atom, cudac.ScopeSystem, cudac.OrderDefault},
+		{ir.Atom, cudac.ScopeBlock, cudac.OrderDefault},
+		{ir.Atom, cudac.ScopeBlock, cudac.OrderDefault},
+		{ir.Fence, cudac.ScopeDevice, cudac.OrderSeqCst},
+		{ir.Fence, cudac.ScopeBlock, cudac.OrderSeqCst},
+		{ir.Fence, cudac.ScopeSystem, cudac.OrderSeqCst},
+	}
+	var got []so
+	for _, in := range k.Code {
+		if in.Op == ir.Atom || in.Op == ir.Fence {
+			got = append(got, so{in.Op, in.Scope, in.Order})
+		}
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d atomics and fences, want %d:\n%s", len(got), len(want), k)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("instruction %d: got %s %s %s, want %s %s %s", i, got[i].op, got[i].scope, got[i].order,
+				want[i].op, want[i].scope, want[i].order)
+		}
+	}
+	if s := k.String(); !strings.Contains(s, "atom.atomicAdd.s32.global.block") || !strings.Contains(s, "fence.__threadfence_block.seq_cst.block") {
+		t.Errorf("the disassembly does not show the scopes:\n%s", s)
+	}
+}
