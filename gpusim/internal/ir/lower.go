@@ -581,22 +581,36 @@ type Leaf struct {
 
 // Leaves lists the scalars of a type in memory order: the order of a
 // flattened brace initialiser (cudac.DeclStmt.InitList and Var.Init).
-func Leaves(t *cudac.Type) []Leaf {
+func Leaves(t *cudac.Type) []Leaf { return FirstLeaves(t, -1) }
+
+// FirstLeaves lists the first n scalars of a type in memory order (all of
+// them when n < 0). It walks no further than the nth, so the few leaves an
+// initialiser covers cost no more than they are, however large the array
+// they start.
+func FirstLeaves(t *cudac.Type, n int) []Leaf {
 	var out []Leaf
-	var walk func(t *cudac.Type, off int64)
-	walk = func(t *cudac.Type, off int64) {
+	var walk func(t *cudac.Type, off int64) bool
+	walk = func(t *cudac.Type, off int64) bool {
+		if n >= 0 && len(out) >= n {
+			return false
+		}
 		switch t.Kind {
 		case cudac.Array:
 			for i := int64(0); i < t.Len; i++ {
-				walk(t.Elem, off+i*t.Elem.Size())
+				if !walk(t.Elem, off+i*t.Elem.Size()) {
+					return false
+				}
 			}
 		case cudac.Struct:
 			for _, f := range t.Struct.Fields {
-				walk(f.Type, off+f.Offset)
+				if !walk(f.Type, off+f.Offset) {
+					return false
+				}
 			}
 		default:
 			out = append(out, Leaf{off, t})
 		}
+		return true
 	}
 	walk(t, 0)
 	return out
