@@ -33,7 +33,7 @@ func (backend) Open(cfg driver.Config) (driver.Device, error) {
 	if cfg.Deterministic {
 		order = engine.Deterministic
 	}
-	return &device{cfg: cfg, prof: p, clock: clock, order: order, mem: engine.NewMemory(p.MemoryBytes)}, nil
+	return &device{cfg: cfg, prof: p, clock: clock, order: order, mem: engine.NewMemory(p.MemoryBytes, hostLimit())}, nil
 }
 
 func (backend) Probe() []driver.Availability {
@@ -78,7 +78,7 @@ func (d *device) Close() error {
 func (d *device) Alloc(size int64) (driver.Memory, error) {
 	a, err := d.mem.Alloc(size)
 	if err != nil {
-		return nil, fmt.Errorf("gpusim: %w", err)
+		return nil, fmt.Errorf("gpusim: %s: %w", d.Info().Name, err)
 	}
 	return &memory{dev: d, a: a}, nil
 }
@@ -134,7 +134,7 @@ func (d *device) Compile(prog *cudac.Program) (driver.Module, error) {
 	for _, v := range prog.Globals {
 		a, err := d.mem.Alloc(max(v.T.Size(), 1))
 		if err != nil {
-			return nil, fmt.Errorf("gpusim: module variable %s: %w", v.Name, err)
+			return nil, fmt.Errorf("%s: gpusim: %s: module variable %s (%s): %w", v.P, d.Info().Name, v.Name, v.T, err)
 		}
 		a.Name = "module variable " + v.Name
 		initGlobal(a.Data, v)
@@ -146,7 +146,7 @@ func (d *device) Compile(prog *cudac.Program) (driver.Module, error) {
 // initGlobal writes a module variable's constant initialiser: one value
 // per scalar leaf, in memory order.
 func initGlobal(data []byte, v *cudac.Var) {
-	leaves := ir.Leaves(v.T)
+	leaves := ir.FirstLeaves(v.T, len(v.Init))
 	for i, c := range v.Init {
 		if c == nil || i >= len(leaves) {
 			continue

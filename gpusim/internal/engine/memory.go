@@ -16,7 +16,8 @@ type Memory struct {
 	freed  []freedRange
 	next   uint64
 	total  int64
-	limit  int64
+	limit  int64 // the device's memory
+	host   int64 // what the host lends the simulator for it
 }
 
 // Alloc is one allocation.
@@ -36,18 +37,28 @@ type freedRange struct {
 // guardGap separates allocations.
 const guardGap = 1 << 16
 
-// NewMemory returns an empty memory holding at most limit bytes (0: no limit).
-func NewMemory(limit int64) *Memory {
-	return &Memory{next: ir.GlobalBase, limit: limit}
+// NewMemory returns an empty memory holding at most limit bytes, the
+// device's memory, and at most host bytes, what the host lends the
+// simulator for it (0: no limit). Every simulated byte is a host byte, so
+// both are checked before anything is allocated.
+func NewMemory(limit, host int64) *Memory {
+	return &Memory{next: ir.GlobalBase, limit: limit, host: host}
 }
 
-// Alloc allocates size zeroed bytes.
+// Alloc allocates size zeroed bytes. The bytes are Go's zeroed memory,
+// which the operating system maps lazily: pages the kernel never touches
+// cost no host memory.
 func (m *Memory) Alloc(size int64) (*Alloc, error) {
 	if size < 0 {
 		return nil, fmt.Errorf("negative size %d", size)
 	}
-	if m.limit > 0 && m.total+size > m.limit {
-		return nil, fmt.Errorf("out of memory: %d bytes requested, %d of %d in use", size, m.total, m.limit)
+	if m.limit > 0 && size > m.limit-m.total {
+		return nil, fmt.Errorf("out of device memory: %s requested, the device has %s (%s in use)",
+			Bytes(size), Bytes(m.limit), Bytes(m.total))
+	}
+	if m.host > 0 && size > m.host-m.total {
+		return nil, fmt.Errorf("out of host memory: %s requested; the simulator keeps device memory in host memory, and this host lends it %s (%s in use)",
+			Bytes(size), Bytes(m.host), Bytes(m.total))
 	}
 	a := &Alloc{Base: m.next, Data: make([]byte, size)}
 	m.next = (m.next+uint64(size)+255)/256*256 + guardGap
@@ -111,6 +122,24 @@ func (m *Memory) describe(addr, size uint64) string {
 		}
 	}
 	return fmt.Sprintf("address %#x is not in any allocation", addr)
+}
+
+// InUse returns the bytes allocated and not freed.
+func (m *Memory) InUse() int64 { return m.total }
+
+// Bytes formats a size for a person: exact below 1 KiB, else in the
+// largest binary unit with three significant digits ("3.64 TiB").
+func Bytes(n int64) string {
+	const units = "KMGTPE"
+	if n < 1024 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	f, u := float64(n)/1024, 0
+	for f >= 1024 && u < len(units)-1 {
+		f /= 1024
+		u++
+	}
+	return fmt.Sprintf("%.3g %ciB", f, units[u])
 }
 
 func (a *Alloc) label() string {
