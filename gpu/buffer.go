@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"unsafe"
 
@@ -27,7 +28,11 @@ func NewBuffer[T Scalar](d *Device, n int) (*Buffer[T], error) {
 		return nil, fmt.Errorf("gpu: new buffer: negative length %d", n)
 	}
 	var zero T
-	mem, err := d.impl.Alloc(int64(n) * int64(unsafe.Sizeof(zero)))
+	size := int64(unsafe.Sizeof(zero))
+	if int64(n) > math.MaxInt64/size {
+		return nil, fmt.Errorf("gpu: new buffer of %d %s: %d bytes each overflows a 64-bit size", n, elemKind[T](), size)
+	}
+	mem, err := d.impl.Alloc(int64(n) * size)
 	if err != nil {
 		return nil, fmt.Errorf("gpu: new buffer of %d %s: %w", n, elemKind[T](), err)
 	}
@@ -76,6 +81,20 @@ func (b *Buffer[T]) Write(src []T) error {
 	return err
 }
 
+// WriteAt copies src into the buffer from element i on, so that a large
+// buffer can be filled a piece at a time from a small host slice.
+func (b *Buffer[T]) WriteAt(i int, src []T) error {
+	if i < 0 || len(src) > b.n-i {
+		return fmt.Errorf("gpu: write %d elements at element %d of a buffer of %d", len(src), i, b.n)
+	}
+	if err := b.freed("write to"); err != nil {
+		return err
+	}
+	var zero T
+	_, err := b.mem.WriteAt(asBytes(src), int64(i)*int64(unsafe.Sizeof(zero)))
+	return err
+}
+
 // Read copies the start of the buffer into dst.
 func (b *Buffer[T]) Read(dst []T) error {
 	if len(dst) > b.n {
@@ -102,9 +121,19 @@ func (b *Buffer[T]) Zero() error {
 	if err := b.freed("zero"); err != nil {
 		return err
 	}
-	_, err := b.mem.WriteAt(make([]byte, b.mem.Size()), 0)
-	return err
+	// A piece at a time: zeroing a large buffer costs no large host slice.
+	size := b.mem.Size()
+	zeros := make([]byte, min(size, zeroChunk))
+	for off := int64(0); off < size; off += int64(len(zeros)) {
+		if _, err := b.mem.WriteAt(zeros[:min(int64(len(zeros)), size-off)], off); err != nil {
+			return err
+		}
+	}
+	return nil
 }
+
+// zeroChunk is the host slice Zero writes from.
+const zeroChunk = 1 << 20
 
 // Free releases the device memory. Using the buffer afterwards is an
 // error; freeing it again does nothing.

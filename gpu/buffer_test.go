@@ -1,6 +1,7 @@
 package gpu_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -63,5 +64,71 @@ func TestUseAfterFree(t *testing.T) {
 	}
 	if n := b.Len(); n != 4 {
 		t.Errorf("Len of a freed buffer: %d, want 4", n)
+	}
+}
+
+// TestWriteAtAndZero checks WriteAt's placement and bounds, and that Zero
+// clears a buffer larger than its one-megabyte host slice.
+func TestWriteAtAndZero(t *testing.T) {
+	d, err := gpu.Open("sim:t4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	b, err := gpu.NewBuffer[int32](d, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.WriteAt(2, []int32{7, 8}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := b.Download()
+	if want := []int32{0, 0, 7, 8, 0, 0}; !slices.Equal(got, want) {
+		t.Errorf("after WriteAt(2, {7, 8}): %v, want %v", got, want)
+	}
+	for _, c := range []struct {
+		i int
+		n int
+	}{{-1, 1}, {5, 2}, {7, 0}} {
+		if err := b.WriteAt(c.i, make([]int32, c.n)); err == nil {
+			t.Errorf("WriteAt(%d, %d elements) of a 6-element buffer: no error", c.i, c.n)
+		}
+	}
+	big, err := gpu.NewBuffer[uint8](d, 3<<20+5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ones := make([]uint8, big.Len())
+	for i := range ones {
+		ones[i] = 1
+	}
+	if err := big.Write(ones); err != nil {
+		t.Fatal(err)
+	}
+	if err := big.Zero(); err != nil {
+		t.Fatal(err)
+	}
+	got8, _ := big.Download()
+	if i := slices.IndexFunc(got8, func(v uint8) bool { return v != 0 }); i >= 0 {
+		t.Errorf("after Zero, element %d of %d is %d", i, len(got8), got8[i])
+	}
+}
+
+// TestBufferTooLarge checks that a buffer larger than the device, or whose
+// size overflows, is an error that names the device's memory, before
+// anything is allocated.
+func TestBufferTooLarge(t *testing.T) {
+	d, err := gpu.Open("sim:t4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	_, err = gpu.NewBuffer[float32](d, 1_000_000_000_000)
+	if err == nil || !strings.Contains(err.Error(), "out of device memory") || !strings.Contains(err.Error(), "16 GiB") {
+		t.Errorf("a 4 TB buffer on a T4: %v, want out of device memory naming its 16 GiB", err)
+	}
+	_, err = gpu.NewBuffer[float64](d, 1<<61)
+	if err == nil || !strings.Contains(err.Error(), "overflows") {
+		t.Errorf("a buffer of 2^61 float64: %v, want an overflow error", err)
 	}
 }
