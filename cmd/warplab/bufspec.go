@@ -234,13 +234,13 @@ type hostBuffer interface {
 
 type typedBuffer[T gpu.Scalar] struct {
 	b    *gpu.Buffer[T]
-	init []T // the initial contents, for reset
-	bits int // 32 or 64, for formatting floats
+	init initSpec // the initial contents, generated again for reset
+	bits int      // 32 or 64, for formatting floats
 }
 
 func (t *typedBuffer[T]) arg() any     { return t.b }
 func (t *typedBuffer[T]) free()        { t.b.Free() }
-func (t *typedBuffer[T]) reset() error { return t.b.Write(t.init) }
+func (t *typedBuffer[T]) reset() error { return t.write(false) }
 
 func (t *typedBuffer[T]) values(k int) ([]string, error) {
 	n := t.b.Len()
@@ -300,38 +300,80 @@ func (s bufSpec) make(dev *gpu.Device) (hostBuffer, error) {
 	return nil, fmt.Errorf("unknown type %q", s.typ)
 }
 
+// fill allocates the buffer s describes and writes its initial contents.
+// The device memory comes first, so a buffer the device cannot hold fails
+// before the host spends anything on it; the contents are then generated
+// a piece at a time (fillChunk elements), so a buffer costs its size in
+// device memory plus one small host slice, and reset generates them again
+// rather than keeping a copy.
 func fill[T gpu.Scalar](dev *gpu.Device, s bufSpec, bits int) (hostBuffer, error) {
-	data := make([]T, s.count)
-	in := s.init
-	var rng *rand.Rand
-	if in.kind == "uniform" || in.kind == "randint" {
-		rng = rand.New(rand.NewPCG(in.seed, in.seed^0x5eed))
-	}
-	for i := range data {
-		switch in.kind {
-		case "iota":
-			data[i] = T(i)
-		case "mod":
-			data[i] = T(int64(i) % in.k)
-		case "const":
-			switch any(data[i]).(type) {
-			case float32, float64:
-				data[i] = T(in.cfloat)
-			case int8, int32, int64:
-				data[i] = T(in.cint)
-			default:
-				data[i] = T(in.cuint)
-			}
-		case "uniform":
-			data[i] = T(in.a + (in.b-in.a)*rng.Float64())
-		case "randint":
-			span := int64(in.b) - int64(in.a) + 1
-			data[i] = T(int64(in.a) + rng.Int64N(span))
-		}
-	}
-	b, err := gpu.Upload(dev, data)
+	b, err := gpu.NewBuffer[T](dev, s.count)
 	if err != nil {
 		return nil, err
 	}
-	return &typedBuffer[T]{b: b, init: data, bits: bits}, nil
+	t := &typedBuffer[T]{b: b, init: s.init, bits: bits}
+	if err := t.write(true); err != nil {
+		b.Free()
+		return nil, err
+	}
+	return t, nil
+}
+
+// fillChunk is the elements fill generates at a time.
+const fillChunk = 1 << 16
+
+// write writes the initial contents; fresh says the buffer is still the
+// zeroed memory NewBuffer returned, which the zero INIT leaves as it is.
+func (t *typedBuffer[T]) write(fresh bool) error {
+	in := t.init
+	if in.kind == "zero" {
+		if fresh {
+			return nil
+		}
+		return t.b.Zero()
+	}
+	gen := generator[T](in)
+	n := t.b.Len()
+	chunk := make([]T, min(n, fillChunk))
+	for i := 0; i < n; i += len(chunk) {
+		c := chunk[:min(len(chunk), n-i)]
+		for j := range c {
+			c[j] = gen(i + j)
+		}
+		if err := t.b.WriteAt(i, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// generator returns element i of the contents in describes; it must be
+// called for i = 0, 1, 2, ... in order (uniform and randint draw from one
+// seeded stream).
+func generator[T gpu.Scalar](in initSpec) func(i int) T {
+	switch in.kind {
+	case "iota":
+		return func(i int) T { return T(i) }
+	case "mod":
+		return func(i int) T { return T(int64(i) % in.k) }
+	case "const":
+		var v T
+		switch any(v).(type) {
+		case float32, float64:
+			v = T(in.cfloat)
+		case int8, int32, int64:
+			v = T(in.cint)
+		default:
+			v = T(in.cuint)
+		}
+		return func(int) T { return v }
+	case "uniform":
+		rng := rand.New(rand.NewPCG(in.seed, in.seed^0x5eed))
+		return func(int) T { return T(in.a + (in.b-in.a)*rng.Float64()) }
+	case "randint":
+		rng := rand.New(rand.NewPCG(in.seed, in.seed^0x5eed))
+		span := int64(in.b) - int64(in.a) + 1
+		return func(int) T { return T(int64(in.a) + rng.Int64N(span)) }
+	}
+	return func(int) T { return 0 }
 }
