@@ -61,7 +61,8 @@ NVFLAGS+=("${EXTRA[@]}")
 # Most important first, so that a short budget still gets them.
 # MB_PROGS (space-separated) runs a subset: MB_PROGS="counters queue".
 PROGS=(day26_blocksize determinism atomics_global atomics_shared softmax sliced histogram
-       bandwidth launch waves counters queue histshape access cas reproducible ordering softmax_small)
+       bandwidth launch waves counters queue histshape access cas reproducible ordering softmax_small
+       queue_lab)
 SASS75=(atomics_global atomics_shared day26_blocksize sliced histogram softmax)
 if [ -n "${MB_PROGS:-}" ]; then
     read -r -a PROGS <<<"$MB_PROGS"
