@@ -65,7 +65,7 @@ func resolveNamespaces(toks []token, d *diags) []token {
 		case t.kind == tIdent && aliases[t.text] && i+2 < len(toks) && toks[i+1].kind == tColonColon && toks[i+2].kind == tIdent:
 			name := toks[i+2]
 			if !cgNames[name.text] {
-				d.errorf(d.pos(t.line, t.col), "'%s::%s' is not supported (the cooperative groups subset has %s)",
+				d.errorf(d.tpos(t), "'%s::%s' is not supported (the cooperative groups subset has %s)",
 					t.text, name.text, cgNameList())
 			}
 			q := t

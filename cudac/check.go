@@ -40,6 +40,10 @@ type programImpl struct {
 	// items declared.
 	hostSpans []Span
 	hostNames map[string]string
+	// includes are the files read by #include "name"; files are every
+	// file of the compilation, for diagnostics.
+	includes []Include
+	files    []*srcFile
 }
 
 type kernelEntry struct {
@@ -122,7 +126,8 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 		if d.count() > 0 {
 			return
 		}
-		toks, impl.macros = preprocess(toks, d, o.defines, o.arch)
+		toks, impl.macros, impl.includes = preprocess(toks, d, o)
+		impl.files = d.files
 		if d.count() > 0 {
 			return
 		}
@@ -130,7 +135,7 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 		if d.count() > 0 {
 			return
 		}
-		toks, impl.hostSpans, impl.hostNames = stripHost(toks)
+		toks, impl.hostSpans, impl.hostNames = stripHost(toks, d)
 		items := parseFile(toks, d)
 		if d.count() > 0 {
 			return

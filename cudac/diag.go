@@ -12,11 +12,34 @@ const maxErrors = 10
 // reached, to stop work early.
 type bailout struct{}
 
-// diags collects the diagnostics of one compilation.
-type diags struct {
-	file   string
+// srcFile is one file of a compilation: the main source or a file it
+// includes.
+type srcFile struct {
+	name   string
 	src    []byte
 	starts []int // byte offset of each line's start
+	// from is the #include line that read the file (none for the main
+	// source); parent is the index of the including file.
+	from   Pos
+	parent int
+}
+
+func newSrcFile(name string, src []byte) *srcFile {
+	f := &srcFile{name: name, src: src, starts: []int{0}}
+	for i, c := range src {
+		if c == '\n' {
+			f.starts = append(f.starts, i+1)
+		}
+	}
+	return f
+}
+
+// diags collects the diagnostics of one compilation.
+type diags struct {
+	file string
+	// files are the main source (files[0]) and the files it includes, in
+	// the order they were read; a token's file field indexes it.
+	files  []*srcFile
 	list   ErrorList
 	seen   map[Pos]bool
 	// note is appended to every message ("in instantiation of 'k<4>'").
@@ -24,37 +47,59 @@ type diags struct {
 }
 
 func newDiags(file string, src []byte) *diags {
-	d := &diags{file: file, src: src, seen: map[Pos]bool{}}
-	d.starts = append(d.starts, 0)
-	for i, c := range src {
-		if c == '\n' {
-			d.starts = append(d.starts, i+1)
-		}
-	}
-	return d
+	return &diags{file: file, files: []*srcFile{newSrcFile(file, src)}, seen: map[Pos]bool{}}
 }
 
+// lineText returns the text of a 1-based line of the main source, without
+// its newline.
+func (d *diags) lineText(line int) string { return d.files[0].lineText(line) }
+
 // lineText returns the text of a 1-based line, without its newline.
-func (d *diags) lineText(line int) string {
-	if line < 1 || line > len(d.starts) {
+func (f *srcFile) lineText(line int) string {
+	if line < 1 || line > len(f.starts) {
 		return ""
 	}
-	start := d.starts[line-1]
-	end := len(d.src)
-	if line < len(d.starts) {
-		end = d.starts[line] - 1
+	start := f.starts[line-1]
+	end := len(f.src)
+	if line < len(f.starts) {
+		end = f.starts[line] - 1
 	}
-	if end > start && d.src[end-1] == '\r' {
+	if end > start && f.src[end-1] == '\r' {
 		end--
 	}
 	if end < start {
 		return ""
 	}
-	return string(d.src[start:end])
+	return string(f.src[start:end])
 }
 
+// pos is a position in the main source.
 func (d *diags) pos(line, col int32) Pos {
 	return Pos{File: d.file, Line: int(line), Col: int(col)}
+}
+
+// tpos is the position of t, in whichever file t came from.
+func (d *diags) tpos(t token) Pos {
+	return d.at(t.file, t.line, t.col)
+}
+
+// at is a position in file index f.
+func (d *diags) at(f uint16, line, col int32) Pos {
+	if int(f) < len(d.files) {
+		return Pos{File: d.files[f].name, Line: int(line), Col: int(col)}
+	}
+	return d.pos(line, col)
+}
+
+// fileOf returns the index of the file named by pos, or -1. A file read
+// more than once is taken at its last reading.
+func (d *diags) fileOf(pos Pos) int {
+	for i := len(d.files) - 1; i >= 0; i-- {
+		if d.files[i].name == pos.File {
+			return i
+		}
+	}
+	return -1
 }
 
 // errorf records a diagnostic at pos. Only the first diagnostic at a
@@ -68,7 +113,14 @@ func (d *diags) errorf(pos Pos, format string, args ...any) {
 	if d.note != "" {
 		msg += " (" + d.note + ")"
 	}
-	d.list = append(d.list, &Error{Pos: pos, Msg: msg, Line: d.lineText(pos.Line)})
+	e := &Error{Pos: pos, Msg: msg}
+	if i := d.fileOf(pos); i >= 0 {
+		e.Line = d.files[i].lineText(pos.Line)
+		for f := d.files[i]; f.from.IsValid(); f = d.files[f.parent] {
+			e.IncludedFrom = append(e.IncludedFrom, f.from)
+		}
+	}
+	d.list = append(d.list, e)
 	if len(d.list) >= maxErrors {
 		panic(bailout{})
 	}
@@ -84,6 +136,9 @@ func (d *diags) err() error {
 	l := append(ErrorList(nil), d.list...)
 	sort.SliceStable(l, func(i, j int) bool {
 		a, b := l[i].Pos, l[j].Pos
+		if fa, fb := d.fileOf(a), d.fileOf(b); fa != fb {
+			return fa < fb
+		}
 		if a.Line != b.Line {
 			return a.Line < b.Line
 		}

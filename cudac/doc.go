@@ -1,6 +1,6 @@
 // Package cudac is warplab's front end for the subset of CUDA C that the labs
 // and students write: it lexes, preprocesses (#define, #ifdef, #include
-// lines ignored), parses and type-checks a source file into a typed
+// "file"), parses and type-checks a source file into a typed
 // tree that both backends consume, and reports every error as
 // "file.cu:line:col: message" with the source line and a caret.
 //
@@ -10,8 +10,16 @@
 // function-like #define (# and ##, __VA_ARGS__; expanded and rescanned as C
 // does, a macro never inside its own expansion), #undef,
 // #if/#ifdef/#ifndef/#elif/#else/#endif with integer expressions and
-// defined(X), #error. #include, #pragma (unroll, once, ...) and #line are
-// accepted and ignored. Predefined: __CUDACC__, __NVCC__, __CUDA_ARCH__
+// defined(X), #error. #include "name" reads the file from the including
+// file's directory, then from the IncludeDir directories (through the
+// ReadFile option's reader, os.ReadFile by default), with include guards,
+// #pragma once, a cycle reported as such and a depth limit; an error in an
+// included file is at its own file:line:col and says which #include lines
+// read it (Error.IncludedFrom); Program.Includes lists the files read, for
+// a backend that compiles the text again (NVRTC takes them as headers).
+// #include <name> (and a quoted toolkit or C library header that is not
+// beside the source, like "cuda_runtime.h") is known without being read.
+// #pragma unroll and the other pragmas and #line are accepted and ignored. Predefined: __CUDACC__, __NVCC__, __CUDA_ARCH__
 // (750, or the Arch option's), __LINE__, the <climits> and
 // <cfloat> limits (INT_MAX, UINT_MAX, FLT_MAX, ...), INFINITY, NAN, M_PI,
 // M_E; a Define option or the source may replace any of them.

@@ -32,6 +32,9 @@ type Error struct {
 	Pos  Pos
 	Msg  string
 	Line string // the source line at Pos, without its newline; may be empty
+	// IncludedFrom, for a diagnostic in an included file, is the chain of
+	// #include lines that read it, innermost first.
+	IncludedFrom []Pos
 }
 
 func (e *Error) Error() string {
@@ -43,6 +46,9 @@ func (e *Error) Error() string {
 		b.WriteString("\n    ")
 		b.WriteString(strings.Repeat(" ", min(e.Pos.Col-1, len(e.Line))))
 		b.WriteString("^")
+	}
+	for _, from := range e.IncludedFrom {
+		fmt.Fprintf(&b, "\n    (included from %s)", from)
 	}
 	return b.String()
 }

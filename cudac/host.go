@@ -8,8 +8,10 @@ package cudac
 // a compiler that only takes device code (NVRTC).
 
 // Span is a range of a source: from line Line, column Col to line
-// EndLine, column EndCol (exclusive), 1-based.
+// EndLine, column EndCol (exclusive), 1-based, in the file File (the
+// source's own name, or an included file's Path).
 type Span struct {
+	File                       string
 	Line, Col, EndLine, EndCol int
 }
 
@@ -24,7 +26,7 @@ var keepWords = map[string]bool{"const": true, "constexpr": true, "typedef": tru
 // stripHost removes the host-only items at file scope from toks and
 // returns the rest, the spans removed and the names the removed items
 // declare ("function" or "variable" by name).
-func stripHost(toks []token) ([]token, []Span, map[string]string) {
+func stripHost(toks []token, d *diags) ([]token, []Span, map[string]string) {
 	var out []token
 	var spans []Span
 	names := map[string]string{}
@@ -51,7 +53,7 @@ func stripHost(toks []token) ([]token, []Span, map[string]string) {
 		item := toks[i:end]
 		if hostItem(item, hasBody, isFunc) {
 			last := item[len(item)-1]
-			spans = append(spans, Span{Line: int(item[0].line), Col: int(item[0].col), EndLine: int(last.line), EndCol: int(last.end)})
+			spans = append(spans, Span{File: d.tpos(item[0]).File, Line: int(item[0].line), Col: int(item[0].col), EndLine: int(last.line), EndCol: int(last.end)})
 			if name := itemName(item, isFunc); name != "" {
 				names[name] = map[bool]string{true: "function", false: "variable"}[isFunc]
 			}
@@ -223,13 +225,25 @@ func hasDeviceWord(item []token) bool {
 // blanked out (every character but line breaks replaced by a space), so
 // that line and column numbers stay the same.
 func (p *Program) DeviceSource() []byte {
-	if len(p.impl.hostSpans) == 0 {
-		return p.Source
+	return blankSpans(p.Source, p.impl.hostSpans, p.File)
+}
+
+// blankSpans returns src with the spans in file blanked, every character
+// but line breaks replaced by a space.
+func blankSpans(src []byte, spans []Span, file string) []byte {
+	var mine []Span
+	for _, s := range spans {
+		if s.File == file {
+			mine = append(mine, s)
+		}
 	}
-	out := append([]byte(nil), p.Source...)
+	if len(mine) == 0 {
+		return src
+	}
+	out := append([]byte(nil), src...)
 	line, col := 1, 1
 	for i, ch := range out {
-		for _, s := range p.impl.hostSpans {
+		for _, s := range mine {
 			after := line > s.Line || line == s.Line && col >= s.Col
 			before := line < s.EndLine || line == s.EndLine && col < s.EndCol
 			if after && before && ch != '\n' {

@@ -24,7 +24,7 @@ func TestHostCodeSkipped(t *testing.T) {
 	if prog.Func("both") == nil {
 		t.Errorf("__host__ __device__ function skipped")
 	}
-	want := []Span{{2, 1, 2, 20}, {6, 1, 6, 40}, {7, 1, 10, 2}}
+	want := []Span{{"w.cu", 2, 1, 2, 20}, {"w.cu", 6, 1, 6, 40}, {"w.cu", 7, 1, 10, 2}}
 	if got := prog.HostCode(); len(got) != len(want) {
 		t.Fatalf("host code %v, want %v", got, want)
 	} else {

@@ -16,6 +16,7 @@ type lexer struct {
 	line int32
 	col  int32 // column of src[off]
 	bol  bool
+	file uint16 // the index of the file being lexed in d.files
 	// errPos, when valid, places every diagnostic at this position
 	// instead (for text that is not part of the file, like a Define value).
 	errPos Pos
@@ -36,7 +37,7 @@ func (lx *lexer) tokenError(line, col int32, format string, args ...any) {
 	if lx.pending != nil {
 		return
 	}
-	p := lx.d.pos(line, col)
+	p := lx.d.at(lx.file, line, col)
 	if lx.errPos.IsValid() || lx.errPos.File != "" {
 		p = lx.errPos
 	}
@@ -49,7 +50,7 @@ func lex(src []byte, d *diags) []token {
 }
 
 func (lx *lexer) errorf(line, col int32, format string, args ...any) {
-	p := lx.d.pos(line, col)
+	p := lx.d.at(lx.file, line, col)
 	if lx.errPos.IsValid() {
 		p = lx.errPos
 	}
@@ -158,7 +159,7 @@ func (lx *lexer) next() token {
 
 func (lx *lexer) next1() token {
 	space := lx.skipSpace()
-	t := token{line: lx.line, col: lx.col, bol: lx.bol, space: space}
+	t := token{line: lx.line, col: lx.col, bol: lx.bol, space: space, file: lx.file}
 	lx.bol = false
 	if lx.off >= len(lx.src) {
 		t.kind = tEOF

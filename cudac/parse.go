@@ -76,7 +76,7 @@ func (p *parser) peek(n int) token {
 	return p.toks[len(p.toks)-1]
 }
 
-func (p *parser) pos(t token) Pos { return p.d.pos(t.line, t.col) }
+func (p *parser) pos(t token) Pos { return p.d.tpos(t) }
 func (p *parser) here() Pos       { return p.pos(p.tok) }
 
 func (p *parser) errorf(pos Pos, format string, args ...any) {
@@ -104,7 +104,7 @@ func (p *parser) expect(k tokKind, context string) bool {
 	if prev := p.toks[max(p.i-1, 0)]; p.i > 0 && prev.line < p.tok.line && (k == tSemi || k == tRParen || k == tRBrack) {
 		// A missing terminator belongs at the end of the line before,
 		// not at the next token.
-		pos = p.d.pos(prev.line, prev.end)
+		pos = p.d.at(prev.file, prev.line, prev.end)
 		if context != "" {
 			p.errorf(pos, "expected '%s' %s", k, context)
 		} else {

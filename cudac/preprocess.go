@@ -84,12 +84,14 @@ type preprocessor struct {
 	conds    []condState
 	expanded int
 	overflow bool
+	inc      includeState
 }
 
 // preprocess runs the directives of toks and expands macros. The result
 // ends with a tEOF token. It also returns the final macro table.
-func preprocess(toks []token, d *diags, defines map[string]string, arch int) ([]token, map[string]*macro) {
-	p := &preprocessor{d: d, macros: map[string]*macro{}}
+func preprocess(toks []token, d *diags, o *options) ([]token, map[string]*macro, []Include) {
+	defines, arch := o.defines, o.arch
+	p := &preprocessor{d: d, macros: map[string]*macro{}, inc: includeState{dirs: o.includeDirs, read: o.readFile}}
 	builtinOnce.Do(func() {
 		bp := &preprocessor{d: newDiags("<built-in>", nil)}
 		for _, bm := range builtinMacros {
@@ -112,7 +114,7 @@ func preprocess(toks []token, d *diags, defines map[string]string, arch int) ([]
 		p.macros[name] = &macro{name: name, body: p.lexText(defines[name], Pos{File: d.file}), option: true}
 	}
 	p.run(toks)
-	return p.out, p.macros
+	return p.out, p.macros, p.inc.list
 }
 
 // lexText lexes a macro body given as text; errors are reported at errPos.
@@ -130,9 +132,20 @@ func (p *preprocessor) active() bool {
 	return len(p.conds) == 0 || p.conds[len(p.conds)-1].active
 }
 
-func (p *preprocessor) pos(t token) Pos { return p.d.pos(t.line, t.col) }
+func (p *preprocessor) pos(t token) Pos { return p.d.tpos(t) }
 
 func (p *preprocessor) run(toks []token) {
+	p.runTokens(toks)
+	p.closeConds()
+	eof := token{kind: tEOF, bol: true}
+	if n := len(toks); n > 0 {
+		eof = toks[n-1]
+	}
+	p.out = append(p.out, eof)
+}
+
+// runTokens preprocesses the tokens of one file, appending to p.out.
+func (p *preprocessor) runTokens(toks []token) {
 	for i := 0; i < len(toks); {
 		t := toks[i]
 		if t.kind == tEOF {
@@ -182,14 +195,6 @@ func (p *preprocessor) run(toks []token) {
 		}
 		p.out = append(p.out, t)
 	}
-	for i := len(p.conds) - 1; i >= 0; i-- {
-		p.d.errorf(p.conds[i].pos, "unterminated conditional directive")
-	}
-	eof := token{kind: tEOF, bol: true}
-	if n := len(toks); n > 0 {
-		eof = toks[n-1]
-	}
-	p.out = append(p.out, eof)
 }
 
 func (p *preprocessor) emit(t token) {
@@ -231,7 +236,7 @@ func (p *preprocessor) enterMacro(use token, active []string) bool {
 		return false
 	}
 	if len(active) >= maxMacroDepth {
-		p.d.errorf(p.d.pos(use.line, use.col), "macro expansion is nested too deeply")
+		p.d.errorf(p.pos(use), "macro expansion is nested too deeply")
 		p.expanded = maxExpansion + 1
 		return false
 	}
@@ -262,7 +267,7 @@ func (p *preprocessor) scan(list []token, use token, active []string, out *[]tok
 				}
 			}
 		}
-		bt.line, bt.col, bt.end = use.line, use.col, use.end
+		bt.line, bt.col, bt.end, bt.file = use.line, use.col, use.end, use.file
 		bt.bol = use.bol && len(*out) == 0
 		if bt.kind == tIdent && bt.text == "__LINE__" {
 			bt = lineToken(bt)
@@ -443,7 +448,7 @@ func (p *preprocessor) directive(hash token, line []token) {
 		p.conds = append(p.conds, st)
 		return
 	case "elif", "else":
-		if len(p.conds) == 0 {
+		if len(p.conds) <= p.inc.condBase {
 			p.d.errorf(p.pos(name), "#%s without #if", name.text)
 			return
 		}
@@ -462,7 +467,7 @@ func (p *preprocessor) directive(hash token, line []token) {
 		st.taken = st.taken || st.active
 		return
 	case "endif":
-		if len(p.conds) == 0 {
+		if len(p.conds) <= p.inc.condBase {
 			p.d.errorf(p.pos(name), "#endif without #if")
 			return
 		}
@@ -483,12 +488,17 @@ func (p *preprocessor) directive(hash token, line []token) {
 		}
 		delete(p.macros, args[0].text)
 		p.extra(name, args[1:])
-	case "include", "pragma", "warning", "line", "ident":
-		// #include lines are accepted and ignored: the built-ins are known
-		// without headers. #pragma unroll, #pragma once and the others have
-		// no effect here.
+	case "include":
+		p.include(name, args)
+	case "pragma":
+		// #pragma once marks the file as read once; #pragma unroll and
+		// the others have no effect here.
+		if len(args) > 0 && args[0].kind == tIdent && args[0].text == "once" {
+			p.pragmaOnce()
+		}
+	case "warning", "line", "ident":
 	case "error":
-		msg := p.d.lineText(int(name.line))
+		msg := p.d.files[name.file].lineText(int(name.line))
 		if int(name.end-1) <= len(msg) {
 			msg = msg[name.end-1:]
 		}

@@ -27,7 +27,7 @@ func TestPreprocessor(t *testing.T) {
 		{"if arithmetic", "#define BLOCK 256\n#if (BLOCK % 32) == 0 && BLOCK / 32 <= 32\n__global__ void k() { 1; }\n#endif", "1:int"},
 		{"nested if in skipped region", "#if 0\n#if 1\n#error no\n#endif\n#endif\n__global__ void k() { 1; }", "1:int"},
 		{"cuda arch", "#if __CUDA_ARCH__ >= 700\n__global__ void k() { 1; }\n#endif", "1:int"},
-		{"include and pragmas", "#include <cstdio>\n#include \"x.h\"\n#pragma once\n__global__ void k(float* a) {\n#pragma unroll\n  for (int i = 0; i < 4; i++) a[i] = 0;\n  #pragma unroll 4\n  1;\n}", "1:int"},
+		{"include and pragmas", "#include <cstdio>\n#include \"cuda_runtime.h\"\n#pragma once\n__global__ void k(float* a) {\n#pragma unroll\n  for (int i = 0; i < 4; i++) a[i] = 0;\n  #pragma unroll 4\n  1;\n}", "1:int"},
 		{"comments", "/* a\n * block */ __global__ void k() { // line\n  2 /* inner */ + /**/ 3; }", "5:int"},
 		{"line splice", "#define LONG 1 + \\\n  2\n__global__ void k() { LONG; }", "3:int"},
 		{"__LINE__ in a macro", "#define HERE __LINE__\n__global__ void k() {\n  HERE;\n}", "3:int"},

@@ -26,6 +26,9 @@ type options struct {
 	defines map[string]string
 	// arch is __CUDA_ARCH__'s value; 0 for the default, 750.
 	arch int
+	// includeDirs and readFile are how #include "name" finds files.
+	includeDirs []string
+	readFile    func(string) ([]byte, error)
 }
 
 // Arch sets the compute capability the source is compiled for, as

@@ -94,6 +94,7 @@ type token struct {
 	line  int32
 	col   int32
 	end   int32 // column just after the token, on its first line
+	file  uint16 // the file the token is from: an index into diags.files
 	bol   bool  // first token on its line
 	space bool  // preceded by white space
 	// noExpand marks a macro name met inside its own expansion: it is

@@ -482,24 +482,25 @@ var (
 	images   = map[string]*Image{}
 )
 
-// compileImage compiles text with NVRTC, or returns the cached image.
-func compileImage(file string, src []byte, text string, opts, names []string) (*Image, error) {
+// compileImage compiles in with NVRTC, or returns the cached image.
+func compileImage(in nvrtcInput, opts, names []string) (*Image, error) {
+	file, src, text := in.file, in.src, in.text
 	if err := loadNVRTC(); err != nil {
 		return nil, fmt.Errorf("cudarun: %w", err)
 	}
-	key := cacheKey(text, opts, names, nvrtcVersionString())
+	key := cacheKey(text, in.headers, opts, names, nvrtcVersionString())
 	imagesMu.Lock()
 	defer imagesMu.Unlock()
 	if img, ok := images[key]; ok {
 		return img, nil
 	}
 	arch := strings.TrimPrefix(opts[0], "--gpu-architecture=")
-	res, err := runNVRTC(file, text, opts, names, strings.HasPrefix(arch, "compute_"))
+	res, err := runNVRTC(text, in.headers, opts, names, strings.HasPrefix(arch, "compute_"))
 	if err != nil {
 		return nil, fmt.Errorf("cudarun: compile %s: %w", file, err)
 	}
 	if res.failed {
-		return nil, parseLog(file, src, res.log)
+		return nil, parseLog(file, src, res.log, in.includes...)
 	}
 	img := &Image{Arch: arch, Data: res.image, PTX: res.ptx, Lowered: res.lowered, Log: res.log, NVRTC: nvrtcVersionString()}
 	images[key] = img
@@ -521,9 +522,12 @@ func Build(prog *cudac.Program, opts BuildOptions) (*Image, error) {
 	if defines == nil {
 		defines = programDefines(prog)
 	}
-	text := nvrtcSource(prog.File, prog.DeviceSource(), defines)
-	copts := append(compileOptions(arch, opts.NoFMA, defines), includeOptions(text, fileExists)...)
-	return compileImage(prog.File, prog.Source, text, copts, kernelNames(prog, opts.Kernels...))
+	in, err := programInput(prog, defines)
+	if err != nil {
+		return nil, err
+	}
+	copts := append(compileOptions(arch, opts.NoFMA, defines), includeOptions(in.allText(), fileExists)...)
+	return compileImage(in, copts, kernelNames(prog, opts.Kernels...))
 }
 
 // DeviceArch returns the target NVRTC would compile for on GPU ordinal:
@@ -549,7 +553,7 @@ func DeviceArch(ordinal int) (string, error) {
 type module struct {
 	dev      *device
 	prog     *cudac.Program
-	text     string
+	in       nvrtcInput
 	opts     []string
 	names    []string
 	img      *Image
@@ -571,18 +575,22 @@ func (d *device) Compile(prog *cudac.Program) (gpudriver.Module, error) {
 		return nil, fmt.Errorf("cudarun: compile: device is closed")
 	}
 	defines := programDefines(prog)
+	in, err := programInput(prog, defines)
+	if err != nil {
+		return nil, err
+	}
 	m := &module{
 		dev:      d,
 		prog:     prog,
-		text:     nvrtcSource(prog.File, prog.DeviceSource(), defines),
+		in:       in,
 		opts:     compileOptions(d.st.arch, !d.cfg.FMAD, defines),
 		names:    kernelNames(prog),
 		funcs:    map[string]*function{},
 		printf:   strings.Contains(string(prog.Source), "printf"),
 		usesTrap: strings.Contains(string(prog.Source), "__trap"),
 	}
-	m.opts = append(m.opts, includeOptions(m.text, fileExists)...)
-	img, err := compileImage(prog.File, prog.Source, m.text, m.opts, m.names)
+	m.opts = append(m.opts, includeOptions(in.allText(), fileExists)...)
+	img, err := compileImage(in, m.opts, m.names)
 	if err != nil {
 		return nil, err
 	}
@@ -616,7 +624,7 @@ func (m *module) load(drv driver) error {
 func (m *module) function(drv driver, fn *cudac.Func) (*function, error) {
 	if _, ok := m.img.Lowered[fn.Name]; !ok {
 		names := kernelNames(m.prog, append(slices.Clone(m.names), fn.Name)...)
-		img, err := compileImage(m.prog.File, m.prog.Source, m.text, m.opts, names)
+		img, err := compileImage(m.in, m.opts, names)
 		if err != nil {
 			return nil, err
 		}

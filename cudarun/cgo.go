@@ -279,7 +279,9 @@ static int wl_nvrtcHaveArchs(void) { return wln.numArchs != NULL && wln.archs !=
 static int wl_nvrtcNumArchs(int *n) { return wln.numArchs(n); }
 static int wl_nvrtcArchs(int *a) { return wln.archs(a); }
 static int wl_nvrtcHaveCUBIN(void) { return wln.cubinSize != NULL && wln.cubin != NULL; }
-static int wl_nvrtcCreate(void **p, const char *src, const char *name) { return wln.create(p, src, name, 0, NULL, NULL); }
+static int wl_nvrtcCreate(void **p, const char *src, const char *name, int n, char **headers, char **names) {
+	return wln.create(p, src, name, n, (const char *const *)headers, (const char *const *)names);
+}
 static int wl_nvrtcDestroy(void **p) { return wln.destroy(p); }
 static int wl_nvrtcCompile(void *p, int n, char **opts) { return wln.compile(p, n, (const char *const *)opts); }
 static int wl_nvrtcLogSize(void *p, size_t *n) { return wln.logSize(p, n); }
@@ -424,15 +426,29 @@ type nvrtcResult struct {
 
 // runNVRTC compiles text with opts, asking for the lowered names of names.
 // An error is a failure of NVRTC itself; a source error sets failed.
-func runNVRTC(file, text string, opts, names []string, wantPTX bool) (*nvrtcResult, error) {
+func runNVRTC(text string, headers []header, opts, names []string, wantPTX bool) (*nvrtcResult, error) {
 	csrc := C.CString(text)
 	defer C.free(unsafe.Pointer(csrc))
 	// The program's own name is the prelude's: the source's lines carry
 	// file's name from the #line directive on.
 	cname := C.CString(preludeName)
 	defer C.free(unsafe.Pointer(cname))
+	// The headers, as (text, name) arrays; NULL when there are none.
+	var hsrc, hname **C.char
+	if n := len(headers); n > 0 {
+		size := C.size_t(n) * C.size_t(unsafe.Sizeof((*C.char)(nil)))
+		hsrc, hname = (**C.char)(C.malloc(size)), (**C.char)(C.malloc(size))
+		defer C.free(unsafe.Pointer(hsrc))
+		defer C.free(unsafe.Pointer(hname))
+		srcs, hnames := unsafe.Slice(hsrc, n), unsafe.Slice(hname, n)
+		for i, h := range headers {
+			srcs[i], hnames[i] = C.CString(h.text), C.CString(h.name)
+			defer C.free(unsafe.Pointer(srcs[i]))
+			defer C.free(unsafe.Pointer(hnames[i]))
+		}
+	}
 	var prog unsafe.Pointer
-	if r := C.wl_nvrtcCreate(&prog, csrc, cname); r != 0 {
+	if r := C.wl_nvrtcCreate(&prog, csrc, cname, C.int(len(headers)), hsrc, hname); r != 0 {
 		return nil, nvrtcErr("nvrtcCreateProgram", r)
 	}
 	defer C.wl_nvrtcDestroy(&prog)

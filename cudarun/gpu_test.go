@@ -258,8 +258,8 @@ func BenchmarkLaunchLatency(b *testing.B) {
 func TestCompileErrors(t *testing.T) {
 	requireGPU(t)
 	src := "#include <cstdio>\n__global__ void k(float* p) {\n    p[0] = undefinedThing + 1;\n}\n"
-	text := nvrtcSource("bad.cu", []byte(src), nil)
-	_, err := compileImage("bad.cu", []byte(src), text, compileOptions("sm_80", false, nil), []string{"k"})
+	text, _, _ := nvrtcSource("bad.cu", []byte(src), nil)
+	_, err := compileImage(nvrtcInput{file: "bad.cu", src: []byte(src), text: text}, compileOptions("sm_80", false, nil), []string{"k"})
 	var list cudac.ErrorList
 	if !errors.As(err, &list) || len(list) == 0 {
 		t.Fatalf("error %v (%T), want a cudac.ErrorList", err, err)

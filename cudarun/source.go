@@ -58,30 +58,59 @@ var (
 	// cgInclude matches an #include of the cooperative groups headers,
 	// which NVRTC reads (cudac knows their names without them).
 	cgInclude  = regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*<cooperative_groups(/[a-z_]+)?\.h>`)
-	defineLine = regexp.MustCompile(`^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_][A-Za-z0-9_]*)`)
+	// quotedInclude matches #include "name", the name in group 1.
+	quotedInclude = regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*"([^"]*)"`)
+	defineLine    = regexp.MustCompile(`^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_][A-Za-z0-9_]*)`)
 	identRE    = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 )
+
+// header is a file NVRTC is given to satisfy an #include "name": name as
+// the #include lines spell it.
+type header struct{ name, text string }
 
 // nvrtcSource returns what NVRTC compiles for a source that cudac checked:
 // a prelude with the standard typedefs and macros the source uses (and does
 // not define itself or get from defines), then "#line 1" naming file, then
 // the source with every #include line emptied but those of the cooperative
-// groups headers, so that NVRTC's line numbers are the source's own.
-func nvrtcSource(file string, src []byte, defines map[string]string) string {
-	lines := strings.Split(string(src), "\n")
-	own := map[string]bool{}
-	for i, l := range lines {
-		if includeLine.MatchString(l) && !cgInclude.MatchString(l) {
-			lines[i] = ""
-			continue
+// groups headers and of the files cudac read (includes), so that NVRTC's
+// line numbers are the source's own. The included files go to NVRTC as
+// headers, named as their #include lines spell them, their text treated
+// the same way and headed by a #line naming the file cudac read. Two
+// different files included under one spelling are an error: NVRTC names
+// headers by spelling only.
+func nvrtcSource(file string, src []byte, defines map[string]string, includes ...cudac.Include) (string, []header, error) {
+	names := map[string]string{}
+	for _, in := range includes {
+		if p, ok := names[in.Name]; ok && p != in.Path {
+			return "", nil, fmt.Errorf("cudarun: %s and %s are both included as %q: NVRTC names headers by their #include spelling, so rename one", p, in.Path, in.Name)
 		}
-		if m := defineLine.FindStringSubmatch(l); m != nil {
-			own[m[1]] = true
-		}
+		names[in.Name] = in.Path
 	}
+	own := map[string]bool{}
 	used := map[string]bool{}
-	for _, id := range identRE.FindAllString(string(src), -1) {
-		used[id] = true
+	filter := func(src []byte) string {
+		lines := strings.Split(string(src), "\n")
+		for i, l := range lines {
+			if includeLine.MatchString(l) && !cgInclude.MatchString(l) {
+				if m := quotedInclude.FindStringSubmatch(l); m == nil || names[m[1]] == "" {
+					lines[i] = ""
+				}
+				continue
+			}
+			if m := defineLine.FindStringSubmatch(l); m != nil {
+				own[m[1]] = true
+			}
+		}
+		for _, id := range identRE.FindAllString(string(src), -1) {
+			used[id] = true
+		}
+		return strings.Join(lines, "\n")
+	}
+	body := filter(src)
+	var headers []header
+	for _, in := range includes {
+		text := fmt.Sprintf("#line 1 %s\n%s", strconv.Quote(in.Path), filter(in.DeviceSource))
+		headers = append(headers, header{name: in.Name, text: text})
 	}
 	var b strings.Builder
 	b.WriteString("// warplab prelude: what <cstdint>, <climits>, <cfloat> and <cmath> would give\n")
@@ -97,8 +126,8 @@ func nvrtcSource(file string, src []byte, defines map[string]string) string {
 		}
 	}
 	fmt.Fprintf(&b, "#line 1 %s\n", strconv.Quote(file))
-	b.WriteString(strings.Join(lines, "\n"))
-	return b.String()
+	b.WriteString(body)
+	return b.String(), headers, nil
 }
 
 // compileOptions returns NVRTC's options for arch ("sm_90" or
@@ -150,6 +179,35 @@ func includeOptions(text string, stat func(string) bool) []string {
 	return nil
 }
 
+// nvrtcInput is what NVRTC compiles for a program: the text and headers
+// from nvrtcSource, and the source and included files it came from, for
+// the log's echoed lines.
+type nvrtcInput struct {
+	file     string
+	src      []byte
+	text     string
+	headers  []header
+	includes []cudac.Include
+}
+
+// programInput returns the NVRTC input for prog with defines.
+func programInput(prog *cudac.Program, defines map[string]string) (nvrtcInput, error) {
+	includes := prog.Includes()
+	text, headers, err := nvrtcSource(prog.File, prog.DeviceSource(), defines, includes...)
+	return nvrtcInput{file: prog.File, src: prog.Source, text: text, headers: headers, includes: includes}, err
+}
+
+// allText is the text and the headers' texts, for includeOptions.
+func (in nvrtcInput) allText() string {
+	var b strings.Builder
+	b.WriteString(in.text)
+	for _, h := range in.headers {
+		b.WriteString("\n")
+		b.WriteString(h.text)
+	}
+	return b.String()
+}
+
 // fileExists reports whether path names an existing file.
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
@@ -158,9 +216,13 @@ func fileExists(path string) bool {
 
 // cacheKey identifies a compiled image: the text NVRTC saw, its options,
 // the name expressions, and NVRTC's version.
-func cacheKey(text string, opts, names []string, nvrtcVersion string) string {
+func cacheKey(text string, headers []header, opts, names []string, nvrtcVersion string) string {
 	h := sha256.New()
-	for _, part := range [][]string{{nvrtcVersion}, {text}, opts, names} {
+	var hs []string
+	for _, hd := range headers {
+		hs = append(hs, hd.name, hd.text)
+	}
+	for _, part := range [][]string{{nvrtcVersion}, {text}, hs, opts, names} {
 		for _, s := range part {
 			fmt.Fprintf(h, "%d:%s;", len(s), s)
 		}
@@ -194,8 +256,11 @@ var nvrtcLogLine = regexp.MustCompile(`^(.*)\((\d+)\): (catastrophic error|error
 // and the column: NVRTC echoes the line and puts a caret under the column,
 // and where the echo matches the source the column is recovered from the
 // caret; otherwise it is 1.
-func parseLog(file string, src []byte, log string) cudac.ErrorList {
-	srcLines := strings.Split(string(src), "\n")
+func parseLog(file string, src []byte, log string, includes ...cudac.Include) cudac.ErrorList {
+	srcLines := map[string][]string{file: strings.Split(string(src), "\n")}
+	for _, in := range includes {
+		srcLines[in.Path] = strings.Split(string(in.Source), "\n")
+	}
 	logLines := strings.Split(log, "\n")
 	var list cudac.ErrorList
 	for i := 0; i < len(logLines); i++ {
@@ -227,8 +292,8 @@ func parseLog(file string, src []byte, log string) cudac.ErrorList {
 			// Continuation of the message (e.g. "argument types are: (...)").
 			e.Msg += " " + strings.TrimSpace(logLines[j])
 		}
-		if name == file && line >= 1 && line <= len(srcLines) {
-			e.Line = strings.TrimRight(srcLines[line-1], "\r")
+		if lines := srcLines[name]; line >= 1 && line <= len(lines) {
+			e.Line = strings.TrimRight(lines[line-1], "\r")
 			if j > 0 && j+1 < len(logLines) {
 				e.Pos.Col = caretColumn(logLines[j], logLines[j+1], e.Line)
 				i = j + 1

@@ -2,6 +2,8 @@ package cudarun
 
 import (
 	"errors"
+	"io/fs"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +15,7 @@ import (
 func TestNVRTCSourceKeepsLines(t *testing.T) {
 	src := "#include <cstdint>\n#include \"common.cuh\"\n  # include <cstdio>\n#define LIMIT INT_MAX\n" +
 		"__global__ void k(uint32_t* p, int64_t n) { p[0] = (uint32_t)(n + FLT_MAX + LIMIT); }\n"
-	got := nvrtcSource("k.cu", []byte(src), map[string]string{"INT_MAX": "7"})
+	got, _, _ := nvrtcSource("k.cu", []byte(src), map[string]string{"INT_MAX": "7"})
 	pre, body, ok := strings.Cut(got, "#line 1 \"k.cu\"\n")
 	if !ok {
 		t.Fatalf("no #line 1 directive in\n%s", got)
@@ -41,12 +43,12 @@ func TestCompileOptions(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("options %q, want %q", got, want)
 	}
-	k1 := cacheKey("x", got, []string{"k"}, "13.0")
+	k1 := cacheKey("x", nil, got, []string{"k"}, "13.0")
 	for _, k := range []string{
-		cacheKey("y", got, []string{"k"}, "13.0"),
-		cacheKey("x", got[:3], []string{"k"}, "13.0"),
-		cacheKey("x", got, []string{"k", "j"}, "13.0"),
-		cacheKey("x", got, []string{"k"}, "12.4"),
+		cacheKey("y", nil, got, []string{"k"}, "13.0"),
+		cacheKey("x", nil, got[:3], []string{"k"}, "13.0"),
+		cacheKey("x", nil, got, []string{"k", "j"}, "13.0"),
+		cacheKey("x", nil, got, []string{"k"}, "12.4"),
 	} {
 		if k == k1 {
 			t.Errorf("two different compilations share the cache key %s", k)
@@ -182,7 +184,7 @@ func TestNVRTCCandidates(t *testing.T) {
 func TestNVRTCSourceKeepsCooperativeGroups(t *testing.T) {
 	src := "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n#include <cstdio>\n" +
 		"namespace cg = cooperative_groups;\n__global__ void k(int* p) { cg::this_thread_block().sync(); }\n"
-	got := nvrtcSource("k.cu", []byte(src), nil)
+	got, _, _ := nvrtcSource("k.cu", []byte(src), nil)
 	_, body, _ := strings.Cut(got, "#line 1 \"k.cu\"\n")
 	lines := strings.Split(body, "\n")
 	if lines[0] != "#include <cooperative_groups.h>" || lines[1] != "#include <cooperative_groups/reduce.h>" || lines[2] != "" {
@@ -210,5 +212,62 @@ func TestNVRTCSourceKeepsCooperativeGroups(t *testing.T) {
 	}
 	if o := includeOptions("__global__ void k() {}", stat("/usr/local/cuda/include")); o != nil {
 		t.Errorf("include options %q for a source without cooperative groups, want none", o)
+	}
+}
+
+func TestNVRTCSourceIncludes(t *testing.T) {
+	files := map[string]string{
+		"k/a.cuh":   "#pragma once\n#include \"b.cuh\"\n#include <vector>\nstd::vector<int> host;\n__device__ int a() { return B + (int)FLT_MAX; }\n",
+		"k/b.cuh":   "#define B 2\n",
+		"inc/c.cuh": "__device__ int c() { return 3; }\n",
+	}
+	read := func(p string) ([]byte, error) {
+		if s, ok := files[filepath.ToSlash(p)]; ok {
+			return []byte(s), nil
+		}
+		return nil, fs.ErrNotExist
+	}
+	src := "#include \"a.cuh\"\n#include \"c.cuh\"\n#include \"cuda_runtime.h\"\n__global__ void k(int* p) { p[0] = a() + c(); }\n"
+	prog, err := cudac.Compile("k/main.cu", []byte(src), cudac.ReadFile(read), cudac.IncludeDir("inc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := programInput(prog, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, body, _ := strings.Cut(in.text, "#line 1 \"k/main.cu\"\n")
+	if want := "#include \"a.cuh\"\n#include \"c.cuh\"\n\n__global__"; !strings.HasPrefix(body, want) {
+		t.Errorf("body %q, want the resolved includes kept and cuda_runtime.h emptied", body)
+	}
+	var got []string
+	for _, h := range in.headers {
+		got = append(got, h.name+":"+h.text)
+	}
+	want := []string{
+		"a.cuh:#line 1 \"k/a.cuh\"\n#pragma once\n#include \"b.cuh\"\n\n                      \n__device__ int a() { return B + (int)FLT_MAX; }\n",
+		"b.cuh:#line 1 \"k/b.cuh\"\n#define B 2\n",
+		"c.cuh:#line 1 \"inc/c.cuh\"\n__device__ int c() { return 3; }\n",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("headers\n%q\nwant\n%q", got, want)
+	}
+	if !strings.Contains(in.text, "#define FLT_MAX") {
+		t.Errorf("prelude lacks FLT_MAX, which a header uses:\n%s", in.text)
+	}
+	if cacheKey(in.text, in.headers, nil, nil, "13") == cacheKey(in.text, in.headers[:2], nil, nil, "13") {
+		t.Error("the cache key ignores the headers")
+	}
+	// An NVRTC error in a header comes back at the file cudac read.
+	log := "k/a.cuh(5): error: identifier \"B\" is undefined\n  __device__ int a() { return B + (int)FLT_MAX; }\n                              ^\n"
+	list := parseLog(in.file, in.src, log, in.includes...)
+	if len(list) != 1 || list[0].Pos.String() != "k/a.cuh:5:29" || list[0].Line == "" {
+		t.Errorf("log parsed as %v", list)
+	}
+
+	// One spelling for two files cannot be handed to NVRTC.
+	_, _, err = nvrtcSource("m.cu", nil, nil, cudac.Include{Name: "x.h", Path: "a/x.h"}, cudac.Include{Name: "x.h", Path: "b/x.h"})
+	if err == nil || !strings.Contains(err.Error(), "both included as \"x.h\"") {
+		t.Errorf("spelling clash: %v", err)
 	}
 }

@@ -66,6 +66,7 @@ type runOpts struct {
 	scalars      []scalarSpec
 	prints       []printSpec
 	defines      []string
+	includeDirs  []string
 	seed         uint64
 	seedSet      bool
 	runs         int
@@ -82,7 +83,7 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	fs := newFlags("run", runUsage, stderr)
 	o := &runOpts{}
 	var grid, block string
-	var bufs, scalars, prints, defines repeated
+	var bufs, scalars, prints, defines, includeDirs repeated
 	fs.StringVar(&o.kernel, "kernel", "", "the kernel to launch (a template as NAME<ARGS>, e.g. sumTree<256>)")
 	fs.StringVar(&grid, "grid", "", "grid size X[,Y,Z] in blocks")
 	fs.StringVar(&block, "block", "", "block size X[,Y,Z] in threads")
@@ -91,6 +92,8 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	fs.Var(&scalars, "scalar", "a scalar NAME=TYPE:VALUE (repeatable)")
 	fs.Var(&prints, "print", "print buffer NAME[:K] after each run (repeatable)")
 	fs.Var(&defines, "define", "predefine a macro NAME=VALUE, like nvcc -D (repeatable)")
+	fs.Var(&includeDirs, "include-dir", "a directory #include \"name\" searches after the source's own, like nvcc -I (repeatable)")
+	fs.Var(&includeDirs, "I", "short for --include-dir")
 	fs.TextVar(&o.device, "device", gpu.Spec{}, "device spec: sim:t4, sim:h200, cuda, ... (default: $WARPLAB_DEVICE, else a GPU, else sim:t4)")
 	seed := fs.Uint64("seed", 1, "the simulator's seed for the first run; run i uses seed+i")
 	fs.IntVar(&o.runs, "runs", 1, "repeat the whole measurement this many times, each on fresh buffers")
@@ -115,6 +118,7 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 		}
 	})
 	o.seed = *seed
+	o.includeDirs = includeDirs
 	if len(pos) != 1 {
 		fs.Usage()
 		return nil, fmt.Errorf("want exactly one .cu file, got %d arguments", len(pos))
@@ -246,6 +250,9 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	for _, d := range o.defines {
 		name, val, _ := strings.Cut(d, "=")
 		copts = append(copts, cudac.Define(name, val))
+	}
+	for _, dir := range o.includeDirs {
+		copts = append(copts, cudac.IncludeDir(dir))
 	}
 	mod, err := dev.Compile(o.file, src, copts...)
 	if err != nil {

@@ -294,3 +294,43 @@ __global__ void fill(int* out, int n, int value = 7, float scale = 0.5f) {
 		t.Errorf("missing n: exit %d, stderr %q", code, errs)
 	}
 }
+
+func TestRunIncludes(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"src/k.cu":       "#include \"near.cuh\"\n#include \"far.cuh\"\n__global__ void fill(int* out) { out[threadIdx.x] = NEAR + FAR; }\n",
+		"src/near.cuh":   "#pragma once\n#define NEAR 5\n",
+		"inc/far.cuh":    "#pragma once\n#define FAR 30\n",
+		"bad/k.cu":       "#include \"broken.cuh\"\n__global__ void fill(int* out) {}\n",
+		"bad/broken.cuh": "#define X\n__device__ int f() { return nope; }\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, flag := range []string{"-I", "--include-dir"} {
+		code, out, errs := warplab(t, "run", filepath.Join(dir, "src", "k.cu"), "--kernel", "fill", "--grid", "1", "--block", "2",
+			"--buf", "out=i32:2:zero", "--print", "out", flag, filepath.Join(dir, "inc"), "--device", "sim:t4")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", flag, code, errs)
+		}
+		if !strings.Contains(out, "out[0:2] = 35 35") {
+			t.Errorf("%s: output:\n%s", flag, out)
+		}
+	}
+	code, _, errs := warplab(t, "run", filepath.Join(dir, "src", "k.cu"), "--kernel", "fill", "--grid", "1", "--block", "2",
+		"--buf", "out=i32:2:zero", "--device", "sim:t4")
+	if code == 0 || !strings.Contains(errs, "k.cu:2:10: cannot find include file \"far.cuh\"") {
+		t.Errorf("without -I: exit %d: %s", code, errs)
+	}
+	code, _, errs = warplab(t, "run", filepath.Join(dir, "bad", "k.cu"), "--kernel", "fill", "--grid", "1", "--block", "1",
+		"--buf", "out=i32:1:zero", "--device", "sim:t4")
+	if code == 0 || !strings.Contains(errs, "broken.cuh:2:29: undeclared identifier 'nope'") || !strings.Contains(errs, "included from") {
+		t.Errorf("error in a header: exit %d: %s", code, errs)
+	}
+}

@@ -75,6 +75,7 @@ var tests = []struct {
 	{"KernelDefaultArguments", testKernelDefaultArguments},
 	{"Classify", testClassify},
 	{"Llrint", testLlrint},
+	{"LocalInclude", testLocalInclude},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

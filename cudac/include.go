@@ -1,0 +1,250 @@
+package cudac
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// This file reads the files a source names with #include "name": from the
+// including file's directory, then from the IncludeDir directories, as a
+// C preprocessor does. #include <name> stays a system header: known to
+// the front end without being read.
+
+// maxIncludeDepth bounds the nesting of #include.
+const maxIncludeDepth = 40
+
+// Include is a file a source read with #include "name".
+type Include struct {
+	// Name is the name as the #include line spells it ("util.cuh").
+	Name string
+	// Path is the file that was read, as diagnostics name it (the
+	// including file's directory joined with Name, or an include
+	// directory joined with Name).
+	Path string
+	// Source is the file's text; DeviceSource is the same text with the
+	// host code that Compile skipped blanked out.
+	Source, DeviceSource []byte
+}
+
+// IncludeDir adds a directory that #include "name" searches after the
+// including file's own directory, like nvcc -I. Directories are searched
+// in the order given.
+func IncludeDir(dir string) Option {
+	return func(o *options) { o.includeDirs = append(o.includeDirs, dir) }
+}
+
+// ReadFile sets how #include "name" reads a file (os.ReadFile by default),
+// so that a source held in memory or embedded in a binary can include
+// files beside it. A read that fails with an error wrapping fs.ErrNotExist
+// (as os.ReadFile's does) means the file is not there and the search goes
+// on.
+func ReadFile(read func(path string) ([]byte, error)) Option {
+	return func(o *options) { o.readFile = read }
+}
+
+// systemHeaders are header names that an #include "name" may spell with
+// quotes though they are the toolkit's or the C library's: when no file of
+// that name is found they are known-and-ignored like <name>.
+var systemHeaders = map[string]bool{
+	"cuda.h": true, "cuda_runtime.h": true, "cuda_runtime_api.h": true, "device_launch_parameters.h": true,
+	"device_functions.h": true, "device_atomic_functions.h": true, "sm_20_atomic_functions.h": true,
+	"sm_32_intrinsics.h": true, "sm_60_atomic_functions.h": true, "math_functions.h": true,
+	"vector_types.h": true, "vector_functions.h": true, "cooperative_groups.h": true,
+	"helper_cuda.h": true, "helper_functions.h": true, "helper_string.h": true, "helper_timer.h": true,
+	"helper_image.h": true,
+	"stdio.h": true, "stdlib.h": true, "stdint.h": true, "stddef.h": true, "string.h": true, "math.h": true,
+	"assert.h": true, "limits.h": true, "float.h": true, "time.h": true,
+}
+
+// includeState is the preprocessor's view of the files being read.
+type includeState struct {
+	dirs []string
+	read func(string) ([]byte, error)
+	// cur is the index in d.files of the file being preprocessed; stack
+	// the files open, outermost first.
+	cur   uint16
+	stack []uint16
+	// once holds the paths of files that said #pragma once.
+	once map[string]bool
+	// condBase is how many conditionals were open when the current file
+	// was entered: the file may not close those.
+	condBase int
+	list     []Include
+}
+
+// include handles #include at hash with the tokens after the word.
+func (p *preprocessor) include(name token, args []token) {
+	if len(args) == 0 {
+		p.d.errorf(p.pos(name), "#include expects \"FILENAME\" or <FILENAME>")
+		return
+	}
+	if args[0].kind != tString {
+		// <name>: a system header, known without being read. Anything
+		// else (a macro naming the file) is not supported.
+		if args[0].kind != tLt {
+			p.d.errorf(p.pos(args[0]), "#include expects \"FILENAME\" or <FILENAME>")
+		}
+		return
+	}
+	p.extra(name, args[1:])
+	spelled := args[0].text
+	if spelled == "" {
+		p.d.errorf(p.pos(args[0]), "empty filename in #include")
+		return
+	}
+	path, src, ok := p.findInclude(args[0], spelled)
+	if !ok {
+		return
+	}
+	if p.inc.once[path] {
+		return
+	}
+	for _, open := range p.inc.stack {
+		if p.d.files[open].name == path && !guarded(src, p.macros) {
+			chain := make([]string, 0, len(p.inc.stack)+1)
+			for _, f := range p.inc.stack {
+				chain = append(chain, p.d.files[f].name)
+			}
+			chain = append(chain, path)
+			p.d.errorf(p.pos(args[0]), "#include cycle: %s", strings.Join(chain[slicesIndex(chain, path):], " includes "))
+			return
+		}
+	}
+	if len(p.inc.stack) >= maxIncludeDepth {
+		p.d.errorf(p.pos(args[0]), "#include nested too deeply (more than %d levels)", maxIncludeDepth)
+		return
+	}
+	if len(p.d.files) >= 1<<16-1 {
+		p.d.errorf(p.pos(args[0]), "too many #include files")
+		return
+	}
+	f := newSrcFile(path, src)
+	f.from, f.parent = p.pos(args[0]), int(p.inc.cur)
+	idx := uint16(len(p.d.files))
+	p.d.files = append(p.d.files, f)
+	if !p.hasInclude(path) {
+		p.inc.list = append(p.inc.list, Include{Name: spelled, Path: path, Source: src})
+	}
+
+	lx := &lexer{src: src, d: p.d, line: 1, col: 1, bol: true, file: idx}
+	toks := lx.all()
+	saved, savedBase := p.inc.cur, p.inc.condBase
+	p.inc.stack = append(p.inc.stack, idx)
+	p.inc.cur, p.inc.condBase = idx, len(p.conds)
+	p.runTokens(toks)
+	p.closeConds()
+	p.inc.stack = p.inc.stack[:len(p.inc.stack)-1]
+	p.inc.cur, p.inc.condBase = saved, savedBase
+}
+
+func (p *preprocessor) hasInclude(path string) bool {
+	for _, in := range p.inc.list {
+		if in.Path == path {
+			return true
+		}
+	}
+	return false
+}
+
+func slicesIndex(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return 0
+}
+
+// findInclude finds the file #include "spelled" names: beside the
+// including file, then in the include directories. A name that is not
+// found but is a known system header is ignored (ok false, no error).
+func (p *preprocessor) findInclude(at token, spelled string) (path string, src []byte, ok bool) {
+	read := p.inc.read
+	if read == nil {
+		read = os.ReadFile
+	}
+	var dirs []string
+	if filepath.IsAbs(spelled) {
+		dirs = []string{""}
+	} else {
+		dirs = append([]string{filepath.Dir(p.d.files[p.inc.cur].name)}, p.inc.dirs...)
+	}
+	for _, dir := range dirs {
+		cand := filepath.Clean(filepath.Join(dir, spelled))
+		b, err := read(cand)
+		if err == nil {
+			return cand, b, true
+		}
+		if !isNotExist(err) {
+			p.d.errorf(p.pos(at), "cannot read include file \"%s\": %v", spelled, err)
+			return "", nil, false
+		}
+	}
+	if systemHeaders[filepath.Base(spelled)] || !strings.Contains(filepath.Base(spelled), ".") {
+		return "", nil, false // <cstdio> spelled "cstdio", "cuda_runtime.h"
+	}
+	where := strings.Join(dirs, ", ")
+	p.d.errorf(p.pos(at), "cannot find include file \"%s\" (looked in %s)", spelled, where)
+	return "", nil, false
+}
+
+// isNotExist reports whether err says a file is not there (or a path
+// through a file that is not a directory).
+func isNotExist(err error) bool {
+	return os.IsNotExist(err) || strings.Contains(err.Error(), "not a directory") ||
+		strings.Contains(err.Error(), "is a directory")
+}
+
+// guarded reports whether src begins with an include guard whose macro is
+// already defined (so reading it again gives nothing): "#ifndef X" or
+// "#if !defined(X)" as its first directive.
+func guarded(src []byte, macros map[string]*macro) bool {
+	d := newDiags("", src)
+	toks := (&lexer{src: src, d: d, line: 1, col: 1, bol: true}).all()
+	if len(toks) < 3 || toks[0].kind != tHash || toks[1].kind != tIdent {
+		return false
+	}
+	switch {
+	case toks[1].text == "ifndef" && toks[2].kind == tIdent:
+		return macros[toks[2].text] != nil
+	case toks[1].text == "if" && len(toks) >= 5 && toks[2].kind == tNot && toks[3].text == "defined":
+		k := 4
+		if toks[k].kind == tLParen && k+1 < len(toks) {
+			k++
+		}
+		return toks[k].kind == tIdent && macros[toks[k].text] != nil
+	}
+	return false
+}
+
+// closeConds reports the conditionals the current file left open and
+// closes them.
+func (p *preprocessor) closeConds() {
+	for i := len(p.conds) - 1; i >= p.inc.condBase; i-- {
+		p.d.errorf(p.conds[i].pos, "unterminated conditional directive")
+	}
+	p.conds = p.conds[:p.inc.condBase]
+}
+
+// pragmaOnce marks the current file as read once.
+func (p *preprocessor) pragmaOnce() {
+	if p.inc.once == nil {
+		p.inc.once = map[string]bool{}
+	}
+	p.inc.once[p.d.files[p.inc.cur].name] = true
+}
+
+// Includes returns the files the source read with #include "name", in the
+// order they were first read, each once.
+func (p *Program) Includes() []Include {
+	out := make([]Include, len(p.impl.includes))
+	for i, in := range p.impl.includes {
+		in.DeviceSource = blankSpans(in.Source, p.impl.hostSpans, in.Path)
+		out[i] = in
+	}
+	return out
+}
+
+var _ = fmt.Sprintf
