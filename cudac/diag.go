@@ -39,9 +39,9 @@ type diags struct {
 	file string
 	// files are the main source (files[0]) and the files it includes, in
 	// the order they were read; a token's file field indexes it.
-	files  []*srcFile
-	list   ErrorList
-	seen   map[Pos]bool
+	files []*srcFile
+	list  ErrorList
+	seen  map[Pos]bool
 	// note is appended to every message ("in instantiation of 'k<4>'").
 	note string
 }

@@ -1,7 +1,6 @@
 package cudac
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,7 +53,7 @@ var systemHeaders = map[string]bool{
 	"vector_types.h": true, "vector_functions.h": true, "cooperative_groups.h": true,
 	"helper_cuda.h": true, "helper_functions.h": true, "helper_string.h": true, "helper_timer.h": true,
 	"helper_image.h": true,
-	"stdio.h": true, "stdlib.h": true, "stdint.h": true, "stddef.h": true, "string.h": true, "math.h": true,
+	"stdio.h":        true, "stdlib.h": true, "stdint.h": true, "stddef.h": true, "string.h": true, "math.h": true,
 	"assert.h": true, "limits.h": true, "float.h": true, "time.h": true,
 }
 
@@ -247,4 +246,3 @@ func (p *Program) Includes() []Include {
 	return out
 }
 
-var _ = fmt.Sprintf

@@ -93,10 +93,10 @@ type token struct {
 	text  string // the spelling; for string and character literals, the decoded value
 	line  int32
 	col   int32
-	end   int32 // column just after the token, on its first line
+	end   int32  // column just after the token, on its first line
 	file  uint16 // the file the token is from: an index into diags.files
-	bol   bool  // first token on its line
-	space bool  // preceded by white space
+	bol   bool   // first token on its line
+	space bool   // preceded by white space
 	// noExpand marks a macro name met inside its own expansion: it is
 	// never expanded again (C's "painted blue" tokens).
 	noExpand bool

@@ -57,11 +57,11 @@ var (
 	includeLine = regexp.MustCompile(`^[ \t]*#[ \t]*include\b`)
 	// cgInclude matches an #include of the cooperative groups headers,
 	// which NVRTC reads (cudac knows their names without them).
-	cgInclude  = regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*<cooperative_groups(/[a-z_]+)?\.h>`)
+	cgInclude = regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*<cooperative_groups(/[a-z_]+)?\.h>`)
 	// quotedInclude matches #include "name", the name in group 1.
 	quotedInclude = regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*"([^"]*)"`)
 	defineLine    = regexp.MustCompile(`^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_][A-Za-z0-9_]*)`)
-	identRE    = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+	identRE       = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
 )
 
 // header is a file NVRTC is given to satisfy an #include "name": name as
