@@ -245,4 +245,3 @@ func (p *Program) Includes() []Include {
 	}
 	return out
 }
-
