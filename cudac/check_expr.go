@@ -100,8 +100,10 @@ func (c *checker) ident(e *sIdent, wantObj bool) Expr {
 		switch {
 		case e.Name == "warpSize":
 			return &Const{P: e.P, T: Int32Type, Int: 32}
+		case builtinVarNames[e.Name] && !wantObj:
+			return c.builtinVarValue(e)
 		case builtinVarNames[e.Name]:
-			c.errorf(e.P, "'%s' must be used with .x, .y or .z (dim3 values are not supported)", e.Name)
+			c.errorf(e.P, "'%s' is read-only", e.Name)
 		case builtinFuncs[e.Name] != nil:
 			c.errorf(e.P, "built-in function '%s' must be called (function pointers are not supported)", e.Name)
 		default:
@@ -193,9 +195,13 @@ func (c *checker) scoped(e *sScoped) Expr {
 
 // isLvalue reports whether x designates an object.
 func isLvalue(x Expr) bool {
-	switch x.(type) {
-	case *VarRef, *Index, *Member, *Deref:
+	switch x := x.(type) {
+	case *VarRef, *Index, *Deref:
 		return true
+	case *Member:
+		// f().x is a member of a temporary: not an lvalue.
+		_, isCall := x.X.(*Call)
+		return !isCall
 	}
 	return false
 }
@@ -840,8 +846,8 @@ func (c *checker) member(e *sMember) Expr {
 			}
 			return badExpr(e.P)
 		}
-		if !isLvalue(x) {
-			c.errorf(e.P, "member access on a struct value that is not a variable is not supported")
+		if _, isCall := x.(*Call); !isLvalue(x) && !isCall {
+			c.errorf(e.P, "member access on a struct value that is not a variable or a call's result is not supported")
 			return badExpr(e.P)
 		}
 		base = x
@@ -941,6 +947,9 @@ func (c *checker) call(e *sCall) Expr {
 		case entTmpl:
 			return c.templateCall(e, ent.tm)
 		case entType:
+			if id.Name == "dim3" && ent.t == vectorTypes["dim3"] && !e.HasT {
+				return c.dim3Call(e)
+			}
 			c.errorf(e.P, "'%s' is a type; a functional cast takes one argument", id.Name)
 		default:
 			x := c.ident(id, false)

@@ -160,6 +160,9 @@ func (c *checker) convertTo(x Expr, t *Type, ctx string) Expr {
 		if Identical(xt, t) {
 			return x
 		}
+		if isDim3Like(t) && (isDim3Like(xt) || t.Struct.Name == "dim3" && xt.IsArithmetic()) {
+			return c.dim3Convert(x, t)
+		}
 		return fail("")
 	}
 	return fail("")
@@ -185,6 +188,10 @@ func (c *checker) explicitConv(x Expr, t *Type, kind castKind, pos Pos) Expr {
 			return k
 		}
 		return &Conv{P: pos, X: x, T: t, Explicit: true}
+	}
+	if kind != castConst && kind != castReinterpret && isDim3Like(t) && !Identical(xt, t) &&
+		(isDim3Like(xt) || t.Struct.Name == "dim3" && xt.IsArithmetic()) {
+		return c.dim3Convert(x, t)
 	}
 	switch kind {
 	case castConst:

@@ -70,6 +70,14 @@
 // are __device__ functions the front end makes: a Call whose Func is not
 // in Program.Funcs, like the instances of templates.
 //
+// dim3 is a struct of three unsigned ints (uint3's layout); blockDim and
+// gridDim used whole are dim3 values, threadIdx and blockIdx uint3 ones,
+// each a call of a made constructor of the three registers; dim3(x, y)
+// and "dim3 d(x, y);" fill the members left out with 1; dim3 and uint3
+// convert to each other and a number to dim3(n, 1, 1). A member of a
+// call's result (make_float4(...).x) is a Member whose X is the Call: a
+// value, not an lvalue.
+//
 // Host code: at file scope, items without __global__, __device__,
 // __constant__ or __shared__ that are functions (main, host helpers and
 // templates), namespaces, classes or non-constant variables are host code:
@@ -80,7 +88,7 @@
 // function pointers, rvalue references, classes, unions, member functions
 // (but conversion operators), operator overloading, lambdas, new/delete,
 // exceptions, namespaces other than cooperative_groups, recursion,
-// variable-length arrays, half types and dim3, long
+// variable-length arrays, half types, dim3 kernel parameters, long
 // double, bit-fields, inline assembly, host code, kernel launches in device
 // code and calling a kernel from device code.
 //

@@ -7,7 +7,7 @@ const maxDepth = 256
 // subset does not have.
 var unsupportedTypes = map[string]bool{
 	"half": true, "__half": true, "half2": true, "__half2": true, "__nv_bfloat16": true,
-	"nv_bfloat16": true, "__nv_bfloat162": true, "dim3": true, "wchar_t": true, "char16_t": true,
+	"nv_bfloat16": true, "__nv_bfloat162": true, "wchar_t": true, "char16_t": true,
 	"char32_t": true, "char8_t": true, "cudaStream_t": true, "cudaError_t": true,
 	"float1": true, "double3": true, "double4": true, "long2": true,
 	"__int128": true, "string": true, "vector": true,
@@ -533,7 +533,7 @@ func (p *parser) declaration(tm *sTemplate, top bool) sNode {
 	}
 	decl := &sDecl{P: start, Spec: spec, Decls: []*declarator{d}}
 	p.declare(d.Name, spec.Typedef)
-	p.initializer(d)
+	p.initializer(d, spec)
 	for p.got(tComma) {
 		d := p.declarator(false, false)
 		if d == nil {
@@ -544,7 +544,7 @@ func (p *parser) declaration(tm *sTemplate, top bool) sNode {
 			break
 		}
 		p.declare(d.Name, spec.Typedef)
-		p.initializer(d)
+		p.initializer(d, spec)
 		decl.Decls = append(decl.Decls, d)
 	}
 	p.endStmt(errs, "after declaration")
@@ -553,7 +553,7 @@ func (p *parser) declaration(tm *sTemplate, top bool) sNode {
 
 // initializer parses "= expr", "= {...}", "{...}" or "(expr)" after a
 // declarator.
-func (p *parser) initializer(d *declarator) {
+func (p *parser) initializer(d *declarator, spec *declSpec) {
 	switch {
 	case p.got(tAssign):
 		if p.is(tLBrace) {
@@ -564,9 +564,27 @@ func (p *parser) initializer(d *declarator) {
 	case p.is(tLBrace):
 		d.Init = p.initList()
 	case p.is(tLParen):
+		// T x(a) initializes as T x = a; dim3 d(x, y) calls dim3's
+		// constructor.
+		lp := p.here()
 		p.next()
-		d.Init = p.expr()
+		saved := p.noGT
+		p.noGT = 0
+		args := []sExpr{p.assign()}
+		for p.got(tComma) {
+			args = append(args, p.assign())
+		}
+		p.noGT = saved
+		rp := p.here()
 		p.expect(tRParen, "after initializer")
+		switch {
+		case spec != nil && spec.Name == "dim3" && len(d.Ptrs) == 0 && len(d.Dims) == 0 && !d.Ref:
+			d.Init = &sCall{P: lp, Fn: &sIdent{P: lp, Name: "dim3"}, Args: args, RPos: rp}
+		case len(args) == 1:
+			d.Init = args[0]
+		default:
+			p.errorf(lp, "constructor arguments ('%s(a, b)') are supported only for dim3", d.Name)
+		}
 	}
 }
 

@@ -367,6 +367,11 @@ func (p *parser) primary() sExpr {
 		p.expect(tRParen, "")
 		return &sTemp{P: pos, T: tn}
 	}
+	if t.text == "dim3" && p.peek(1).kind == tLParen {
+		// dim3(x, y, z): a constructor call, checked as one.
+		p.next()
+		return &sIdent{P: pos, Name: t.text}
+	}
 	if simpleTypeWords[t.text] || p.isTypeName(t.text) {
 		if p.peek(1).kind == tLParen {
 			tn := &sTypeName{P: pos, Spec: &declSpec{P: pos, TypePos: pos}}

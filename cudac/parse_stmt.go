@@ -299,7 +299,7 @@ func (p *parser) rangeForCheck() sStmt {
 	}
 	decl := &sDecl{P: start, Spec: spec, Decls: []*declarator{d}}
 	p.declare(d.Name, spec.Typedef)
-	p.initializer(d)
+	p.initializer(d, spec)
 	for p.got(tComma) {
 		d := p.declarator(false, false)
 		if d == nil {
@@ -307,7 +307,7 @@ func (p *parser) rangeForCheck() sStmt {
 			return nil
 		}
 		p.declare(d.Name, false)
-		p.initializer(d)
+		p.initializer(d, spec)
 		decl.Decls = append(decl.Decls, d)
 	}
 	if !p.expect(tSemi, "in for statement") {

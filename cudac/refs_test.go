@@ -55,7 +55,8 @@ func TestVectorTypes(t *testing.T) {
 		{"__global__ void k(float2* p) {\n  p[0].w = 1;\n}", "v.cu:2:8: no member named 'w' in 'float2'"},
 		{"__global__ void k(float4* p) {\n  p[0] = make_float4(1, 2, 3);\n}", "v.cu:2:10: 'make_float4' takes 4 arguments, not 3"},
 		{"__global__ void k(float4* p) {\n  p[0] = make_int4(1, 2, 3, 4);\n}", "v.cu:2:10: cannot convert 'int4' to 'float4'"},
-		{"__global__ void k(int* p) {\n  p[0] = make_float4(1, 2, 3, 4).x;\n}", "member access on a struct value that is not a variable is not supported"},
+		{"__global__ void k(int* p) {\n  make_float4(1, 2, 3, 4).x = 1;\n}", "v.cu:2:29: cannot assign to this expression"},
+		{"__global__ void k(int* p) {\n  int2 a, b;\n  p[0] = (p[1] ? a : b).x;\n}", "member access on a struct value that is not a variable or a call's result is not supported"},
 	} {
 		_, err := Compile("v.cu", []byte(tt.src))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {

@@ -23,6 +23,9 @@ var vectorDefs = []struct {
 	{"longlong2", Int64Type, 2, 16}, {"ulonglong2", Uint64Type, 2, 16},
 	{"float2", Float32Type, 2, 8}, {"float3", Float32Type, 3, 4}, {"float4", Float32Type, 4, 16},
 	{"double2", Float64Type, 2, 16},
+	// dim3 is CUDA's struct of three unsigned ints, laid out as a uint3;
+	// it has constructors rather than a make_ function.
+	{"dim3", Uint32Type, 3, 4},
 }
 
 // vectorTypes maps each vector type's name to its type.
@@ -41,7 +44,7 @@ var vectorTypes = func() map[string]*Type {
 
 // vectorMake returns the vector type that make_NAME builds, or nil.
 func vectorMake(name string) *Type {
-	if len(name) > 5 && name[:5] == "make_" {
+	if len(name) > 5 && name[:5] == "make_" && name != "make_dim3" {
 		return vectorTypes[name[5:]]
 	}
 	return nil
@@ -65,13 +68,18 @@ func (c *checker) makeVectorCall(e *sCall, name string, t *Type) Expr {
 			return badExpr(e.P)
 		}
 	}
+	return &Call{P: e.P, Func: c.vectorCtor(name, t, e.P), Args: args}
+}
+
+// vectorCtor returns the function the program makes once to build a
+// vector of type t from its members: make_float4, or dim3's constructor.
+func (c *checker) vectorCtor(name string, t *Type, p Pos) *Func {
 	fn := c.impl.cgFuncs[name]
 	if fn == nil {
-		p := e.P
 		fn = &Func{Name: name, P: p, Result: t}
 		r := &Var{Name: "r", T: t, P: p}
 		body := &Block{P: p, Stmts: []Stmt{&DeclStmt{P: p, Var: r}}}
-		for _, f := range fields {
+		for _, f := range t.Struct.Fields {
 			v := &Var{Name: f.Name, T: f.Type, P: p, Space: SpaceParam}
 			fn.Params = append(fn.Params, v)
 			body.Stmts = append(body.Stmts, &ExprStmt{P: p, X: &Assign{P: p,
@@ -84,5 +92,85 @@ func (c *checker) makeVectorCall(e *sCall, name string, t *Type) Expr {
 		}
 		c.impl.cgFuncs[name] = fn
 	}
-	return &Call{P: e.P, Func: fn, Args: args}
+	return fn
+}
+
+// isDim3Like reports whether t is dim3 or uint3, which convert to each
+// other (dim3 has a constructor from uint3 and a conversion to it).
+func isDim3Like(t *Type) bool {
+	return t.Kind == Struct && (t.Struct == vectorTypes["dim3"].Struct || t.Struct == vectorTypes["uint3"].Struct)
+}
+
+// dim3Call checks dim3(x), dim3(x, y) and dim3(x, y, z): members left out
+// are 1, as dim3's constructor makes them; dim3(v) of a uint3 converts it.
+func (c *checker) dim3Call(e *sCall) Expr {
+	args, ok := c.args(e.Args)
+	if !ok {
+		return badExpr(e.P)
+	}
+	t := vectorTypes["dim3"]
+	if len(args) == 1 && isDim3Like(args[0].Type()) {
+		return c.convertTo(args[0], t, "")
+	}
+	if len(args) > 3 {
+		c.errorf(e.P, "'dim3' takes at most 3 arguments, not %d", len(args))
+		return badExpr(e.P)
+	}
+	for len(args) < 3 {
+		args = append(args, &Const{P: e.P, T: Uint32Type, Int: 1})
+	}
+	for i := range args {
+		args[i] = c.convertTo(args[i], Uint32Type, fmt.Sprintf("in argument %d of 'dim3'", i+1))
+		if isBad(args[i]) {
+			return badExpr(e.P)
+		}
+	}
+	return &Call{P: e.P, Func: c.vectorCtor("dim3", t, e.P), Args: args}
+}
+
+// dim3Convert converts x, a uint3 or a dim3, to t, the other one, or a
+// number to a dim3 (its x; y and z are 1).
+func (c *checker) dim3Convert(x Expr, t *Type) Expr {
+	p := x.Pos()
+	if x.Type().IsArithmetic() {
+		one := &Const{P: p, T: Uint32Type, Int: 1}
+		return &Call{P: p, Func: c.vectorCtor("dim3", t, p), Args: []Expr{c.conv(x, Uint32Type), one, one}}
+	}
+	name := "__dim3_from_uint3"
+	if t.Struct.Name == "uint3" {
+		name = "__uint3_from_dim3"
+	}
+	fn := c.impl.cgFuncs[name]
+	if fn == nil {
+		v := &Var{Name: "v", T: x.Type(), P: p, Space: SpaceParam}
+		r := &Var{Name: "r", T: t, P: p}
+		fn = &Func{Name: name, P: p, Result: t, Params: []*Var{v}}
+		body := &Block{P: p, Stmts: []Stmt{&DeclStmt{P: p, Var: r}}}
+		for i, f := range t.Struct.Fields {
+			body.Stmts = append(body.Stmts, &ExprStmt{P: p, X: &Assign{P: p,
+				LHS: &Member{P: p, X: &VarRef{P: p, Var: r}, Field: f},
+				RHS: &Member{P: p, X: &VarRef{P: p, Var: v}, Field: x.Type().Struct.Fields[i]}}})
+		}
+		body.Stmts = append(body.Stmts, &Return{P: p, X: &VarRef{P: p, Var: r}})
+		fn.Body = body
+		if c.impl.cgFuncs == nil {
+			c.impl.cgFuncs = map[string]*Func{}
+		}
+		c.impl.cgFuncs[name] = fn
+	}
+	return &Call{P: p, Func: fn, Args: []Expr{x}}
+}
+
+// builtinVarValue is threadIdx, blockIdx (uint3), blockDim or gridDim
+// (dim3) used whole: a vector built from the three registers.
+func (c *checker) builtinVarValue(e *sIdent) Expr {
+	t, ctor := vectorTypes["uint3"], "make_uint3"
+	if e.Name == "blockDim" || e.Name == "gridDim" {
+		t, ctor = vectorTypes["dim3"], "dim3"
+	}
+	args := make([]Expr, 3)
+	for i := range args {
+		args[i] = &BuiltinCall{P: e.P, Builtin: builtinVarField[e.Name][i], T: Uint32Type}
+	}
+	return &Call{P: e.P, Func: c.vectorCtor(ctor, t, e.P), Args: args}
 }

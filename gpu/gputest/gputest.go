@@ -76,6 +76,7 @@ var tests = []struct {
 	{"Classify", testClassify},
 	{"Llrint", testLlrint},
 	{"LocalInclude", testLocalInclude},
+	{"Dim3Values", testDim3Values},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

@@ -69,7 +69,12 @@ func (l *lowerer) lvalue(e cudac.Expr) lval {
 		}
 		return l.normalize(lv)
 	case *cudac.Member:
-		lv := l.lvalue(e.X)
+		var lv lval
+		if _, isCall := e.X.(*cudac.Call); isCall {
+			lv = l.aggregateSource(e.X) // f().x: a member of the call's result
+		} else {
+			lv = l.lvalue(e.X)
+		}
 		if lv.reg != NoReg {
 			l.failf(e.P, "internal error: struct in a register")
 		}
