@@ -27,6 +27,7 @@ import (
 //	budget=N                    sim: warp instructions a launch may run before it fails with ErrBudget (N > 0)
 //	clock=boost|base|MHZ        sim: the SM clock the cost model runs at, MHZ from 100 to 5000 (default boost)
 //	memory=sc|relaxed           sim: relaxed lets global stores reach other blocks late and out of order, as the PTX memory model allows (default sc)
+//	interleave=coarse|fine      sim: fine also switches between a block's warps at shared-memory loads and stores, with seeded delays, so that races between warps change the results from seed to seed (default coarse)
 //	timeout=DURATION            cuda: wall-clock limit of one launch, 100ms to 24h such as 30s or 2m; 0 for none (default 10s)
 //
 // String spells a Spec in canonical form: the backend, the device and,
@@ -45,6 +46,7 @@ type Spec struct {
 	clock     Clock
 	timeout   time.Duration // cuda: 0 the default, noTimeout none
 	memory    Memory
+	fine      bool // interleave=fine
 	hasDevice bool // another backend's spec named a device
 }
 
@@ -103,6 +105,33 @@ func (m Memory) String() string {
 		return "relaxed"
 	}
 	return "sc"
+}
+
+// Interleave is how finely a simulated device interleaves the warps of a
+// block.
+type Interleave uint8
+
+const (
+	// InterleaveCoarse switches between a block's warps only where they
+	// reach something the others observe in order: an atomic, a volatile
+	// access, a fence, a barrier. Plain shared-memory accesses between
+	// those points run without a switch, so the warp that reaches them
+	// first finishes them first.
+	InterleaveCoarse Interleave = iota
+	// InterleaveFine also switches at every plain shared-memory load and
+	// store, after a seeded delay there (a warp scheduler's choice among
+	// ready warps), so that two warps' unordered accesses to shared
+	// memory land in an order that changes from seed to seed: a missing
+	// __syncthreads() gives wrong results for some seeds, as it may on a
+	// GPU. Its timings are not calibrated.
+	InterleaveFine
+)
+
+func (i Interleave) String() string {
+	if i == InterleaveFine {
+		return "fine"
+	}
+	return "coarse"
 }
 
 // Clock is the SM clock a simulated device runs its cost model at: the
@@ -243,6 +272,24 @@ var specOptions = []specOption{
 				return ""
 			}
 			return s.memory.String()
+		}},
+	{"interleave", []string{backendSim},
+		func(s *Spec, v string) error {
+			switch v {
+			case "coarse":
+				s.fine = false
+			case "fine":
+				s.fine = true
+			default:
+				return fmt.Errorf("want coarse or fine")
+			}
+			return nil
+		},
+		func(s Spec) string {
+			if !s.fine {
+				return ""
+			}
+			return InterleaveFine.String()
 		}},
 	{"timeout", []string{backendCUDA},
 		func(s *Spec, v string) error {
@@ -507,6 +554,14 @@ func (s Spec) Budget() int64 { return s.budget }
 // Memory returns the memory model of a simulated device.
 func (s Spec) Memory() Memory { return s.memory }
 
+// Interleave returns how finely a simulator interleaves a block's warps.
+func (s Spec) Interleave() Interleave {
+	if s.fine {
+		return InterleaveFine
+	}
+	return InterleaveCoarse
+}
+
 // Clock returns the SM clock of a simulator's cost model.
 func (s Spec) Clock() Clock { return s.clock }
 
@@ -558,13 +613,23 @@ func (s Spec) WithMemory(m Memory) Spec {
 	return s
 }
 
+// WithInterleave returns the same device with another interleaving of
+// warps. A spec whose backend is not the simulator is returned unchanged.
+func (s Spec) WithInterleave(i Interleave) Spec {
+	if s.backend == backendSim {
+		s.fine = i == InterleaveFine
+	}
+	return s
+}
+
 // config is the spec as its backend reads it.
 func (s Spec) config() driver.Config {
 	return driver.Config{
 		Spec: s.String(), Device: s.profile, Ordinal: s.ordinal, Seed: s.seed,
 		Deterministic: s.order == OrderDeterministic, FMAD: s.FMAD(), RaceCheck: s.RaceCheck(),
 		Budget: s.budget, ClockMHz: s.clock.MHz, BaseClock: s.clock.Base,
-		Timeout:       s.Timeout(),
-		RelaxedMemory: s.memory == MemoryRelaxed,
+		Timeout:        s.Timeout(),
+		RelaxedMemory:  s.memory == MemoryRelaxed,
+		FineInterleave: s.fine,
 	}
 }

@@ -40,3 +40,9 @@ func BenchmarkSumSharedAtomic4M(b *testing.B) { benchSum(b, "sim:t4", "sumShared
 func BenchmarkSumTreeAtomic4MNoRacecheck(b *testing.B) {
 	benchSum(b, "sim:t4?racecheck=false", "sumTreeAtomic", 1<<22)
 }
+
+// With fine interleaving (a switch at every shared load and store), for
+// its cost beside the default.
+func BenchmarkSumTreeAtomic4MFine(b *testing.B) {
+	benchSum(b, "sim:t4?interleave=fine", "sumTreeAtomic", 1<<22)
+}

@@ -227,7 +227,7 @@ func (m *module) Launch(fn *cudac.Func, cfg driver.LaunchConfig, args []driver.A
 		Kernel: k, Grid: cfg.Grid, Block: cfg.Block, SharedBytes: int64(cfg.SharedBytes),
 		Params: params, Memory: d.mem, Globals: globals, Seed: seed, Order: d.order,
 		MaxInstructions: budget, RaceCheck: d.cfg.RaceCheck, Cooperative: cfg.Cooperative,
-		Relaxed: d.cfg.RelaxedMemory,
+		Relaxed: d.cfg.RelaxedMemory, Fine: d.cfg.FineInterleave,
 	})
 	if err != nil {
 		return nil, err

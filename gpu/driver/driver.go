@@ -51,6 +51,9 @@ type Config struct {
 	// RelaxedMemory runs global memory under a weak model (memory=relaxed):
 	// stores reach other blocks late and out of order, as PTX allows.
 	RelaxedMemory bool
+	// FineInterleave switches between a block's warps at shared-memory
+	// loads and stores too (interleave=fine), after seeded delays.
+	FineInterleave bool
 }
 
 // Availability is one device a backend offers, or the reason it offers none.

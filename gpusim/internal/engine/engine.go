@@ -102,6 +102,9 @@ type Config struct {
 	// Relaxed runs global memory under the weak model of weak.go instead
 	// of sequential consistency.
 	Relaxed bool
+	// Fine switches between a block's warps at shared-memory loads and
+	// stores too, after seeded delays (see fine.go).
+	Fine bool
 }
 
 // Outcome is what a launch produced besides its memory writes.

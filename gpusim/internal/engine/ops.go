@@ -161,16 +161,23 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 			}
 			return run
 		}, nil
-	case ir.Ld:
-		if x.weak != nil {
-			return x.alignChecked(in, pc, x.mkLoadWeak(in, pc)), nil
+	case ir.Ld, ir.St:
+		var fn step
+		switch {
+		case in.Op == ir.Ld && x.weak != nil:
+			fn = x.mkLoadWeak(in, pc)
+		case in.Op == ir.Ld:
+			fn = x.mkLoad(in, pc)
+		case x.weak != nil:
+			fn = x.mkStoreWeak(in, pc)
+		default:
+			fn = x.mkStore(in, pc)
 		}
-		return x.alignChecked(in, pc, x.mkLoad(in, pc)), nil
-	case ir.St:
-		if x.weak != nil {
-			return x.alignChecked(in, pc, x.mkStoreWeak(in, pc)), nil
+		fn = x.alignChecked(in, pc, fn)
+		if x.cfg.Fine {
+			fn = x.fineStop(in, fn)
 		}
-		return x.alignChecked(in, pc, x.mkStore(in, pc)), nil
+		return fn, nil
 	case ir.Atom:
 		if x.weak != nil {
 			return x.weakAtom(in, x.mkAtom(in, pc)), nil
