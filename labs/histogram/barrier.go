@@ -74,23 +74,49 @@ type BarrierTable struct {
 	Input  Input        `json:"input"`
 	Device string       `json:"device"`
 	Rows   []BarrierRow `json:"rows"`
+	// Spec is the spec the launches ran under: on the simulator, the
+	// device's with interleave=fine (FineSpec) and the first launch's seed.
+	Spec string `json:"spec"`
+	// Simulated says the rows are the simulator's, each seed a schedule
+	// it chose, not launches on a GPU.
+	Simulated bool `json:"simulated"`
 	// Race is the first race the simulator reported, with both source
 	// lines; empty when none was (or on a GPU).
 	Race string `json:"race,omitempty"`
 }
 
+// FineSpec returns the spec the experiment runs a simulated device under:
+// the same device and seed with interleave=fine, under which a block's
+// warps also take turns at shared-memory loads and stores, so that the
+// zeroing stores and the adds that race with them land in an order that
+// changes from seed to seed.
+func FineSpec(s gpu.Spec) gpu.Spec { return s.WithInterleave(gpu.InterleaveFine) }
+
 // MissingBarrier launches histNoBarrier once per seed and reports, for
 // each launch, the races the simulator found and how wrong the counts are.
+// On the simulator it runs under FineSpec(dev.Spec()): launch k uses the
+// spec's seed plus k, and ReplaySpec names the spec that reproduces a
+// launch's counts.
 func MissingBarrier(dev *gpu.Device, o BarrierOptions) (*BarrierTable, error) {
 	if err := o.resolve(); err != nil {
 		return nil, err
 	}
-	r, err := labkit.NewRunner(dev)
+	run := dev
+	sim := dev.Spec().Backend() == "sim"
+	if sim {
+		d, err := gpu.OpenSpec(FineSpec(dev.Spec()))
+		if err != nil {
+			return nil, fmt.Errorf("histogram: %w", err)
+		}
+		defer d.Close()
+		run = d
+	}
+	r, err := labkit.NewRunner(run)
 	if err != nil {
 		return nil, err
 	}
-	info := dev.Info()
-	t := &BarrierTable{N: o.N, Bins: o.Bins, Input: o.Input, Device: info.Name}
+	info := run.Info()
+	t := &BarrierTable{N: o.N, Bins: o.Bins, Input: o.Input, Device: info.Name, Spec: run.Spec().String(), Simulated: sim}
 	cells := make([]*cell, o.Seeds)
 	jobs := make([]labkit.Job, o.Seeds)
 	for i := range cells {
@@ -116,6 +142,40 @@ func MissingBarrier(dev *gpu.Device, o BarrierOptions) (*BarrierTable, error) {
 	}
 	return t, nil
 }
+
+// FirstWrong returns the first launch whose counts were wrong.
+func (t *BarrierTable) FirstWrong() (BarrierRow, bool) {
+	for _, r := range t.Rows {
+		if r.WrongBins > 0 {
+			return r, true
+		}
+	}
+	return BarrierRow{}, false
+}
+
+// ReplaySpec returns the device spec whose first launch of histNoBarrier
+// (MissingBarrier with Seeds 1, or warplab lab histogram --device SPEC
+// --set barrier-seeds=1) reproduces row r's counts; "" on a GPU, whose
+// launches cannot be replayed.
+func (t *BarrierTable) ReplaySpec(r BarrierRow) string {
+	if !t.Simulated {
+		return ""
+	}
+	s, err := gpu.ParseSpec(t.Spec)
+	if err != nil {
+		return ""
+	}
+	return s.WithSeed(r.Seed).String()
+}
+
+// H200BarrierLaunches and H200BarrierWrong are what the H200 did with the
+// experiment's defaults (65,536 elements, 4,096 bins, uniform input): no
+// launch of 20 counted wrong (H200BarrierSource).
+const (
+	H200BarrierLaunches = 20
+	H200BarrierWrong    = 0
+	H200BarrierSource   = "docs/evidence/2026-11-30-h200-gpu-evidence-all-labs.txt"
+)
 
 // WrongLaunches returns the launches whose counts were wrong.
 func (t *BarrierTable) WrongLaunches() int {
@@ -145,8 +205,21 @@ func (t *BarrierTable) Table() *charts.Table {
 		tb.AddNote("First race reported: %s", t.Race)
 	}
 	tb.AddNote("%d of %d launches counted wrong.", t.WrongLaunches(), len(t.Rows))
+	if r, ok := t.FirstWrong(); ok && t.Simulated {
+		tb.AddNote("Seed %d lost %d counts in %d bins; the spec %s replays that launch exactly. "+
+			"These launches ran with interleave=fine: the block's warps take turns at every shared-memory access, "+
+			"so a warp that finishes its zeroing early adds into bins a slower warp zeroes afterwards.",
+			r.Seed, r.Lost, r.WrongBins, t.ReplaySpec(r))
+	}
 	if t.WrongLaunches() == 0 && t.Race != "" {
-		tb.AddNote("The simulator's schedule let every zeroing store land before the adds that race with it, so its counts came out exact: the race check, not the output, finds this bug here. On a GPU a warp that finishes its zeroing first adds into bins that a slower warp then zeroes, and the counts it loses change from launch to launch.")
+		tb.AddNote("Every launch here let the zeroing stores land before the adds that race with them: the race check, not the output, finds this bug in these launches. Try more seeds.")
+	}
+	if t.Simulated {
+		tb.AddNote("A GPU may or may not show it: on the H200, %d of %d launches of this experiment counted wrong (%s). "+
+			"The simulator shows what the missing barrier allows; the GPU shows what happened on those launches.",
+			H200BarrierWrong, H200BarrierLaunches, H200BarrierSource)
+	} else {
+		tb.AddNote("Measured on the GPU: a launch that counts right does not make the kernel right; the race allows lost counts whether or not these launches lost any.")
 	}
 	return tb
 }

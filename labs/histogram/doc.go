@@ -28,8 +28,11 @@
 // MissingBarrier launches histNoBarrier, the course notes' privatised
 // kernel without the __syncthreads() between zeroing the shared bins and
 // adding to them, under several scheduler seeds: the simulator reports
-// the race with both source lines, and the counts of some launches are
-// wrong.
+// the race with both source lines and, run with interleave=fine
+// (FineSpec: the block's warps take turns at every shared-memory access),
+// loses counts; the table names the first seed that did and the spec that
+// replays it (ReplaySpec), beside the H200, where no launch of 20 lost a
+// count: a GPU may or may not show it.
 //
 // # Exercise
 //

@@ -1,6 +1,7 @@
 package histogram
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -106,6 +107,54 @@ func TestMissingBarrierReportsRace(t *testing.T) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestMissingBarrierWrongCounts: under the fine interleaving the
+// experiment runs with, some seed loses counts, the table names it, and
+// its replay spec reproduces the same counts; the privatised kernel with
+// its barrier stays exact under the same schedules.
+func TestMissingBarrierWrongCounts(t *testing.T) {
+	dev := open(t, "sim:t4?seed=11")
+	tab, err := MissingBarrier(dev, BarrierOptions{N: 1 << 13, Bins: 2048, Seeds: 4, Progress: labs.NoProgress()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tab.Simulated || !strings.Contains(tab.Spec, "interleave=fine") {
+		t.Fatalf("ran under %q (simulated %v), want interleave=fine", tab.Spec, tab.Simulated)
+	}
+	for i, r := range tab.Rows {
+		if r.Seed != 11+uint64(i) {
+			t.Errorf("row %d: seed %d, want %d", i, r.Seed, 11+i)
+		}
+	}
+	r, ok := tab.FirstWrong()
+	if !ok {
+		t.Fatalf("no seed of %d counted wrong under fine interleaving:\n%s", len(tab.Rows), tab.Table())
+	}
+	replay := tab.ReplaySpec(r)
+	s := tab.Table().String()
+	for _, want := range []string{fmt.Sprintf("Seed %d lost %d counts", r.Seed, r.Lost), replay, "may or may not show it"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("table lacks %q:\n%s", want, s)
+		}
+	}
+	again, err := MissingBarrier(open(t, replay), BarrierOptions{N: 1 << 13, Bins: 2048, Seeds: 1, Progress: labs.NoProgress()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := again.Rows[0]; got != r {
+		t.Errorf("replaying %s: %+v, want %+v", replay, got, r)
+	}
+	fine := open(t, FineSpec(dev.Spec()).String())
+	shapes, err := Shapes(fine, ShapeOptions{N: 1 << 13, Bins: []int{2048}, Kernels: []Kernel{Private, Resident}, Inputs: []Input{Uniform}, Progress: labs.NoProgress()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range shapes.Rows {
+		if row.Problem != "" {
+			t.Errorf("%s under %s: %s", row.Kernel, fine.Spec(), row.Problem)
+		}
+	}
+}
 
 func TestOptionsRefused(t *testing.T) {
 	dev := open(t, "sim:t4")
