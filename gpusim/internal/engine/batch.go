@@ -180,7 +180,7 @@ func (x *exec) minLookahead() int64 {
 			break
 		}
 		done[u] = true
-		if observed(&code[u]) {
+		if observed(&code[u]) || x.lateEnd != nil && x.lateEnd[u] >= 0 {
 			best = min(best, dist[u])
 			continue
 		}

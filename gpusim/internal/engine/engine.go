@@ -228,6 +228,8 @@ type warp struct {
 	printfs   int64  // printf calls so far, to keep each thread's in order
 	barDst    ir.Reg
 	ways      []divergence
+	// late is the warp's deferred load under the relaxed model (late.go).
+	late lateLoad
 	// l1 holds, per lane, the 64-byte granule of its last global load plus
 	// one (0: none), the L1 reuse the DRAM traffic model credits.
 	l1 [32]uint64

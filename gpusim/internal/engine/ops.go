@@ -19,6 +19,10 @@ func (x *exec) compile() error {
 		if err != nil {
 			return err
 		}
+		if x.weak != nil {
+			// Outermost: a deferred load settles before anything else.
+			fn = x.lateGuarded(in, pc, fn)
+		}
 		x.code[pc] = pcInfo{fn: fn, cost: x.costOf(in)}
 	}
 	return nil

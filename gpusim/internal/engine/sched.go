@@ -55,6 +55,11 @@ type exec struct {
 	// weak is the relaxed memory model's state (nil: sequential
 	// consistency; see weak.go).
 	weak *weakMem
+	// lateEnd, lateGuard and lateAny plan the relaxed model's deferred
+	// loads (see late.go); nil and false otherwise.
+	lateEnd   []int32
+	lateGuard []uint8
+	lateAny   bool
 }
 
 type event struct {
@@ -116,6 +121,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	x.raceShift = raceGranule(k)
 	if cfg.Relaxed {
 		x.weak = newWeakMem(m)
+		x.planLate()
 	}
 	if err := x.compile(); err != nil {
 		return nil, err

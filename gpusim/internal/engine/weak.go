@@ -41,9 +41,10 @@ import (
 //   - a warp's exit drains its block's buffer (a kernel's stores are all
 //     visible when it ends).
 //
-// Load buffering (a load that returns a value from a store later in
-// another thread's program order than a load of its own) is allowed by PTX
-// but never produced here: loads never wait for stores.
+// Load buffering (each of two threads' loads reads the store the other
+// makes after its own load) is allowed by PTX for plain, volatile and
+// relaxed accesses; late.go produces it by satisfying a load late, after
+// the independent stores that follow it.
 
 // maxBuffered is the most stores a block's buffer holds; a store beyond it
 // drains the buffer first.
@@ -62,6 +63,9 @@ type weakMem struct {
 	seq   uint64
 	hist  map[uint64][]histEntry
 	delay uint64 // stores wait up to this many cycles in a buffer
+	// owners are, per address, the blocks whose buffers hold a store to
+	// it; kept only for kernels with deferred loads (late.go).
+	owners map[uint64][]*block
 }
 
 // histEntry is one store that reached memory: its sequence number and the
@@ -90,7 +94,7 @@ type bufEntry struct {
 }
 
 func newWeakMem(m *Machine) *weakMem {
-	return &weakMem{hist: map[uint64][]histEntry{}, delay: uint64(max(4*m.Costs.Global, 64))}
+	return &weakMem{hist: map[uint64][]histEntry{}, delay: uint64(max(4*m.Costs.Global, 64)), owners: map[uint64][]*block{}}
 }
 
 // resetBuf prepares a starting block's buffer.
@@ -101,6 +105,9 @@ func (x *exec) resetBuf(b *block) {
 	b.wb.ents = b.wb.ents[:0]
 	b.wb.horizon = x.weak.seq
 	clear(b.wb.seen)
+	for _, w := range b.warps {
+		w.late.mask = 0
+	}
 }
 
 func overlaps(a, as, b, bs uint64) bool { return a < b+bs && b < a+as }
@@ -124,6 +131,9 @@ func (x *exec) bufStore(w *warp, addr, size uint64, p unsafe.Pointer, v uint64) 
 	}
 	w.rng = splitmix(w.rng)
 	wb.ents = append(wb.ents, bufEntry{addr: addr, p: p, val: v, size: uint8(size), due: w.clock + int64(w.rng%(x.weak.delay+1))})
+	if x.lateAny {
+		x.weak.owners[addr] = append(x.weak.owners[addr], w.blk)
+	}
 }
 
 // drainDue makes the buffered stores due by time t visible, earliest first.
@@ -182,6 +192,26 @@ func (x *exec) drain(b *block, pick func(*bufEntry) bool) {
 	})
 	for _, e := range out {
 		x.publish(wb, e.addr, e.p, uint64(e.size), e.val)
+		if x.lateAny {
+			x.disown(b, e.addr)
+		}
+	}
+}
+
+// disown records that b's buffer no longer holds a store to addr.
+func (x *exec) disown(b *block, addr uint64) {
+	o := x.weak.owners[addr]
+	for i, ob := range o {
+		if ob == b {
+			o[i] = o[len(o)-1]
+			o = o[:len(o)-1]
+			break
+		}
+	}
+	if len(o) == 0 {
+		delete(x.weak.owners, addr)
+	} else {
+		x.weak.owners[addr] = o
 	}
 }
 
@@ -276,6 +306,8 @@ func (x *exec) mkLoadWeak(in *ir.Inst, pc int) step {
 	volatile := in.Flags&ir.FlagVolatile != 0
 	hintShared := in.Space == ir.SpaceShared
 	acc := access{"load", pc}
+	// lateOK: the load may be satisfied late (late.go).
+	lateOK := x.lateEnd != nil && x.lateEnd[pc] >= 0
 	return func(w *warp) stop {
 		if volatile {
 			if st := orderPoint(w, hintShared); st != run {
@@ -287,6 +319,9 @@ func (x *exec) mkLoadWeak(in *ir.Inst, pc int) step {
 		d, ad := (*[32]uint64)(r[dst:]), addrRegs(r, a)
 		cache := &w.blk.ctx.caches[pc]
 		var st memStats
+		var lateAddrs [32]uint64
+		var latePs [32]unsafe.Pointer
+		late := lateOK
 		for m := w.mask; m != 0; m &= m - 1 {
 			l := bits.TrailingZeros32(m)
 			addr := ad[l] + off
@@ -302,13 +337,30 @@ func (x *exec) mkLoadWeak(in *ir.Inst, pc int) step {
 				if rs := w.blk.race; rs != nil {
 					rs.read(x, w, l, so, size, pc)
 				}
+				late = false
 				continue
 			case spGlobal:
-				d[l] = x.weakLoad(w, addr, size, p, k)
+				if lateOK {
+					lateAddrs[l], latePs[l] = addr, p
+				} else {
+					d[l] = x.weakLoad(w, addr, size, p, k)
+				}
 			default:
 				d[l] = loadBits(p, k)
+				late = false
 			}
 			st.add(sp, addr)
+		}
+		switch {
+		case late:
+			x.deferLoad(w, dst, k, size, &lateAddrs, &latePs)
+		case lateOK:
+			// Some lanes were not global: the global ones read now.
+			for m := w.mask; m != 0; m &= m - 1 {
+				if l := bits.TrailingZeros32(m); latePs[l] != nil {
+					d[l] = x.weakLoad(w, lateAddrs[l], size, latePs[l], k)
+				}
+			}
 		}
 		countMem(&w.blk.ctx.count, &st, size, false)
 		return run
