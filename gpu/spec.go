@@ -28,7 +28,7 @@ import (
 //	clock=boost|base|MHZ        sim: the SM clock the cost model runs at, MHZ from 100 to 5000 (default boost)
 //	memory=sc|relaxed           sim: relaxed lets global stores reach other blocks late and out of order, as the PTX memory model allows (default sc)
 //	interleave=coarse|fine      sim: fine also switches between a block's warps at shared-memory loads and stores, with seeded delays, so that races between warps change the results from seed to seed (default coarse)
-//	timeout=DURATION            cuda: wall-clock limit of one launch, 100ms to 24h such as 30s or 2m; 0 for none (default 10s)
+//	timeout=DURATION            sim, cuda: wall-clock limit of one launch, 100ms to 24h such as 30s or 2m; 0 for none (default 10s on a GPU, 60s on the simulator)
 //
 // String spells a Spec in canonical form: the backend, the device and,
 // for the simulator, the seed, then the options that differ from their
@@ -44,7 +44,7 @@ type Spec struct {
 	noRace    bool
 	budget    int64
 	clock     Clock
-	timeout   time.Duration // cuda: 0 the default, noTimeout none
+	timeout   time.Duration // 0 the backend's default, noTimeout none
 	memory    Memory
 	fine      bool // interleave=fine
 	hasDevice bool // another backend's spec named a device
@@ -57,6 +57,14 @@ type Spec struct {
 // enough that a notebook cell with an endless loop returns before its
 // user gives up on it.
 const DefaultTimeout = 10 * time.Second
+
+// DefaultSimTimeout is the wall-clock limit of one simulated launch when
+// the spec sets none (sim:t4?timeout=...). The simulator runs a lab's
+// largest launch in a few seconds on a laptop; a minute stops an endless
+// loop that its instruction budget has not caught (one that spins in
+// every warp of a huge grid) while leaving a slow machine room.
+// `warplab run` sets its own, shorter, limit (--timeout).
+const DefaultSimTimeout = time.Minute
 
 // Bounds on timeout=: below 100 ms a helper process's own start and a
 // module's lazy loading could trip the limit; a day is more than any
@@ -291,13 +299,13 @@ var specOptions = []specOption{
 			}
 			return InterleaveFine.String()
 		}},
-	{"timeout", []string{backendCUDA},
+	{"timeout", []string{backendSim, backendCUDA},
 		func(s *Spec, v string) error {
 			d, err := time.ParseDuration(v)
 			if err != nil || d < 0 || (d > 0 && (d < minTimeout || d > maxTimeout)) {
 				return fmt.Errorf("want a duration from %v to %v such as 30s or 2m, or 0 for no limit", minTimeout, maxTimeout)
 			}
-			s.timeout = normTimeout(d)
+			s.timeout = s.normTimeout(d)
 			return nil
 		},
 		func(s Spec) string {
@@ -312,15 +320,24 @@ var specOptions = []specOption{
 }
 
 // normTimeout turns a limit into the Spec field: 0 (none) into
-// noTimeout, the default into 0.
-func normTimeout(d time.Duration) time.Duration {
+// noTimeout, the backend's default into 0.
+func (s Spec) normTimeout(d time.Duration) time.Duration {
 	switch d {
 	case 0:
 		return noTimeout
-	case DefaultTimeout:
+	case s.defaultTimeout():
 		return 0
 	}
 	return d
+}
+
+// defaultTimeout is the backend's launch time limit when the spec sets
+// none: DefaultTimeout on a GPU, DefaultSimTimeout on the simulator.
+func (s Spec) defaultTimeout() time.Duration {
+	if s.backend == backendSim {
+		return DefaultSimTimeout
+	}
+	return DefaultTimeout
 }
 
 func parseBool(v string) (bool, error) {
@@ -565,31 +582,32 @@ func (s Spec) Interleave() Interleave {
 // Clock returns the SM clock of a simulator's cost model.
 func (s Spec) Clock() Clock { return s.clock }
 
-// Timeout returns the wall-clock limit of one launch on a GPU: the
-// timeout option, DefaultTimeout when it is not set, 0 for none (timeout=0)
-// and for backends without the option (the simulator stops endless loops
-// by its instruction budget instead).
+// Timeout returns the wall-clock limit of one launch: the timeout option,
+// the backend's default when it is not set (DefaultTimeout on a GPU,
+// DefaultSimTimeout on the simulator), 0 for none (timeout=0) and for
+// backends without the option.
 func (s Spec) Timeout() time.Duration {
 	switch {
-	case s.backend != backendCUDA || s.timeout == noTimeout:
+	case s.backend != backendCUDA && s.backend != backendSim || s.timeout == noTimeout:
 		return 0
 	case s.timeout == 0:
-		return DefaultTimeout
+		return s.defaultTimeout()
 	}
 	return s.timeout
 }
 
 // WithTimeout returns the same device with another launch time limit, 0
-// for none. A spec whose backend has no such limit is returned unchanged;
-// a limit outside the option's bounds (100ms to 24h) is an error.
+// for none. A spec whose backend has no such limit (the automatic choice,
+// another backend) is returned unchanged; a limit outside the option's
+// bounds (100ms to 24h) is an error.
 func (s Spec) WithTimeout(d time.Duration) (Spec, error) {
-	if s.backend != backendCUDA {
+	if s.backend != backendCUDA && s.backend != backendSim {
 		return s, nil
 	}
 	if d < 0 || (d > 0 && (d < minTimeout || d > maxTimeout)) {
 		return s, fmt.Errorf("gpu: time limit %v: want %v to %v, or 0 for no limit", d, minTimeout, maxTimeout)
 	}
-	s.timeout = normTimeout(d)
+	s.timeout = s.normTimeout(d)
 	return s, nil
 }
 

@@ -51,7 +51,11 @@ func TestParseSpec(t *testing.T) {
 		{"cuda?timeout=0", "cuda:0?timeout=0", func(s Spec) bool { return s.Timeout() == 0 }},
 		{"cuda?timeout=0s", "cuda:0?timeout=0", func(s Spec) bool { return s.Timeout() == 0 }},
 		{"cuda?timeout=100ms", "cuda:0?timeout=100ms", func(s Spec) bool { return s.Timeout() == 100*time.Millisecond }},
-		{"sim:t4", "sim:t4?seed=1", func(s Spec) bool { return s.Timeout() == 0 }},
+		{"sim:t4", "sim:t4?seed=1", func(s Spec) bool { return s.Timeout() == DefaultSimTimeout }},
+		{"sim:h200?timeout=30s", "sim:h200?seed=1&timeout=30s", func(s Spec) bool { return s.Timeout() == 30*time.Second }},
+		{"sim:t4?timeout=1m", "sim:t4?seed=1", func(s Spec) bool { return s.Timeout() == DefaultSimTimeout }},
+		{"sim:t4?timeout=10s", "sim:t4?seed=1&timeout=10s", func(s Spec) bool { return s.Timeout() == 10*time.Second }},
+		{"sim:t4?timeout=0", "sim:t4?seed=1&timeout=0", func(s Spec) bool { return s.Timeout() == 0 }},
 		{"fakegpu", "fakegpu", func(s Spec) bool { return s.Backend() == "fakegpu" }},
 		{"fakegpu:dev-2", "fakegpu:dev-2", func(s Spec) bool { return s.Profile() == "dev-2" }},
 	} {
@@ -91,8 +95,8 @@ func TestParseSpecErrors(t *testing.T) {
 		{"sim:t4?interleave=lanes", `option interleave=lanes: want coarse or fine`},
 		{"cuda?interleave=fine", `unknown option interleave (cuda options: fmad, timeout)`},
 		{"cuda?memory=relaxed", `unknown option memory (cuda options: fmad, timeout)`},
-		{"sim:t4?speed=3", `unknown option speed (sim options: seed, order, fmad, racecheck, budget, clock, memory, interleave)`},
-		{"sim:t4?Seed=3", `unknown option Seed (sim options: seed, order, fmad, racecheck, budget, clock, memory, interleave)`},
+		{"sim:t4?speed=3", `unknown option speed (sim options: seed, order, fmad, racecheck, budget, clock, memory, interleave, timeout)`},
+		{"sim:t4?Seed=3", `unknown option Seed (sim options: seed, order, fmad, racecheck, budget, clock, memory, interleave, timeout)`},
 		{"cuda?seed=3", `unknown option seed (cuda options: fmad, timeout)`},
 		{"cuda:0?order=deterministic", `unknown option order (cuda options: fmad, timeout)`},
 		{"fakegpu?seed=3", `unknown option seed: backend fakegpu takes no options`},
@@ -102,7 +106,9 @@ func TestParseSpecErrors(t *testing.T) {
 		{"cuda?timeout=10ms", `option timeout=10ms: want a duration from 100ms`},
 		{"cuda?timeout=25h", `option timeout=25h: want a duration`},
 		{"cuda?timeout=", `option timeout=: want a duration`},
-		{"sim:t4?timeout=5s", `unknown option timeout (sim options: seed, order, fmad, racecheck, budget, clock, memory, interleave)`},
+		{"sim:t4?timeout=-1s", `option timeout=-1s: want a duration from 100ms to 24h0m0s such as 30s or 2m, or 0 for no limit`},
+		{"sim:h200?timeout=5", `option timeout=5: want a duration`},
+		{"sim:t4?timeout=1ms", `option timeout=1ms: want a duration from 100ms`},
 		{"sim:t4?seed", `option "seed": want NAME=VALUE`},
 		{"sim:t4?seed=1&", `option "": want NAME=VALUE`},
 		{"sim:t4?", `empty option list after ?`},
@@ -263,8 +269,14 @@ func TestWithTimeout(t *testing.T) {
 		}
 	}
 	sim, _ := ParseSpec("sim:t4")
-	if s, err := sim.WithTimeout(time.Second); err != nil || s != sim {
-		t.Errorf("sim WithTimeout = %s, %v; want the spec unchanged", s, err)
+	if s, err := sim.WithTimeout(time.Second); err != nil || s.String() != "sim:t4?seed=1&timeout=1s" || s.Timeout() != time.Second {
+		t.Errorf("sim WithTimeout(1s) = %s, %v; want sim:t4?seed=1&timeout=1s", s, err)
+	}
+	if s, err := sim.WithTimeout(DefaultSimTimeout); err != nil || s != sim {
+		t.Errorf("sim WithTimeout(DefaultSimTimeout) = %s, %v; want the spec unchanged", s, err)
+	}
+	if s, err := (Spec{}).WithTimeout(time.Second); err != nil || !s.IsAuto() {
+		t.Errorf("automatic spec WithTimeout = %s, %v; want it unchanged", s, err)
 	}
 	if got := cuda.config().Timeout; got != DefaultTimeout {
 		t.Errorf("config().Timeout = %v, want %v", got, DefaultTimeout)
