@@ -52,10 +52,13 @@
 // gets fresh or re-initialised buffers; Method.String says how a time was
 // taken in the words that `warplab run` and the labs print.
 //
-// A launch on a GPU has a wall-clock limit (Spec.Timeout: 10 s unless the
-// spec says cuda?timeout=DURATION, 0 for none); a launch still running at
-// the limit fails with ErrTimeout, and the backend ends the process that
-// owned the context to stop it.
+// A launch has a wall-clock limit (Spec.Timeout: 10 s on a GPU, a minute
+// on the simulator, unless the spec says timeout=DURATION, 0 for none); a
+// launch still running at the limit fails with ErrTimeout. On a GPU the
+// backend ends the process that owned the context to stop it; the
+// simulator stops where it is. Kernel.LaunchContext stops one launch, and
+// OpenContext every launch of a device, when a context is done; a
+// LaunchConfig.Progress shows how far a long launch has got.
 //
 // # Backends
 //

@@ -1,8 +1,11 @@
 package gpu_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"log"
+	"time"
 
 	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
@@ -103,4 +106,40 @@ func ExampleDevice_Spec() {
 	fmt.Println(next.Info().Spec)
 	// Output:
 	// sim:t4?seed=6
+}
+
+// A context stops a launch: here one that would spin for ever, given a
+// deadline of a tenth of a second. OpenContext binds every launch of a
+// device to a context the same way.
+func ExampleKernel_LaunchContext() {
+	dev, _ := gpu.Open("sim:t4")
+	defer dev.Close()
+	mod, _ := dev.Compile("spin.cu", []byte(`
+__global__ void spin(int* flag) {
+    while (atomicAdd(flag, 0) == 0) { }
+}`))
+	k, _ := mod.Kernel("spin")
+	flag, _ := gpu.NewBuffer[int32](dev, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	_, err := k.LaunchContext(ctx, gpu.LaunchConfig{Grid: gpu.D1(1024), Block: gpu.D1(256)}, flag)
+	fmt.Println(errors.Is(err, gpu.ErrTimeout))
+	// Output:
+	// true
+}
+
+// WriteAt fills a large buffer a piece at a time from a small host slice.
+func ExampleBuffer_WriteAt() {
+	dev, _ := gpu.Open("sim:t4")
+	defer dev.Close()
+	b, _ := gpu.NewBuffer[int32](dev, 6)
+	piece := []int32{7, 7}
+	for i := 0; i < b.Len(); i += len(piece) {
+		piece[0], piece[1] = int32(i), int32(i+1)
+		b.WriteAt(i, piece)
+	}
+	got, _ := b.Download()
+	fmt.Println(got)
+	// Output:
+	// [0 1 2 3 4 5]
 }

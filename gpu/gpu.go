@@ -1,8 +1,10 @@
 package gpu
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu/driver"
@@ -14,6 +16,7 @@ type Device struct {
 	impl   driver.Device
 	spec   Spec
 	closed bool
+	ctx    context.Context // OpenContext's, or nil
 }
 
 // Info describes a device.
@@ -188,6 +191,22 @@ type LaunchConfig struct {
 	// launched so; a grid larger than the device holds at once is
 	// ErrInvalidConfig.
 	Cooperative bool
+	// Progress, if set, shows how far a long launch has got: a simulated
+	// launch that runs longer than two seconds reports the blocks it has
+	// finished to Update ("blocks" as the detail), and Done when it ends.
+	// *charts.Progress implements it: a line updated in place in a
+	// notebook or on a terminal.
+	Progress Progress
+}
+
+// Progress receives the progress of a long launch (LaunchConfig.Progress).
+// Update may be called from another goroutine than the launch's.
+type Progress interface {
+	// Update reports that done of total steps are finished; detail says
+	// what the steps are.
+	Update(done, total int, detail string)
+	// Done ends the report.
+	Done()
 }
 
 // Launch runs the kernel. Each argument binds to the next parameter: a
@@ -199,6 +218,31 @@ type LaunchConfig struct {
 // launch (an illegal address, barrier divergence, the instruction budget) is a
 // *LaunchError.
 func (k *Kernel) Launch(cfg LaunchConfig, args ...any) (*Result, error) {
+	return k.LaunchContext(context.Background(), cfg, args...)
+}
+
+// LaunchContext is Launch stopped by ctx: when ctx is done the launch
+// stops promptly (the simulator checks between a few thousand warp
+// instructions) and returns an error that wraps ctx.Err(), a *LaunchError
+// of Kind ErrTimeout when ctx's deadline passed. A backend that cannot
+// stop a launch midway checks ctx before it starts. The device's own
+// time limit (Spec.Timeout) applies as well.
+func (k *Kernel) LaunchContext(ctx context.Context, cfg LaunchConfig, args ...any) (*Result, error) {
+	if dc := k.mod.dev.ctx; dc != nil && dc != ctx {
+		// The device's context (OpenContext) stops the launch too.
+		var cancel context.CancelFunc
+		if dl, ok := dc.Deadline(); ok {
+			ctx, cancel = context.WithDeadline(ctx, dl)
+		} else {
+			ctx, cancel = context.WithCancel(ctx)
+		}
+		stop := context.AfterFunc(dc, cancel)
+		defer stop()
+		defer cancel()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("gpu: launch %s: %w", k.fn.Name, err)
+	}
 	if k.mod.dev.closed {
 		return nil, fmt.Errorf("gpu: launch %s: device is closed", k.fn.Name)
 	}
@@ -210,10 +254,26 @@ func (k *Kernel) Launch(cfg LaunchConfig, args ...any) (*Result, error) {
 	if err := k.checkConfig(cfg); err != nil {
 		return nil, err
 	}
-	dres, err := k.mod.impl.Launch(k.fn, driver.LaunchConfig{
+	dcfg := driver.LaunchConfig{
 		Grid: driver.Dim3(cfg.Grid), Block: driver.Dim3(cfg.Block),
 		SharedBytes: cfg.SharedBytes, MaxInstructions: cfg.MaxInstructions, Cooperative: cfg.Cooperative,
-	}, vals)
+	}
+	var reported atomic.Bool
+	if p := cfg.Progress; p != nil {
+		dcfg.Progress = func(done, total int64) {
+			reported.Store(true)
+			p.Update(int(done), int(total), "blocks")
+		}
+	}
+	var dres *driver.Result
+	if mc, ok := k.mod.impl.(driver.ModuleContext); ok {
+		dres, err = mc.LaunchContext(ctx, k.fn, dcfg, vals)
+	} else {
+		dres, err = k.mod.impl.Launch(k.fn, dcfg, vals)
+	}
+	if reported.Load() {
+		cfg.Progress.Done()
+	}
 	if err != nil {
 		return nil, launchErrorFrom(err)
 	}

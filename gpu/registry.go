@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -103,6 +104,20 @@ func OpenSpec(s Spec) (*Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gpu: automatic device choice: %w", err)
 	}
+	return d, nil
+}
+
+// OpenContext opens the device s names, as OpenSpec does, bound to ctx:
+// when ctx is done, a launch in progress on the device stops promptly
+// (see Kernel.LaunchContext) and later launches fail at once. A grader
+// gives a submission's device its deadline so, and every check, however
+// many launches it makes, ends by then.
+func OpenContext(ctx context.Context, s Spec) (*Device, error) {
+	d, err := OpenSpec(s)
+	if err != nil {
+		return nil, err
+	}
+	d.ctx = ctx
 	return d, nil
 }
 

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"context"
 	"time"
 
 	"github.com/warplab/warplab/cudac"
@@ -44,9 +45,9 @@ type Config struct {
 	// (clock=base).
 	ClockMHz  float64
 	BaseClock bool
-	// Timeout is the wall-clock limit of one launch on a GPU (timeout=,
-	// 10 s by default); 0 for none. A launch past it fails with a
-	// *LaunchError of Kind ErrTimeout.
+	// Timeout is the wall-clock limit of one launch (timeout=, 10 s by
+	// default on a GPU, 60 s on the simulator); 0 for none. A launch past
+	// it fails with a *LaunchError of Kind ErrTimeout.
 	Timeout time.Duration
 	// RelaxedMemory runs global memory under a weak model (memory=relaxed):
 	// stores reach other blocks late and out of order, as PTX allows.
@@ -90,6 +91,15 @@ type Module interface {
 	Launch(fn *cudac.Func, cfg LaunchConfig, args []ArgValue) (*Result, error)
 }
 
+// ModuleContext is a Module whose launches can be cancelled: when ctx is
+// done, LaunchContext stops the launch promptly and returns an error
+// that wraps ctx.Err() (a *LaunchError of Kind ErrTimeout when ctx's
+// deadline passed). A Module without it is asked ctx.Err() before each
+// launch, and the launch then runs to its end.
+type ModuleContext interface {
+	LaunchContext(ctx context.Context, fn *cudac.Func, cfg LaunchConfig, args []ArgValue) (*Result, error)
+}
+
 // ArgValue is one kernel argument, bound to its parameter and converted to
 // the parameter's type.
 type ArgValue struct {
@@ -123,7 +133,15 @@ type LaunchConfig struct {
 	// once, so grid_group::sync() works; gpu has checked that a kernel
 	// calling it is launched so.
 	Cooperative bool
+	// Progress, if set, receives the blocks finished of the grid's total
+	// while a long launch runs, from any goroutine; the backend reports
+	// only launches that run longer than ProgressAfter.
+	Progress func(done, total int64)
 }
+
+// ProgressAfter is how long a launch runs before its backend reports its
+// progress: a launch shorter than this shows nothing.
+const ProgressAfter = 2 * time.Second
 
 // Info describes a device; gpu.Info documents the fields.
 type Info struct {
