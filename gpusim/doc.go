@@ -23,12 +23,39 @@
 //	budget=N              the default warp-instruction budget per launch (N > 0)
 //	clock=MHZ|base|boost  run the profile's SMs at another clock (default boost)
 //	memory=relaxed        a weak memory model instead of sequential consistency (default sc)
+//	timeout=DURATION      the wall-clock limit of one launch, such as 30s; 0 for none (default 1m)
 //
 // gpu.ParseSpec checks the syntax and the values; opening the device checks
 // that the profile exists and, for clock=base, that it has a base clock.
 //
 // A launch's results and counters are a pure function of the source, the
 // inputs, the launch, the profile and the seed.
+//
+// # Limits
+//
+// Every byte of simulated device memory is a byte of host memory, held
+// in a Go slice that the operating system maps lazily: an allocation (a
+// buffer or a __device__ array) costs its size plus a small constant, and
+// pages a kernel never touches cost nothing. An allocation past the
+// profile's memory, or past what the host lends the simulator (half its
+// memory, or GOMEMLIMIT), fails before anything is allocated.
+//
+// A launch stops, with a *gpu.LaunchError that names the kernel, the warp
+// and the source line, when it runs past any of
+//
+//   - its instruction budget, shared by all warps (budget=, or
+//     LaunchConfig.MaxInstructions; by default max(2e8, 4096 per warp));
+//   - one warp's own budget, when the launch sets none: at least 2^24 warp
+//     instructions, more when the memory in use per thread is large, so a
+//     single warp spinning in an endless loop is caught after its own
+//     instructions (about a second), whatever the grid's size;
+//   - the device's time limit (timeout=, a minute by default; ErrTimeout),
+//     or the deadline or cancellation of its context
+//     (Kernel.LaunchContext, gpu.OpenContext).
+//
+// The engine looks at the clock and the context between a few thousand
+// warp instructions, never per instruction. A launch that runs longer than
+// two seconds reports the blocks it has finished to LaunchConfig.Progress.
 //
 // # Memory models
 //

@@ -1,6 +1,7 @@
 package gpusim
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/warplab/warplab/cudac"
@@ -185,6 +186,12 @@ func (m *module) kernel(fn *cudac.Func) (*ir.Kernel, error) {
 }
 
 func (m *module) Launch(fn *cudac.Func, cfg driver.LaunchConfig, args []driver.ArgValue) (*driver.Result, error) {
+	return m.LaunchContext(context.Background(), fn, cfg, args)
+}
+
+// LaunchContext is Launch stopped by ctx, or by the device's time limit
+// (driver.Config.Timeout), within a few thousand warp instructions.
+func (m *module) LaunchContext(ctx context.Context, fn *cudac.Func, cfg driver.LaunchConfig, args []driver.ArgValue) (*driver.Result, error) {
 	d := m.dev
 	if d.closed {
 		return nil, fmt.Errorf("gpusim: device is closed")
@@ -227,7 +234,7 @@ func (m *module) Launch(fn *cudac.Func, cfg driver.LaunchConfig, args []driver.A
 		Kernel: k, Grid: cfg.Grid, Block: cfg.Block, SharedBytes: int64(cfg.SharedBytes),
 		Params: params, Memory: d.mem, Globals: globals, Seed: seed, Order: d.order,
 		MaxInstructions: budget, RaceCheck: d.cfg.RaceCheck, Cooperative: cfg.Cooperative,
-		Relaxed: d.cfg.RelaxedMemory, Fine: d.cfg.FineInterleave,
+		Relaxed: d.cfg.RelaxedMemory, Fine: d.cfg.FineInterleave, Ctx: ctx, Timeout: d.cfg.Timeout, Progress: cfg.Progress,
 	})
 	if err != nil {
 		return nil, err

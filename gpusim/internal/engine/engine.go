@@ -1,6 +1,9 @@
 package engine
 
 import (
+	"context"
+	"time"
+
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu/driver"
 	"github.com/warplab/warplab/gpusim/internal/ir"
@@ -92,7 +95,8 @@ type Config struct {
 	Seed  uint64
 	Order Order
 	// MaxInstructions is the warp-instruction budget shared by all warps
-	// (0 or less: DefaultBudget for the launch's warp count).
+	// (0 or less: DefaultBudget for the launch's warp count, and
+	// DefaultWarpBudget for each warp on its own).
 	MaxInstructions int64
 	// RaceCheck turns on the shared-memory race detector.
 	RaceCheck bool
@@ -105,6 +109,14 @@ type Config struct {
 	// Fine switches between a block's warps at shared-memory loads and
 	// stores too, after seeded delays (see fine.go).
 	Fine bool
+	// Ctx, if set, stops the launch when it is done; Timeout, if
+	// positive, when it has run this long (see watch.go).
+	Ctx     context.Context
+	Timeout time.Duration
+	// Progress, if set, receives the blocks finished of the grid's total,
+	// from another goroutine, while a launch longer than
+	// driver.ProgressAfter runs.
+	Progress func(done, total int64)
 }
 
 // Outcome is what a launch produced besides its memory writes.
@@ -226,6 +238,7 @@ type warp struct {
 	syncEpoch uint32
 	exitEpoch uint32 // the block's epoch when the warp finished
 	printfs   int64  // printf calls so far, to keep each thread's in order
+	left      int64  // warp instructions left of the warp's own budget
 	barDst    ir.Reg
 	ways      []divergence
 	// late is the warp's deferred load under the relaxed model (late.go).

@@ -6,6 +6,7 @@ import (
 	"math/bits"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu/driver"
@@ -60,6 +61,13 @@ type exec struct {
 	lateEnd   []int32
 	lateGuard []uint8
 	lateAny   bool
+
+	// perWarp is one warp's instruction budget; halt says why the launch
+	// was stopped from outside (see watch.go), doneBlocks how many blocks
+	// have finished, for progress reports.
+	perWarp    int64
+	halt       atomic.Int32
+	doneBlocks atomic.Int64
 }
 
 type event struct {
@@ -114,8 +122,10 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 			x.blocks, m.Name, held, x.resident, m.SMs)}
 	}
 	budget := cfg.MaxInstructions
+	x.perWarp = budget
 	if budget <= 0 {
 		budget = DefaultBudget(x.blocks * int64(x.warpsPerBlock))
+		x.perWarp = min(budget, DefaultWarpBudget(k, x.blocks*int64(x.threadsPerBlock), x.mem.InUse()))
 	}
 	x.atom.init()
 	x.raceShift = raceGranule(k)
@@ -135,6 +145,8 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 		x.workers = 1
 	}
 
+	defer x.watch()()
+
 	// Fill the resident slots, SM by SM in round robin, as the block
 	// scheduler does.
 	slots := m.SMs * x.resident
@@ -142,6 +154,10 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 		x.startBlock(s, s%m.SMs, int64(s/m.SMs)*m.Costs.Stagger)
 	}
 	for x.main.err == nil {
+		if x.halt.Load() != haltNone {
+			x.halted(nil)
+			break
+		}
 		// A started block cannot reach anything another block observes
 		// before start+lookahead: events until then are safe to process.
 		if len(x.ready) > 0 && (x.heap.Len() == 0 || x.heap[0].t >= x.ready[0].start+x.window()) {
@@ -266,6 +282,7 @@ func (x *exec) initWarp(w *warp, t int64) {
 	w.ways = w.ways[:0]
 	w.clock = t
 	w.printfs = 0
+	w.left = x.perWarp
 	w.rng = splitmix(x.cfg.Seed ^ uint64(w.blk.linear)*0x9e3779b97f4a7c15 ^ uint64(w.idx)<<48)
 	x.main.count.Warps++
 	x.main.count.Threads += int64(bits.OnesCount32(w.launched))
@@ -444,6 +461,7 @@ func (x *exec) finishBlock(b *block) {
 	x.cycles = max(x.cycles, b.end)
 	x.lives += b.end - b.start
 	x.finished++
+	x.doneBlocks.Store(x.finished)
 	x.free = append(x.free, b)
 	x.push(event{t: b.end + x.m.Costs.Refill, slot: b.slot, sm: b.sm})
 }
@@ -513,12 +531,19 @@ func (x *exec) release(b *block) {
 	b.arrived, b.barCnt, b.barLane = 0, 0, 0
 }
 
-// runWarp executes instructions until the warp stops.
+// runWarp executes instructions until the warp stops. It checks one
+// bound per instruction, the lower of the launch's budget and the warp's
+// own; every spendStep instructions it also counts into the batch's
+// shared budget and looks for a halt from outside (watch.go).
 func (x *exec) runWarp(w *warp) stop {
 	code := x.code
 	c := w.blk.ctx
 	execs, lanes := c.execs, c.lanes
 	n := c.executed
+	start, stopAt := n, c.budget
+	if w.left < stopAt-n {
+		stopAt = n + w.left
+	}
 	for {
 		pc := w.pc
 		p := &code[pc]
@@ -528,6 +553,7 @@ func (x *exec) runWarp(w *warp) stop {
 		if st == stopGlobal || st == stopLocal {
 			w.pc = pc // not executed yet
 			c.executed = n
+			w.left -= n - start
 			return st
 		}
 		execs[pc]++
@@ -536,11 +562,20 @@ func (x *exec) runWarp(w *warp) stop {
 		n++
 		if st != run {
 			c.executed = n
+			w.left -= n - start
 			return st
 		}
-		if n > c.budget || n%spendStep == 0 && c.spent != nil && c.spent.Add(spendStep) > c.budget {
+		if n > stopAt || n%spendStep == 0 && (c.spent != nil && c.spent.Add(spendStep) > c.budget || x.halt.Load() != haltNone) {
 			c.executed = n
-			x.overBudget(w)
+			w.left -= n - start
+			switch {
+			case x.halt.Load() != haltNone:
+				x.halted(w)
+			case w.left < 0 && n <= c.budget:
+				x.overWarpBudget(w)
+			default:
+				x.overBudget(w)
+			}
 			return stopFault
 		}
 	}
