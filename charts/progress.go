@@ -59,6 +59,13 @@ func NewProgress(label string) *Progress {
 	return newProgress(label, silentMode, nil, time.Now)
 }
 
+// NewProgressTo returns a progress reporter that writes its line to w as
+// it would to a terminal (rewritten in place with a carriage return),
+// whatever w is: for a command's --progress flag, with stderr redirected.
+func NewProgressTo(label string, w io.Writer) *Progress {
+	return newProgress(label, termMode, w, time.Now)
+}
+
 func newProgress(label string, mode progressMode, w io.Writer, now func() time.Time) *Progress {
 	p := &Progress{label: label, mode: mode, w: w, now: now}
 	if mode == notebookMode {

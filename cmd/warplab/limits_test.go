@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestRunMemoryLimits checks that sizes past the device's memory fail
@@ -35,5 +36,66 @@ func TestRunMemoryLimits(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// spinCu spins in every warp: p[0] is zero and nothing sets it.
+const spinCu = "__global__ void spin(int* p) {\n    while (atomicAdd(p, 0) == 0) {\n    }\n}\n"
+
+// TestRunTimeout checks that warplab run stops a simulated kernel at
+// --timeout, and at its own 10s default when the device spec sets no
+// limit, with a message naming the limit and the loop's line; that the
+// spec's timeout= wins over the default; and that bad values are errors.
+func TestRunTimeout(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	spin := writeFile(t, "spin.cu", spinCu)
+	args := []string{"run", spin, "--kernel", "spin", "--grid", "65536", "--block", "1024", "--buf", "p=i32:1:zero"}
+	start := time.Now()
+	code, _, errs := warplab(t, append(args, "--device", "sim:t4", "--timeout", "300ms")...)
+	if el := time.Since(start); el > 5*time.Second {
+		t.Errorf("--timeout 300ms: returned after %v", el)
+	}
+	for _, want := range []string{"spin.cu:2:", "time limit exceeded in kernel spin", "time limit of 300ms", "--timeout"} {
+		if code != 1 || !strings.Contains(errs, want) {
+			t.Errorf("--timeout 300ms: exit %d, stderr lacks %q:\n%s", code, want, errs)
+		}
+	}
+	code, _, errs = warplab(t, append(args, "--device", "sim:t4?timeout=200ms")...)
+	if code != 1 || !strings.Contains(errs, "time limit of 200ms") {
+		t.Errorf("sim:t4?timeout=200ms: exit %d, stderr %q; want its 200ms limit, not --timeout's default", code, errs)
+	}
+	for _, bad := range [][]string{{"--timeout", "-1s"}, {"--timeout", "5"}, {"--timeout", "1ms"}, {"--device", "sim:t4?timeout=soon"}} {
+		code, _, errs := warplab(t, append(args, bad...)...)
+		if code == 0 || !strings.Contains(errs, "timeout") {
+			t.Errorf("%v: exit %d, stderr %q; want an error naming the timeout", bad, code, errs)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	start = time.Now()
+	code, _, errs = warplab(t, append(args, "--device", "sim:t4")...)
+	if el := time.Since(start); code != 1 || !strings.Contains(errs, "time limit of 10s") || el > 20*time.Second {
+		t.Errorf("the default limit: exit %d after %v, stderr %q; want exit 1 near 10s naming the 10s limit", code, el, errs)
+	}
+}
+
+// TestRunProgress checks that --progress shows a long launch's progress
+// on stderr (blocks finished of the grid's), and that without it a
+// stderr that is not a terminal shows none.
+func TestRunProgress(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a launch of more than two seconds")
+	}
+	t.Setenv("WARPLAB_DEVICE", "")
+	spin := writeFile(t, "spin.cu", spinCu)
+	args := []string{"run", spin, "--kernel", "spin", "--grid", "65536", "--block", "1024", "--buf", "p=i32:1:zero", "--device", "sim:t4", "--timeout", "3s"}
+	_, _, errs := warplab(t, append(args, "--progress")...)
+	if !strings.Contains(errs, "warplab run spin: ") || !strings.Contains(errs, "/65536 (") || !strings.Contains(errs, "blocks") {
+		t.Errorf("--progress: stderr lacks a progress line:\n%q", errs)
+	}
+	_, _, errs = warplab(t, args...)
+	if strings.Contains(errs, "/65536 (") {
+		t.Errorf("without --progress, stderr that is not a terminal shows progress:\n%q", errs)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
 )
@@ -33,7 +34,11 @@ initial contents again, outside the timing, so a kernel that accumulates
 does the same work each time and the printed outputs are one launch's.
 --cold times one launch without warm-ups instead, as a program's first
 launch runs. On the simulator the model is deterministic: one launch.
-A launch on a GPU that runs past --timeout (10s) is stopped, and fails.
+A launch that runs past --timeout (10s unless the device spec sets its
+own timeout=) is stopped, and fails: on a GPU its helper process is
+killed, on the simulator it stops where it is and names the line. A
+simulated launch that runs longer than 2s shows its progress (blocks
+finished) on stderr when stderr is a terminal, or always with --progress.
 
   --buf NAME=TYPE:COUNT:INIT   a device buffer (repeatable)
   --scalar NAME=TYPE:VALUE     a scalar argument (repeatable)
@@ -74,6 +79,8 @@ type runOpts struct {
 	cold         bool // --cold: one launch, no warm-up
 	timeout      time.Duration
 	timeoutSet   bool
+	progress     bool      // --progress: report progress on stderr whatever it is
+	stderr       io.Writer // where --progress writes
 	maxInstr     int64
 	cooperative  bool
 	json         bool
@@ -81,7 +88,7 @@ type runOpts struct {
 
 func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	fs := newFlags("run", runUsage, stderr)
-	o := &runOpts{}
+	o := &runOpts{stderr: stderr}
 	var grid, block string
 	var bufs, scalars, prints, defines, includeDirs repeated
 	fs.StringVar(&o.kernel, "kernel", "", "the kernel to launch (a template as NAME<ARGS>, e.g. sumTree<256>)")
@@ -100,7 +107,8 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	fs.IntVar(&o.warmup, "warmup", -1, "untimed launches before the timed ones (default 3 on a GPU, 0 on the simulator)")
 	fs.IntVar(&o.reps, "reps", -1, "timed launches, whose median is the time (default 10 on a GPU, 1 on the simulator, whose model is deterministic)")
 	fs.BoolVar(&o.cold, "cold", false, "time one launch without warm-ups (--warmup 0 --reps 1): a cold first launch")
-	fs.DurationVar(&o.timeout, "timeout", gpu.DefaultTimeout, "stop a launch on a GPU that runs longer than this, such as 30s; 0 for no limit (the device option cuda?timeout=)")
+	fs.DurationVar(&o.timeout, "timeout", gpu.DefaultTimeout, "stop a launch that runs longer than this, such as 30s; 0 for no limit (the device option timeout=)")
+	fs.BoolVar(&o.progress, "progress", false, "show a long launch's progress on stderr even when it is not a terminal")
 	fs.Int64Var(&o.maxInstr, "max-instructions", 0, "warp-instruction budget per launch (0: the default)")
 	fs.BoolVar(&o.json, "json", false, "print one JSON object per run")
 	fs.BoolVar(&o.cooperative, "cooperative", false, "a cooperative launch: every block resident at once, as grid_group::sync() needs")
@@ -173,6 +181,17 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	return o, nil
 }
 
+// limit returns the time limit of one launch on the device spec opens:
+// --timeout when it is given; else the spec's own timeout= option; else
+// --timeout's default (10s), on the simulator too, whose device default
+// (a minute) suits the labs rather than one kernel at a prompt.
+func (o *runOpts) limit(spec gpu.Spec) time.Duration {
+	if !o.timeoutSet && (spec.Backend() != "sim" || spec.Timeout() != gpu.DefaultSimTimeout) {
+		return spec.Timeout()
+	}
+	return o.timeout
+}
+
 // maxLaunches bounds --warmup and --reps.
 const maxLaunches = 100000
 
@@ -234,9 +253,10 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if o.timeoutSet && spec.IsAuto() && dev.Spec().Timeout() != o.timeout {
-		// The automatic choice is a GPU: open it again with the limit.
-		limited, err := dev.Spec().WithTimeout(o.timeout)
+	if lim := o.limit(dev.Spec()); dev.Spec().Timeout() != lim {
+		// The automatic choice, or a simulator left at its own default
+		// limit: open it again with the command's.
+		limited, err := dev.Spec().WithTimeout(lim)
 		if err != nil {
 			return usagef("--timeout: %v", err)
 		}
@@ -443,7 +463,8 @@ func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel, meth gpu.Method) (*runR
 			}
 		}
 	}
-	cfg := gpu.LaunchConfig{Grid: o.grid, Block: o.block, SharedBytes: o.shared, MaxInstructions: o.maxInstr, Cooperative: o.cooperative}
+	cfg := gpu.LaunchConfig{Grid: o.grid, Block: o.block, SharedBytes: o.shared, MaxInstructions: o.maxInstr, Cooperative: o.cooperative,
+		Progress: o.progressTo(k.Name())}
 	m, err := k.Measure(cfg, meth, func(i int) ([]any, error) {
 		if i > 0 { // the first launch has the fresh buffers
 			for _, b := range writable {
@@ -481,6 +502,17 @@ func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel, meth gpu.Method) (*runR
 		rec.order = append(rec.order, p.name)
 	}
 	return rec, nil
+}
+
+// progressTo returns where a long launch reports its progress: stderr
+// when it is a terminal (or a notebook's output), any stderr with
+// --progress, nowhere otherwise.
+func (o *runOpts) progressTo(kernel string) gpu.Progress {
+	label := "warplab run " + kernel
+	if o.progress {
+		return charts.NewProgressTo(label, o.stderr)
+	}
+	return charts.NewProgress(label)
 }
 
 func printRun(w io.Writer, o *runOpts, r *runRecord) {
