@@ -1,6 +1,7 @@
 package grade
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -158,9 +159,13 @@ func readSubmission(path string) ([]byte, error) {
 }
 
 // runCheck runs check i on a fresh simulator, giving up after limit: a
-// check that overruns is abandoned (its goroutine ends with its launch's
-// own budget) and reported as failed.
+// check that overruns is reported as failed. The device is bound to the
+// limit (gpu.OpenContext), so the launch in progress then stops within
+// microseconds and the check's goroutine ends instead of simulating on
+// beside the next submission's.
 func runCheck(k *Key, i int, answer any, limit time.Duration) (labs.Feedback, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
 	type out struct {
 		f   labs.Feedback
 		err error
@@ -176,7 +181,12 @@ func runCheck(k *Key, i int, answer any, limit time.Duration) (labs.Feedback, er
 			ch <- out{f: f}
 			return
 		}
-		dev, err := gpu.Open(k.Device)
+		spec, err := gpu.ParseSpec(k.Device)
+		if err != nil {
+			ch <- out{err: err}
+			return
+		}
+		dev, err := gpu.OpenContext(ctx, spec)
 		if err != nil {
 			ch <- out{err: err}
 			return
@@ -184,12 +194,10 @@ func runCheck(k *Key, i int, answer any, limit time.Duration) (labs.Feedback, er
 		defer dev.Close()
 		ch <- out{f: k.ex.Check(dev, answer, k.resolved[i])}
 	}()
-	t := time.NewTimer(limit)
-	defer t.Stop()
 	select {
 	case o := <-ch:
 		return o.f, o.err
-	case <-t.C:
+	case <-ctx.Done():
 		return labs.Feedback{}, fmt.Errorf("the submission's time limit (%v) ran out during this check", k.limit)
 	}
 }
