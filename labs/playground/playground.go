@@ -181,7 +181,9 @@ func RunWith(dev *gpu.Device, src, kernel string, o Options, args ...any) (l *La
 		bufs[i] = db
 		bound[i] = db.arg()
 	}
-	cfg := gpu.LaunchConfig{Grid: o.Grid, Block: o.Block, SharedBytes: o.SharedBytes, MaxInstructions: o.MaxInstructions}
+	// A launch longer than two seconds shows its progress in the cell.
+	cfg := gpu.LaunchConfig{Grid: o.Grid, Block: o.Block, SharedBytes: o.SharedBytes, MaxInstructions: o.MaxInstructions,
+		Progress: charts.NewProgress("launch " + kernel)}
 	l = &Launch{WarmUps: warm, Runs: runs, device: dev.Info()}
 	var sum float64
 	for i := range warm + runs {
