@@ -239,6 +239,7 @@ type warp struct {
 	exitEpoch uint32 // the block's epoch when the warp finished
 	printfs   int64  // printf calls so far, to keep each thread's in order
 	left      int64  // warp instructions left of the warp's own budget
+	warpEnd   int64  // while the warp runs: its context's count at which its budget ends
 	barDst    ir.Reg
 	ways      []divergence
 	// late is the warp's deferred load under the relaxed model (late.go).

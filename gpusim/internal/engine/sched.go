@@ -282,7 +282,7 @@ func (x *exec) initWarp(w *warp, t int64) {
 	w.ways = w.ways[:0]
 	w.clock = t
 	w.printfs = 0
-	w.left = x.perWarp
+	w.left = min(x.perWarp, 1<<62)
 	w.rng = splitmix(x.cfg.Seed ^ uint64(w.blk.linear)*0x9e3779b97f4a7c15 ^ uint64(w.idx)<<48)
 	x.main.count.Warps++
 	x.main.count.Threads += int64(bits.OnesCount32(w.launched))
@@ -540,10 +540,10 @@ func (x *exec) runWarp(w *warp) stop {
 	c := w.blk.ctx
 	execs, lanes := c.execs, c.lanes
 	n := c.executed
-	start, stopAt := n, c.budget
-	if w.left < stopAt-n {
-		stopAt = n + w.left
-	}
+	// The warp's own budget ends at warpEnd; the loop checks the lower of
+	// that and the launch's. left is at most 2^62, so neither overflows.
+	w.warpEnd = n + w.left
+	stopAt := min(c.budget, w.warpEnd)
 	for {
 		pc := w.pc
 		p := &code[pc]
@@ -553,7 +553,7 @@ func (x *exec) runWarp(w *warp) stop {
 		if st == stopGlobal || st == stopLocal {
 			w.pc = pc // not executed yet
 			c.executed = n
-			w.left -= n - start
+			w.left = w.warpEnd - n
 			return st
 		}
 		execs[pc]++
@@ -562,12 +562,12 @@ func (x *exec) runWarp(w *warp) stop {
 		n++
 		if st != run {
 			c.executed = n
-			w.left -= n - start
+			w.left = w.warpEnd - n
 			return st
 		}
 		if n > stopAt || n%spendStep == 0 && (c.spent != nil && c.spent.Add(spendStep) > c.budget || x.halt.Load() != haltNone) {
 			c.executed = n
-			w.left -= n - start
+			w.left = w.warpEnd - n
 			switch {
 			case x.halt.Load() != haltNone:
 				x.halted(w)
