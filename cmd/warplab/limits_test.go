@@ -1,6 +1,9 @@
 package main
 
 import (
+	"runtime"
+	"runtime/metrics"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -97,5 +100,31 @@ func TestRunProgress(t *testing.T) {
 	_, _, errs = warplab(t, args...)
 	if strings.Contains(errs, "/65536 (") {
 		t.Errorf("without --progress, stderr that is not a terminal shows progress:\n%q", errs)
+	}
+}
+
+// TestRunBufHostMemory checks that a --buf costs its size in host memory
+// plus a small constant: the contents are generated a piece at a time
+// straight into device memory, with no host copy kept for resets.
+func TestRunBufHostMemory(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	k := writeFile(t, "k.cu", "__global__ void k(float* in) { in[0] = 1; }\n")
+	const count = 1 << 24 // 64 MiB of f32
+	for _, init := range []string{"iota", "uniform:0:1:3"} {
+		runtime.GC()
+		s := []metrics.Sample{{Name: "/gc/heap/allocs:bytes"}}
+		metrics.Read(s)
+		before := s[0].Value.Uint64()
+		code, out, errs := warplab(t, "run", k, "--kernel", "k", "--grid", "1", "--block", "1", "--device", "sim:t4",
+			"--buf", "in="+"f32:"+strconv.Itoa(count)+":"+init, "--print", "in:2")
+		metrics.Read(s)
+		host, device := s[0].Value.Uint64()-before, uint64(4*count)
+		if code != 0 {
+			t.Fatalf("--buf in=f32:%d:%s: exit %d: %s", count, init, code, errs)
+		}
+		if bound := device + device/20 + 8<<20; host > bound {
+			t.Errorf("--buf in=f32:%d:%s allocated %d bytes of host memory for %d of device memory (%.2fx), more than %d:\n%s",
+				count, init, host, device, float64(host)/float64(device), bound, out)
+		}
 	}
 }
