@@ -136,6 +136,17 @@ const (
 	// bool/char/short to int).
 	GridSync // void: cooperative_groups grid_group::sync(), a barrier of the whole grid; the launch must be cooperative
 
+	// Warp reductions (sm_80 and newer): T __reduce_OP_sync(unsigned mask,
+	// T value), T unsigned or int (Elem) for add, min and max, unsigned
+	// for and, or and xor. Every lane in mask gets the reduction of the
+	// values of the lanes in its mask.
+	ReduceAddSync
+	ReduceMinSync
+	ReduceMaxSync
+	ReduceAndSync
+	ReduceOrSync
+	ReduceXorSync
+
 	numBuiltins
 )
 
@@ -151,8 +162,10 @@ var builtinNames = [numBuiltins]string{
 	ShflSync:          "__shfl_sync", ShflUpSync: "__shfl_up_sync", ShflDownSync: "__shfl_down_sync",
 	ShflXorSync: "__shfl_xor_sync", BallotSync: "__ballot_sync", AnySync: "__any_sync",
 	AllSync: "__all_sync", ActiveMask: "__activemask", MatchAnySync: "__match_any_sync",
-	MatchAllSync: "__match_all_sync",
-	Popc:         "__popc", Popcll: "__popcll", Ffs: "__ffs", Ffsll: "__ffsll", Clz: "__clz", Clzll: "__clzll",
+	MatchAllSync: "__match_all_sync", ReduceAddSync: "__reduce_add_sync", ReduceMinSync: "__reduce_min_sync",
+	ReduceMaxSync: "__reduce_max_sync", ReduceAndSync: "__reduce_and_sync", ReduceOrSync: "__reduce_or_sync",
+	ReduceXorSync: "__reduce_xor_sync",
+	Popc:          "__popc", Popcll: "__popcll", Ffs: "__ffs", Ffsll: "__ffsll", Clz: "__clz", Clzll: "__clzll",
 	Brev: "__brev", Brevll: "__brevll",
 	AtomicAdd: "atomicAdd", AtomicSub: "atomicSub", AtomicExch: "atomicExch", AtomicMin: "atomicMin",
 	AtomicMax: "atomicMax", AtomicInc: "atomicInc", AtomicDec: "atomicDec", AtomicCAS: "atomicCAS",

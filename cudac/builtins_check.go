@@ -14,6 +14,7 @@ const (
 	bcShfl                 // the shuffles
 	bcMatchAny
 	bcMatchAll
+	bcReduce // __reduce_*_sync
 	bcAtomic
 	bcMathF // float only: the f-suffixed names and the __ intrinsics
 	bcMathD // plain names: float or double by the arguments
@@ -72,16 +73,22 @@ var builtinFuncs = map[string]*builtinFunc{
 	"__threadfence_block":  scoped(fixed(ThreadFenceBlock, VoidType), ScopeBlock),
 	"__threadfence_system": scoped(fixed(ThreadFenceSystem, VoidType), ScopeSystem),
 
-	"__shfl_sync":      {b: ShflSync, cat: bcShfl},
-	"__shfl_up_sync":   {b: ShflUpSync, cat: bcShfl},
-	"__shfl_down_sync": {b: ShflDownSync, cat: bcShfl},
-	"__shfl_xor_sync":  {b: ShflXorSync, cat: bcShfl},
-	"__ballot_sync":    fixed(BallotSync, Uint32Type, Uint32Type, Int32Type),
-	"__any_sync":       fixed(AnySync, Int32Type, Uint32Type, Int32Type),
-	"__all_sync":       fixed(AllSync, Int32Type, Uint32Type, Int32Type),
-	"__activemask":     fixed(ActiveMask, Uint32Type),
-	"__match_any_sync": {b: MatchAnySync, cat: bcMatchAny},
-	"__match_all_sync": {b: MatchAllSync, cat: bcMatchAll},
+	"__shfl_sync":       {b: ShflSync, cat: bcShfl},
+	"__shfl_up_sync":    {b: ShflUpSync, cat: bcShfl},
+	"__shfl_down_sync":  {b: ShflDownSync, cat: bcShfl},
+	"__shfl_xor_sync":   {b: ShflXorSync, cat: bcShfl},
+	"__ballot_sync":     fixed(BallotSync, Uint32Type, Uint32Type, Int32Type),
+	"__any_sync":        fixed(AnySync, Int32Type, Uint32Type, Int32Type),
+	"__all_sync":        fixed(AllSync, Int32Type, Uint32Type, Int32Type),
+	"__activemask":      fixed(ActiveMask, Uint32Type),
+	"__match_any_sync":  {b: MatchAnySync, cat: bcMatchAny},
+	"__match_all_sync":  {b: MatchAllSync, cat: bcMatchAll},
+	"__reduce_add_sync": {b: ReduceAddSync, cat: bcReduce},
+	"__reduce_min_sync": {b: ReduceMinSync, cat: bcReduce},
+	"__reduce_max_sync": {b: ReduceMaxSync, cat: bcReduce},
+	"__reduce_and_sync": {b: ReduceAndSync, cat: bcReduce},
+	"__reduce_or_sync":  {b: ReduceOrSync, cat: bcReduce},
+	"__reduce_xor_sync": {b: ReduceXorSync, cat: bcReduce},
 
 	"__popc":   fixed(Popc, Int32Type, Uint32Type),
 	"__popcll": fixed(Popcll, Int32Type, Uint64Type),
@@ -264,6 +271,29 @@ func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
 		if len(args) == 3 {
 			args = append(args, &Const{P: e.RPos, T: Int32Type, Int: 32})
 		} else if !conv(3, Int32Type) {
+			return badExpr(e.P)
+		}
+		call.Elem, call.T = elem, elem
+	case bcReduce:
+		if arch := c.impl.arch; arch < 800 {
+			c.errorf(e.P, "'%s' needs compute capability 8.0 or newer (sm_80); this target is sm_%d, where NVRTC does not declare it", name, arch/10)
+			return badExpr(e.P)
+		}
+		if !arity(2, 2) || !conv(0, Uint32Type) {
+			return badExpr(e.P)
+		}
+		elem := Uint32Type
+		if vt := args[1].Type(); bf.b == ReduceAddSync || bf.b == ReduceMinSync || bf.b == ReduceMaxSync {
+			switch {
+			case vt.IsInteger() && vt.Size() < 4 || vt.Kind == Int32 || vt.Kind == Bool:
+				elem = Int32Type // the int overload: an exact match after promotion
+			case vt.Kind == Uint32:
+			default:
+				c.errorf(args[1].Pos(), "call of '%s' with a '%s' value is ambiguous: it has an unsigned int and an int overload (cast the value to one of them)", name, vt)
+				return badExpr(e.P)
+			}
+		}
+		if !conv(1, elem) {
 			return badExpr(e.P)
 		}
 		call.Elem, call.T = elem, elem

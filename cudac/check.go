@@ -44,6 +44,8 @@ type programImpl struct {
 	// file of the compilation, for diagnostics.
 	includes []Include
 	files    []*srcFile
+	// arch is __CUDA_ARCH__'s value: 750 unless the Arch option says.
+	arch int
 }
 
 type kernelEntry struct {
@@ -100,6 +102,10 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 		file: filename, src: src, calls: map[*Func][]callSite{}, defines: maps.Clone(o.defines),
 		fieldConst: map[*Field]bool{},
 		volatiles:  map[*Var]bool{},
+		arch:       750,
+	}
+	if o.arch > 0 {
+		impl.arch = o.arch
 	}
 	prog = &Program{File: filename, Source: src, impl: impl}
 	impl.global = newScope(nil)

@@ -78,7 +78,7 @@ type Counters struct {
 	CASFailures int64 `json:"cas_failures"`
 
 	Shuffles int64 `json:"shuffles"`
-	Votes    int64 `json:"votes"`    // ballot, any, all, match, activemask
+	Votes    int64 `json:"votes"`    // ballot, any, all, match, activemask, __reduce_*_sync
 	Barriers int64 `json:"barriers"` // __syncthreads completed, per block
 	// BarrierWaitCycles is the modelled time warps spent waiting at
 	// __syncthreads for the last warp of their block, in warp-cycles

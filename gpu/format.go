@@ -75,7 +75,7 @@ func (c *Counters) Entries() []CounterEntry {
 		e(sa, "CAS retries", c.SharedCASRetries, "extra trips of a shared float add's compare-and-swap loop"),
 		e(ga, "failed atomicCAS", c.CASFailures, "atomicCAS lanes whose compare failed, global and shared: retries of a CAS loop"),
 		e(ws, "shuffles", c.Shuffles, "warp shuffle instructions"),
-		e(ws, "votes", c.Votes, "ballot, any, all, match, activemask"),
+		e(ws, "votes", c.Votes, "ballot, any, all, match, activemask, reduce"),
 		e(ws, "barriers", c.Barriers, "__syncthreads completed, per block"),
 		e(ws, "barrier wait cycles", c.BarrierWaitCycles, "warp-cycles spent waiting at barriers"),
 		e(ws, "syncwarps", c.SyncWarps, "__syncwarp calls"),

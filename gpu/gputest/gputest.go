@@ -77,6 +77,7 @@ var tests = []struct {
 	{"Llrint", testLlrint},
 	{"LocalInclude", testLocalInclude},
 	{"Dim3Values", testDim3Values},
+	{"WarpReduce", testWarpReduce},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

@@ -192,6 +192,9 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 	case ir.Vote:
 		return x.mkVote(in, pc), nil
 	case ir.Match:
+		if m := cudac.Builtin(in.Aux); m != cudac.MatchAnySync && m != cudac.MatchAllSync {
+			return x.mkReduce(in, pc), nil
+		}
 		return x.mkMatch(in, pc), nil
 	case ir.SyncWarp:
 		return x.mkSyncWarp(in, pc), nil

@@ -221,6 +221,73 @@ func (x *exec) mkMatch(in *ir.Inst, pc int) step {
 	}
 }
 
+// mkReduce is __reduce_OP_sync: each lane gets the reduction of the
+// values of the lanes in its mask (redux.sync, one warp instruction).
+func (x *exec) mkReduce(in *ir.Inst, pc int) step {
+	mode := cudac.Builtin(in.Aux)
+	signed := in.T == cudac.Int32
+	dst, mk, vr := ri(in.Dst), ri(in.A), ri(in.B)
+	return func(w *warp) stop {
+		r := w.regs
+		d, v, masks := (*[32]uint64)(r[dst:]), (*[32]uint64)(r[vr:]), (*[32]uint64)(r[mk:])
+		mask, uniform := x.checkLaneMasks(w, masks, pc, mode.String())
+		if uniform {
+			res := reduceLanes(mode, signed, v, w.mask&mask)
+			for m := w.mask; m != 0; m &= m - 1 {
+				d[bits.TrailingZeros32(m)] = res
+			}
+		} else {
+			var out [32]uint64
+			for m := w.mask; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				out[l] = reduceLanes(mode, signed, v, w.mask&uint32(masks[l]))
+			}
+			for m := w.mask; m != 0; m &= m - 1 {
+				l := bits.TrailingZeros32(m)
+				d[l] = out[l]
+			}
+		}
+		w.blk.ctx.count.Votes++
+		return run
+	}
+}
+
+// reduceLanes reduces the 32-bit values of the lanes in part; the result
+// is in a register's form (an int sign-extended).
+func reduceLanes(mode cudac.Builtin, signed bool, v *[32]uint64, part uint32) uint64 {
+	var acc uint32
+	first := true
+	for m := part; m != 0; m &= m - 1 {
+		x := uint32(v[bits.TrailingZeros32(m)])
+		if first {
+			acc, first = x, false
+			continue
+		}
+		switch mode {
+		case cudac.ReduceAddSync:
+			acc += x
+		case cudac.ReduceMinSync:
+			if signed && int32(x) < int32(acc) || !signed && x < acc {
+				acc = x
+			}
+		case cudac.ReduceMaxSync:
+			if signed && int32(x) > int32(acc) || !signed && x > acc {
+				acc = x
+			}
+		case cudac.ReduceAndSync:
+			acc &= x
+		case cudac.ReduceOrSync:
+			acc |= x
+		case cudac.ReduceXorSync:
+			acc ^= x
+		}
+	}
+	if signed {
+		return uint64(int64(int32(acc)))
+	}
+	return uint64(acc)
+}
+
 func (x *exec) mkSyncWarp(in *ir.Inst, pc int) step {
 	mk := ri(in.A)
 	return func(w *warp) stop {

@@ -86,6 +86,12 @@ func (l *lowerer) builtin(e *cudac.BuiltinCall, want bool) operand {
 		in := none
 		in.Op, in.T = Vote, cudac.Uint32
 		return emit(in)
+	case cudac.ReduceAddSync, cudac.ReduceMinSync, cudac.ReduceMaxSync, cudac.ReduceAndSync,
+		cudac.ReduceOrSync, cudac.ReduceXorSync:
+		a := l.args(e)
+		in := none
+		in.Op, in.T, in.A, in.B = Match, ek, a[0], a[1]
+		return emit(in)
 	case cudac.MatchAnySync:
 		a := l.args(e)
 		in := none

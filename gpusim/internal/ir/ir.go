@@ -91,7 +91,7 @@ const (
 	// Warp-level operations.
 	Shfl     // Aux: ShflSync..ShflXorSync; A mask, B value (kind T), C lane/delta, Args[0] width
 	Vote     // Aux: BallotSync, AnySync, AllSync, ActiveMask; A mask, B predicate
-	Match    // Aux: MatchAnySync, MatchAllSync; A mask, B value (kind T); MatchAll writes its predicate to Args[0]
+	Match    // Aux: MatchAnySync, MatchAllSync, Reduce*Sync; A mask, B value (kind T); MatchAll writes its predicate to Args[0]
 	SyncWarp // A mask
 
 	// Barriers and fences.
