@@ -147,6 +147,12 @@ const (
 	ReduceOrSync
 	ReduceXorSync
 
+	// Atomic loads and stores (cuda::atomic_ref's load and store): Args[0]
+	// is a T* (Elem T); AtomicStore's Args[1] the value. Scope and Order
+	// say how they order.
+	AtomicLoad
+	AtomicStore
+
 	numBuiltins
 )
 
@@ -164,8 +170,8 @@ var builtinNames = [numBuiltins]string{
 	AllSync: "__all_sync", ActiveMask: "__activemask", MatchAnySync: "__match_any_sync",
 	MatchAllSync: "__match_all_sync", ReduceAddSync: "__reduce_add_sync", ReduceMinSync: "__reduce_min_sync",
 	ReduceMaxSync: "__reduce_max_sync", ReduceAndSync: "__reduce_and_sync", ReduceOrSync: "__reduce_or_sync",
-	ReduceXorSync: "__reduce_xor_sync",
-	Popc:          "__popc", Popcll: "__popcll", Ffs: "__ffs", Ffsll: "__ffsll", Clz: "__clz", Clzll: "__clzll",
+	ReduceXorSync: "__reduce_xor_sync", AtomicLoad: "cuda::atomic_ref::load", AtomicStore: "cuda::atomic_ref::store",
+	Popc: "__popc", Popcll: "__popcll", Ffs: "__ffs", Ffsll: "__ffsll", Clz: "__clz", Clzll: "__clzll",
 	Brev: "__brev", Brevll: "__brevll",
 	AtomicAdd: "atomicAdd", AtomicSub: "atomicSub", AtomicExch: "atomicExch", AtomicMin: "atomicMin",
 	AtomicMax: "atomicMax", AtomicInc: "atomicInc", AtomicDec: "atomicDec", AtomicCAS: "atomicCAS",

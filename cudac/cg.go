@@ -384,8 +384,11 @@ func (c *checker) methodCall(e *sCall, m *sMember) Expr {
 		c.args(e.Args)
 		return x
 	}
+	if x.Type().AtomicRef {
+		return c.atomicRefMethod(e, m, x)
+	}
 	if x.Type().Group == NotGroup || m.Arrow {
-		c.errorf(e.P, "called object is not a function (member functions are supported only on cooperative groups)")
+		c.errorf(e.P, "called object is not a function (member functions are supported only on cooperative groups and cuda::atomic_ref)")
 		c.args(e.Args)
 		return badExpr(e.P)
 	}

@@ -120,6 +120,10 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 		impl.global.names[name] = &entity{kind: entType, name: name, t: t}
 	}
 	impl.global.names[cgPrefix+"thread_block_tile"] = &entity{kind: entType, name: cgPrefix + "thread_block_tile", t: invalidType}
+	impl.global.names[cudaPrefix+"atomic_ref"] = &entity{kind: entType, name: cudaPrefix + "atomic_ref", t: invalidType}
+	for name, k := range cudaConsts {
+		impl.global.names[cudaPrefix+name] = &entity{kind: entConst, name: cudaPrefix + name, val: k}
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			prog = nil
@@ -138,6 +142,7 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 			return
 		}
 		toks = resolveNamespaces(toks, d)
+		toks = resolveCuda(toks, d)
 		if d.count() > 0 {
 			return
 		}

@@ -927,6 +927,9 @@ func (c *checker) call(e *sCall) Expr {
 	if ok && strings.HasPrefix(id.Name, cgPrefix) && c.lookup(id.Name) == nil {
 		return c.cgCall(e, strings.TrimPrefix(id.Name, cgPrefix))
 	}
+	if ok && strings.HasPrefix(id.Name, cudaPrefix) && c.lookup(id.Name) == nil {
+		return c.cudaCall(e, strings.TrimPrefix(id.Name, cudaPrefix))
+	}
 	if !ok {
 		if s, ok := e.Fn.(*sScoped); ok {
 			c.errorf(s.P, "namespaces are not supported ('%s::%s')", s.Scope, s.Name)

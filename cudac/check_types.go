@@ -14,6 +14,12 @@ func (c *checker) specType(s *declSpec) (t *Type, isConst, isVolatile bool) {
 		return c.structType(s.Struct), isConst, isVolatile
 	case s.Enum != nil:
 		return c.enumType(s.Enum), isConst, isVolatile
+	case s.Name == cudaPrefix+"atomic_ref":
+		t := c.atomicRefSpecType(s)
+		if t == nil {
+			return nil, false, false
+		}
+		return t, isConst, isVolatile
 	case s.Name == cgPrefix+"thread_block_tile":
 		t := c.tileSpecType(s)
 		if t == nil {

@@ -120,6 +120,13 @@ func (c *checker) convertTo(x Expr, t *Type, ctx string) Expr {
 	switch {
 	case t.Kind == Void:
 		return fail("")
+	case t.AtomicRef && !xt.AtomicRef:
+		return c.bindAtomicRef(x, t)
+	case t.AtomicRef || xt.AtomicRef:
+		if !Identical(xt, t) {
+			return fail("")
+		}
+		return x
 	case t.Group != NotGroup || xt.Group != NotGroup:
 		if !groupConvertible(xt, t) {
 			return fail("")
@@ -188,6 +195,9 @@ func (c *checker) explicitConv(x Expr, t *Type, kind castKind, pos Pos) Expr {
 			return k
 		}
 		return &Conv{P: pos, X: x, T: t, Explicit: true}
+	}
+	if t.AtomicRef && kind == castFunctional && !xt.AtomicRef {
+		return c.bindAtomicRef(x, t)
 	}
 	if kind != castConst && kind != castReinterpret && isDim3Like(t) && !Identical(xt, t) &&
 		(isDim3Like(xt) || t.Struct.Name == "dim3" && xt.IsArithmetic()) {

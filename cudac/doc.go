@@ -78,6 +78,15 @@
 // call's result (make_float4(...).x) is a Member whose X is the Call: a
 // value, not an lvalue.
 //
+// <cuda/atomic>: cuda::X and cuda::std::X become one token "cuda::X"
+// before parsing. cuda::atomic_ref<T, Scope> is a Type with AtomicRef set
+// (Kind Uint64, its value the referred object's address, Elem T, RefScope
+// the scope); its member calls are BuiltinCalls with Scope and Order set:
+// AtomicLoad and AtomicStore for load and store, the atomic* built-ins for
+// the read-modify-writes, and for compare_exchange a call of a made
+// function around AtomicCAS. cuda::atomic_thread_fence is a fence built-in
+// with the given order and scope.
+//
 // Host code: at file scope, items without __global__, __device__,
 // __constant__ or __shared__ that are functions (main, host helpers and
 // templates), namespaces, classes or non-constant variables are host code:

@@ -30,7 +30,7 @@ type parser struct {
 }
 
 func newParser(toks []token, d *diags) *parser {
-	p := &parser{d: d, toks: toks, tmpls: map[string]bool{}, ttypes: map[string]bool{cgPrefix + "thread_block_tile": true}}
+	p := &parser{d: d, toks: toks, tmpls: map[string]bool{}, ttypes: map[string]bool{cgPrefix + "thread_block_tile": true, cudaPrefix + "atomic_ref": true}}
 	p.scopes = []map[string]bool{{}}
 	for name := range predefTypedef {
 		p.scopes[0][name] = true
@@ -41,6 +41,7 @@ func newParser(toks []token, d *diags) *parser {
 	for name := range vectorTypes {
 		p.scopes[0][name] = true
 	}
+	p.scopes[0][cudaPrefix+"atomic_ref"] = true
 	for _, name := range cgTemplateNames {
 		p.tmpls[cgPrefix+name] = true
 	}
@@ -241,6 +242,28 @@ func (p *parser) declStartAt(n int) bool {
 	next := p.peek(n + 1).kind
 	if (simpleTypeWords[t.text] || p.isTypeName(t.text)) && (next == tLParen || next == tColonColon) {
 		return false
+	}
+	if t.text == cudaPrefix+"atomic_ref" && next == tLt {
+		// cuda::atomic_ref<T, S>(x).load(): a temporary, not a declaration.
+		depth := 0
+		for k := n + 1; ; k++ {
+			switch p.peek(k).kind {
+			case tLt:
+				depth++
+			case tGt:
+				depth--
+				if depth == 0 {
+					return p.peek(k+1).kind != tLParen
+				}
+			case tShr:
+				depth -= 2
+				if depth <= 0 {
+					return p.peek(k+1).kind != tLParen
+				}
+			case tSemi, tLBrace, tRBrace, tEOF:
+				return true
+			}
+		}
 	}
 	return true
 }

@@ -355,6 +355,19 @@ func (p *parser) primary() sExpr {
 		p.next()
 		return &sBad{P: pos}
 	}
+	if t.text == cudaPrefix+"atomic_ref" && p.peek(1).kind == tLt {
+		// cuda::atomic_ref<T, S>(x): a temporary reference to x.
+		tn := &sTypeName{P: pos, Spec: p.declSpecs()}
+		if tn.Spec == nil || !p.expect(tLParen, "after cuda::atomic_ref<...> (cuda::atomic_ref<T, S>(x))") {
+			return &sBad{P: pos}
+		}
+		saved := p.noGT
+		p.noGT = 0
+		x := p.assign()
+		p.noGT = saved
+		p.expect(tRParen, "after the object of a cuda::atomic_ref")
+		return &sCast{P: pos, T: tn, X: x, Kind: castFunctional}
+	}
 	if p.ttypes[t.text] && p.peek(1).kind == tLt && p.isTypeName(t.text) {
 		tn := p.typeName("")
 		if !p.expect(tLParen, "after a struct template's type (S<T>())") {

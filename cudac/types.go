@@ -67,6 +67,10 @@ type Type struct {
 	// value is a handle, see GroupKind); GroupSize is a tile's size.
 	Group     GroupKind
 	GroupSize int64
+	// AtomicRef marks cuda::atomic_ref<Elem, RefScope> (Kind is Uint64:
+	// its value is the address of the object it refers to).
+	AtomicRef bool
+	RefScope  Scope
 }
 
 // GroupKind says which cooperative groups type a Type is. A group's value
@@ -179,7 +183,9 @@ func ArrayOf(elem *Type, n int64) *Type {
 }
 
 // IsInteger reports whether t is bool or an integer type.
-func (t *Type) IsInteger() bool { return t.Kind >= Bool && t.Kind <= Uint64 && t.Group == NotGroup }
+func (t *Type) IsInteger() bool {
+	return t.Kind >= Bool && t.Kind <= Uint64 && t.Group == NotGroup && !t.AtomicRef
+}
 
 // IsFloat reports whether t is float or double.
 func (t *Type) IsFloat() bool { return t.Kind == Float32 || t.Kind == Float64 }
@@ -245,6 +251,9 @@ func Identical(a, b *Type) bool {
 	}
 	if a.Group != b.Group || a.GroupSize != b.GroupSize {
 		return false
+	}
+	if a.AtomicRef || b.AtomicRef {
+		return a.AtomicRef == b.AtomicRef && a.RefScope == b.RefScope && Identical(a.Elem, b.Elem)
 	}
 	switch a.Kind {
 	case Pointer:

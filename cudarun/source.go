@@ -55,9 +55,10 @@ const preludeName = "warplab-prelude"
 
 var (
 	includeLine = regexp.MustCompile(`^[ \t]*#[ \t]*include\b`)
-	// cgInclude matches an #include of the cooperative groups headers,
-	// which NVRTC reads (cudac knows their names without them).
-	cgInclude = regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*<cooperative_groups(/[a-z_]+)?\.h>`)
+	// cgInclude matches an #include of the cooperative groups headers or
+	// of <cuda/atomic>, which NVRTC reads (cudac knows their names
+	// without them).
+	cgInclude = regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*(<cooperative_groups(/[a-z_]+)?\.h>|<cuda/(std/)?atomic>)`)
 	// quotedInclude matches #include "name", the name in group 1.
 	quotedInclude = regexp.MustCompile(`^[ \t]*#[ \t]*include[ \t]*"([^"]*)"`)
 	defineLine    = regexp.MustCompile(`^[ \t]*#[ \t]*(?:define|undef)[ \t]+([A-Za-z_][A-Za-z0-9_]*)`)
@@ -150,12 +151,12 @@ func compileOptions(arch string, noFMA bool, defines map[string]string) []string
 
 // includeOptions returns the include path NVRTC needs for text: the CUDA
 // toolkit's include directory when text includes the cooperative groups
-// headers, found through $CUDA_HOME, $CUDA_PATH, /usr/local/cuda or
+// headers or <cuda/atomic>, found through $CUDA_HOME, $CUDA_PATH, /usr/local/cuda or
 // /usr/include, and its cccl directory where the toolkit has one. None
 // when no directory has them (NVRTC's own built-in headers are then the
 // last resort).
 func includeOptions(text string, stat func(string) bool) []string {
-	if !strings.Contains(text, "<cooperative_groups") {
+	if !strings.Contains(text, "<cooperative_groups") && !strings.Contains(text, "<cuda/") {
 		return nil
 	}
 	var dirs []string

@@ -271,3 +271,22 @@ func TestNVRTCSourceIncludes(t *testing.T) {
 		t.Errorf("spelling clash: %v", err)
 	}
 }
+
+func TestNVRTCSourceKeepsCudaAtomic(t *testing.T) {
+	src := "#include <cuda/atomic>\n#include <cuda/std/atomic>\n#include <atomic>\n__global__ void k(int* p) {}\n"
+	got, _, _ := nvrtcSource("k.cu", []byte(src), nil)
+	_, body, _ := strings.Cut(got, "#line 1 \"k.cu\"\n")
+	lines := strings.Split(body, "\n")
+	if lines[0] != "#include <cuda/atomic>" || lines[1] != "#include <cuda/std/atomic>" || lines[2] != "" {
+		t.Errorf("include lines %q: want <cuda/atomic> kept and <atomic> emptied", lines[:3])
+	}
+	stat := func(p string) bool {
+		return p == "/usr/local/cuda/include/cooperative_groups.h" || p == "/usr/local/cuda/include/cccl/cuda/std/type_traits"
+	}
+	t.Setenv("CUDA_HOME", "")
+	t.Setenv("CUDA_PATH", "")
+	opts := includeOptions(got, stat)
+	if !slices.Equal(opts, []string{"--include-path=/usr/local/cuda/include", "--include-path=/usr/local/cuda/include/cccl"}) {
+		t.Errorf("include options %q", opts)
+	}
+}

@@ -78,6 +78,7 @@ var tests = []struct {
 	{"LocalInclude", testLocalInclude},
 	{"Dim3Values", testDim3Values},
 	{"WarpReduce", testWarpReduce},
+	{"AtomicRef", testAtomicRef},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.

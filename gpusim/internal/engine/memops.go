@@ -255,6 +255,7 @@ func (x *exec) mkStore(in *ir.Inst, pc int) step {
 	size := kindSize(k)
 	volatile := in.Flags&ir.FlagVolatile != 0
 	hintShared := in.Space == ir.SpaceShared
+	atomic := in.Order != cudac.OrderDefault // cuda::atomic_ref's store: not a plain write to the race check
 	acc := access{"store", pc}
 	return func(w *warp) stop {
 		if volatile {
@@ -265,7 +266,7 @@ func (x *exec) mkStore(in *ir.Inst, pc int) step {
 		r := w.regs
 		v, ad := (*[32]uint64)(r[b:]), addrRegs(r, a)
 		cache := &w.blk.ctx.caches[pc]
-		if x.storeFast(w, v, ad, off, size, hintShared, *cache, pc) {
+		if !atomic && x.storeFast(w, v, ad, off, size, hintShared, *cache, pc) {
 			return run
 		}
 		var st memStats
@@ -281,7 +282,7 @@ func (x *exec) mkStore(in *ir.Inst, pc int) step {
 				so := addr - ir.SharedBase
 				st.add(sp, so)
 				if rs := w.blk.race; rs != nil {
-					rs.write(x, w, l, so, size, pc, false)
+					rs.write(x, w, l, so, size, pc, atomic)
 				}
 			} else {
 				st.add(sp, addr)

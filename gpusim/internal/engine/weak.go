@@ -305,6 +305,7 @@ func (x *exec) mkLoadWeak(in *ir.Inst, pc int) step {
 	size := kindSize(k)
 	volatile := in.Flags&ir.FlagVolatile != 0
 	hintShared := in.Space == ir.SpaceShared
+	order, scope := in.Order, in.Scope
 	acc := access{"load", pc}
 	// lateOK: the load may be satisfied late (late.go).
 	lateOK := x.lateEnd != nil && x.lateEnd[pc] >= 0
@@ -363,7 +364,36 @@ func (x *exec) mkLoadWeak(in *ir.Inst, pc int) step {
 			}
 		}
 		countMem(&w.blk.ctx.count, &st, size, false)
+		x.weakAfter(w, order, scope)
 		return run
+	}
+}
+
+// weakBefore is what an ordered access (cuda::atomic_ref's, an atomic
+// with a memory order) does before it under the relaxed model: a release
+// of device or system scope makes the block's earlier stores visible to
+// every block first; a block-scope release orders nothing another block
+// observes (the buffer is the block's own, so the block already sees its
+// stores in order).
+func (x *exec) weakBefore(w *warp, order cudac.MemoryOrder, scope cudac.Scope) {
+	if order.Releases() && scope.AcrossBlocks() {
+		x.drainAll(w.blk)
+	}
+}
+
+// weakAfter is what an ordered access does after it: an acquire of device
+// or system scope moves the block's horizon, so its later loads see every
+// store that reached memory before; a sequentially consistent store also
+// reaches memory at once.
+func (x *exec) weakAfter(w *warp, order cudac.MemoryOrder, scope cudac.Scope) {
+	if !scope.AcrossBlocks() {
+		return
+	}
+	if order == cudac.OrderSeqCst {
+		x.drainAll(w.blk)
+	}
+	if order.Acquires() {
+		x.acquire(w.blk)
 	}
 }
 
@@ -375,6 +405,8 @@ func (x *exec) mkStoreWeak(in *ir.Inst, pc int) step {
 	size := kindSize(k)
 	volatile := in.Flags&ir.FlagVolatile != 0
 	hintShared := in.Space == ir.SpaceShared
+	order, scope := in.Order, in.Scope
+	atomic := order != cudac.OrderDefault
 	acc := access{"store", pc}
 	return func(w *warp) stop {
 		if volatile {
@@ -382,6 +414,7 @@ func (x *exec) mkStoreWeak(in *ir.Inst, pc int) step {
 				return st
 			}
 		}
+		x.weakBefore(w, order, scope)
 		r := w.regs
 		v, ad := (*[32]uint64)(r[b:]), addrRegs(r, a)
 		cache := &w.blk.ctx.caches[pc]
@@ -399,7 +432,7 @@ func (x *exec) mkStoreWeak(in *ir.Inst, pc int) step {
 				so := addr - ir.SharedBase
 				st.add(sp, so)
 				if rs := w.blk.race; rs != nil {
-					rs.write(x, w, l, so, size, pc, false)
+					rs.write(x, w, l, so, size, pc, atomic)
 				}
 				continue
 			case spGlobal:
@@ -411,6 +444,7 @@ func (x *exec) mkStoreWeak(in *ir.Inst, pc int) step {
 		}
 		countMem(&w.blk.ctx.count, &st, size, true)
 		x.drainDue(w.blk, w.clock)
+		x.weakAfter(w, order, scope)
 		return run
 	}
 }
@@ -420,10 +454,16 @@ func (x *exec) mkStoreWeak(in *ir.Inst, pc int) step {
 func (x *exec) weakAtom(in *ir.Inst, inner step) step {
 	a := ri(in.A)
 	size := kindSize(in.T)
+	order, scope := in.Order, in.Scope
 	return func(w *warp) stop {
 		x.drainDue(w.blk, w.clock)
+		x.weakBefore(w, order, scope)
 		x.drainAddrs(w, addrRegs(w.regs, a), size)
-		return inner(w)
+		st := inner(w)
+		if st == run {
+			x.weakAfter(w, order, scope)
+		}
+		return st
 	}
 }
 

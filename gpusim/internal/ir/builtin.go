@@ -86,6 +86,20 @@ func (l *lowerer) builtin(e *cudac.BuiltinCall, want bool) operand {
 		in := none
 		in.Op, in.T = Vote, cudac.Uint32
 		return emit(in)
+	case cudac.AtomicLoad, cudac.AtomicStore:
+		// cuda::atomic_ref's load and store: an Ld or St that carries its
+		// scope and order, volatile (it goes to the L2, never the L1).
+		addr := l.materialize(l.expr(e.Args[0], true))
+		in := Inst{T: memKind(e.Elem), A: addr, B: NoReg, C: NoReg, Dst: NoReg, Space: l.spaceOf(e.Args[0]),
+			Scope: e.Scope, Order: e.Order, Flags: FlagVolatile}
+		if b == cudac.AtomicLoad {
+			in.Op, in.Dst = Ld, l.tmp()
+			l.emit(in)
+			return regOp(in.Dst)
+		}
+		in.Op, in.B = St, l.materialize(l.expr(e.Args[1], true))
+		l.emit(in)
+		return immOp(0)
 	case cudac.ReduceAddSync, cudac.ReduceMinSync, cudac.ReduceMaxSync, cudac.ReduceAndSync,
 		cudac.ReduceOrSync, cudac.ReduceXorSync:
 		a := l.args(e)
@@ -214,6 +228,9 @@ func (l *lowerer) atomic(e *cudac.BuiltinCall, want bool) operand {
 // atomicInc, atomicDec, atomicExch and atomicCAS are never aggregated, and
 // neither is any atomic whose address depends on the lane's data.
 func (l *lowerer) aggregation(e *cudac.BuiltinCall, want bool) Flags {
+	if e.Order != cudac.OrderDefault && e.Order != cudac.OrderRelaxed {
+		return 0 // an ordered atomic (cuda::atomic_ref's) is kept as it is
+	}
 	if !e.Elem.IsInteger() || !l.uni.expr(e.Args[0]) {
 		return 0
 	}

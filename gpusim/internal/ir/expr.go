@@ -178,7 +178,7 @@ func (l *lowerer) spaceOf(e cudac.Expr) Space {
 		if e.X.Type().Kind == cudac.Array {
 			return l.lvalSpace(e.X)
 		}
-		if e.X.Type().Kind == cudac.Pointer {
+		if e.X.Type().Kind == cudac.Pointer || e.X.Type().AtomicRef {
 			return l.spaceOf(e.X)
 		}
 	case *cudac.AddrOf:
