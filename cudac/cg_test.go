@@ -84,7 +84,7 @@ func TestCooperativeGroupsErrors(t *testing.T) {
 		{"dim3 alone", cgHead + "__global__ void k() {\n  auto b = cg::this_thread_block();\n  b.group_index();\n}",
 			"cg.cu:5:5: 'group_index()' returns a dim3: use its .x, .y or .z"},
 		{"method on int", "__global__ void k(int x) {\n  x.sync();\n}",
-			"cg.cu:2:4: called object is not a function (member functions are supported only on cooperative groups)"},
+			"cg.cu:2:4: called object is not a function (member functions are supported only on cooperative groups and cuda::atomic_ref)"},
 		{"partition of coalesced", cgHead + "__global__ void k() {\n  auto g = cg::tiled_partition<4>(cg::coalesced_threads());\n}",
 			"cg.cu:4:35: 'cooperative_groups::tiled_partition' of a 'cooperative_groups::coalesced_group' is not supported"},
 	}
