@@ -3,11 +3,13 @@
 package cudarun
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
@@ -655,21 +657,50 @@ func (m *module) function(drv driver, fn *cudac.Func) (*function, error) {
 const defaultDynamicShared = 48 << 10
 
 func (m *module) Launch(fn *cudac.Func, cfg gpudriver.LaunchConfig, args []gpudriver.ArgValue) (*gpudriver.Result, error) {
+	return m.LaunchContext(context.Background(), fn, cfg, args)
+}
+
+// LaunchContext is Launch stopped by ctx as well as by the device's time
+// limit. A device with a limit runs its launches in a helper process,
+// which is killed when ctx is done first, as at the limit, and a deadline
+// of ctx's earlier than the limit takes its place; a device without one
+// (timeout=0) runs them in this process, where a kernel cannot be
+// stopped: ctx is checked before the launch only.
+func (m *module) LaunchContext(ctx context.Context, fn *cudac.Func, cfg gpudriver.LaunchConfig, args []gpudriver.ArgValue) (*gpudriver.Result, error) {
 	d := m.dev
 	if d.closed {
 		return nil, fmt.Errorf("cudarun: launch %s: device is closed", fn.Name)
 	}
+	lim := launchLimit{limit: d.cfg.Timeout}
+	if lim.limit > 0 {
+		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < lim.limit {
+			lim.limit, lim.deadline = max(time.Until(dl), time.Millisecond), true
+		}
+		lim.stop = ctx.Done()
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("cudarun: launch %s: %w", fn.Name, err)
+	}
 	var res *gpudriver.Result
 	err := d.st.do(func(drv driver) error {
 		var err error
-		res, err = m.launch(drv, fn, cfg, args)
+		res, err = m.launch(drv, fn, cfg, args, lim)
 		return err
 	})
 	return res, err
 }
 
+// launchLimit is what stops one launch: the time limit, and whether it
+// is the caller's deadline rather than the device's own; a channel that
+// closes when the caller cancels.
+type launchLimit struct {
+	limit    time.Duration
+	deadline bool
+	stop     <-chan struct{}
+}
+
 // launch runs inside do.
-func (m *module) launch(drv driver, fn *cudac.Func, cfg gpudriver.LaunchConfig, args []gpudriver.ArgValue) (*gpudriver.Result, error) {
+func (m *module) launch(drv driver, fn *cudac.Func, cfg gpudriver.LaunchConfig, args []gpudriver.ArgValue, lim launchLimit) (*gpudriver.Result, error) {
 	st := m.dev.st
 	slots := make([]uint64, len(args))
 	for i, a := range args {
@@ -714,8 +745,16 @@ func (m *module) launch(drv driver, fn *cudac.Func, cfg gpudriver.LaunchConfig, 
 		Fn:   f.H,
 		Grid: [3]uint32{uint32(g.X), uint32(g.Y), uint32(g.Z)}, Block: [3]uint32{uint32(b.X), uint32(b.Y), uint32(b.Z)},
 		Shared: uint32(cfg.SharedBytes), Args: slots, CapturePrint: m.printf, Cooperative: cfg.Cooperative,
-		limit: m.dev.cfg.Timeout,
+		limit: lim.limit, stop: lim.stop,
 	})
+	if errors.Is(err, errPastLimit) && lim.deadline {
+		m.dev.st.retire(fmt.Sprintf("kernel %s ran past its caller's deadline", fn.Name))
+		return nil, &gpudriver.LaunchError{Kind: gpudriver.ErrTimeout, Kernel: fn.Name, Msg: "the caller's deadline passed while it ran; " + helperKilled}
+	}
+	if errors.Is(err, errStopped) {
+		m.dev.st.retire(fmt.Sprintf("kernel %s was cancelled", fn.Name))
+		return nil, &gpudriver.LaunchError{Kind: context.Canceled, Kernel: fn.Name, Msg: "cancelled while it ran; " + helperKilled}
+	}
 	if errors.Is(err, errPastLimit) {
 		return nil, m.pastLimit(fn)
 	}
@@ -756,10 +795,12 @@ func (m *module) pastLimit(fn *cudac.Func) error {
 	limit := m.dev.cfg.Timeout
 	m.dev.st.retire(fmt.Sprintf("kernel %s ran past its %v time limit", fn.Name, limit))
 	return &gpudriver.LaunchError{Kind: gpudriver.ErrTimeout, Kernel: fn.Name, Msg: fmt.Sprintf(
-		"it was still running after %v, the device's limit per launch (%s?timeout=DURATION, or warplab run --timeout, changes it); "+
-			"the helper process that owned the GPU context was killed to stop it: buffers allocated before this launch are lost, and the next call continues in a fresh helper process",
-		limit, strings.SplitN(m.dev.cfg.Spec, "?", 2)[0])}
+		"it was still running after %[2]v, the device's limit per launch (%[3]s?timeout=DURATION, or warplab run --timeout, changes it); %[1]s",
+		helperKilled, limit, strings.SplitN(m.dev.cfg.Spec, "?", 2)[0])}
 }
+
+// helperKilled says what stopping a launch on a GPU cost.
+const helperKilled = "the helper process that owned the GPU context was killed to stop it: buffers allocated before this launch are lost, and the next call continues in a fresh helper process"
 
 // faultNoun names a fault for "lost when the context was reset after ...".
 func faultNoun(kind error) string {

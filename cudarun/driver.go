@@ -49,6 +49,9 @@ type launchReq struct {
 	// helper's driver (workerDriver) can enforce one, by killing the
 	// helper. It stays in the parent: gob sends exported fields only.
 	limit time.Duration
+	// stop, when it closes, ends the launch the same way (a cancelled
+	// context); nil for never.
+	stop <-chan struct{}
 }
 
 // launchRes is what a launch gave. Stage says how far it got, for an

@@ -3,6 +3,7 @@
 package cudarun
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -252,5 +253,51 @@ func TestNoLimitWaits(t *testing.T) {
 		if len(*pids) != 1 {
 			t.Errorf("limit %v: %d helper processes, want 1", limit, len(*pids))
 		}
+	}
+}
+
+// TestLaunchContextStopsHelper checks LaunchContext against a fake
+// helper: a deadline earlier than the device's limit stops an endless
+// launch at the deadline (ErrTimeout, naming the caller's deadline), a
+// cancelled context stops it at once (context.Canceled), and each time
+// the next launch runs in a fresh helper.
+func TestLaunchContextStopsHelper(t *testing.T) {
+	d, pids := fakeGPU(t, time.Minute)
+	m, spin, store := fakeModule(t, d)
+	endless := func(ctx context.Context) (time.Duration, error) {
+		flag, err := d.Alloc(4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		_, err = m.LaunchContext(ctx, spin, oneThread, []gpudriver.ArgValue{{Param: spin.Params[0], Mem: flag}})
+		return time.Since(start), err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	took, err := endless(ctx)
+	if !errors.Is(err, gpudriver.ErrTimeout) || !strings.Contains(err.Error(), "the caller's deadline passed") {
+		t.Errorf("past the context's deadline: %v, want ErrTimeout naming the caller's deadline", err)
+	}
+	if took > 3*time.Second {
+		t.Errorf("a 300ms deadline stopped the launch after %v", took)
+	}
+	if got := storeAndRead(t, d, m, store, 7); got != 7 {
+		t.Errorf("store after the deadline: read %d, want 7", got)
+	}
+	ctx2, cancel2 := context.WithCancel(context.Background())
+	time.AfterFunc(200*time.Millisecond, cancel2)
+	took, err = endless(ctx2)
+	if !errors.Is(err, context.Canceled) || took > 3*time.Second {
+		t.Errorf("cancelled after 200ms: %v after %v, want context.Canceled promptly", err, took)
+	}
+	if _, err := endless(ctx2); !errors.Is(err, context.Canceled) {
+		t.Errorf("a launch on a cancelled context: %v, want context.Canceled", err)
+	}
+	if got := storeAndRead(t, d, m, store, 8); got != 8 {
+		t.Errorf("store after the cancellation: read %d, want 8", got)
+	}
+	if len(*pids) != 3 {
+		t.Errorf("helper processes %v: want three, one more after each stop", *pids)
 	}
 }

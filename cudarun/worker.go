@@ -147,6 +147,10 @@ var errHelperDied = errors.New("the GPU helper process stopped")
 // helper has been killed.
 var errPastLimit = errors.New("the GPU helper process was killed at the launch's time limit")
 
+// errStopped is a call whose caller's context was cancelled before it
+// answered; the helper process has been killed, as at the time limit.
+var errStopped = errors.New("the GPU helper process was killed when the launch was cancelled")
+
 // workerDriver is a driver whose calls run in a helper process.
 type workerDriver struct {
 	cmd  *exec.Cmd
@@ -219,13 +223,14 @@ func answerErr(r *wres) error {
 }
 
 // call sends q and waits for the answer.
-func (w *workerDriver) call(q *wreq) (*wres, error) { return w.callWithin(q, 0) }
+func (w *workerDriver) call(q *wreq) (*wres, error) { return w.callWithin(q, 0, nil) }
 
 // callWithin sends q and waits for the answer, at most limit when limit
-// is positive. Past the limit it kills the helper, whose CUDA context
-// and everything in it go with it (the driver ends the kernel of a
-// process that has gone), and returns errPastLimit.
-func (w *workerDriver) callWithin(q *wreq, limit time.Duration) (*wres, error) {
+// is positive and until stop is closed. Past the limit it kills the
+// helper, whose CUDA context and everything in it go with it (the driver
+// ends the kernel of a process that has gone), and returns errPastLimit;
+// when stop closes first, it does the same and returns errStopped.
+func (w *workerDriver) callWithin(q *wreq, limit time.Duration, stop <-chan struct{}) (*wres, error) {
 	if w.dead != nil {
 		return nil, w.dead
 	}
@@ -235,9 +240,9 @@ func (w *workerDriver) callWithin(q *wreq, limit time.Duration) (*wres, error) {
 		err = w.bw.Flush()
 	}
 	if err == nil {
-		err = w.await(&r, limit)
+		err = w.await(&r, limit, stop)
 	}
-	if errors.Is(err, errPastLimit) {
+	if errors.Is(err, errPastLimit) || errors.Is(err, errStopped) {
 		w.dead = err
 		w.close()
 		return nil, err
@@ -250,22 +255,29 @@ func (w *workerDriver) callWithin(q *wreq, limit time.Duration) (*wres, error) {
 }
 
 // await decodes the helper's answer into r, giving up after limit when
-// it is positive.
-func (w *workerDriver) await(r *wres, limit time.Duration) error {
-	if limit <= 0 {
+// it is positive, or when stop closes.
+func (w *workerDriver) await(r *wres, limit time.Duration, stop <-chan struct{}) error {
+	if limit <= 0 && stop == nil {
 		return w.dec.Decode(r)
 	}
 	done := make(chan error, 1)
 	go func() { done <- w.dec.Decode(r) }()
-	timer := time.NewTimer(limit)
-	defer timer.Stop()
+	var expired <-chan time.Time
+	if limit > 0 {
+		timer := time.NewTimer(limit)
+		defer timer.Stop()
+		expired = timer.C
+	}
 	select {
 	case err := <-done:
 		return err
-	case <-timer.C:
+	case <-expired:
 		// Kill first: the decoder then sees the pipe close and ends.
 		w.cmd.Process.Kill()
 		return errPastLimit
+	case <-stop:
+		w.cmd.Process.Kill()
+		return errStopped
 	}
 }
 
@@ -322,9 +334,10 @@ func (w *workerDriver) setDynamicShared(f uint64, n int) error {
 	return err
 }
 
-// launch runs q in the helper, killing it if q.limit passes first.
+// launch runs q in the helper, killing it if q.limit passes or q.stop
+// closes first.
 func (w *workerDriver) launch(q launchReq) (launchRes, error) {
-	r, err := w.callWithin(&wreq{Op: "launch", L: q}, q.limit)
+	r, err := w.callWithin(&wreq{Op: "launch", L: q}, q.limit, q.stop)
 	if r == nil {
 		return launchRes{}, err
 	}
