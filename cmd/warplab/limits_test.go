@@ -25,6 +25,8 @@ func TestRunMemoryLimits(t *testing.T) {
 			[]string{"--buf in:", "out of device memory", "3.64 TiB requested", "the device has 16 GiB"}},
 		{"buffer whose size overflows", []string{"run", k, "--kernel", "k", "--grid", "1", "--block", "1", "--buf", "in=f64:4611686018427387904:iota"},
 			[]string{"--buf in:", "overflows"}},
+		{"--print of a large buffer whole", []string{"run", k, "--kernel", "k", "--grid", "1", "--block", "1", "--buf", "in=f32:2000000:zero", "--print", "in"},
+			[]string{"--print in: in has 2000000 elements, more than warplab prints (1048576): give --print in:K"}},
 		{"__device__ array of 256 GiB", []string{"run", dev, "--kernel", "k", "--grid", "1", "--block", "1", "--buf", "in=f32:1:zero"},
 			[]string{"dev.cu:1:", "module variable g", "out of device memory", "the device has 16 GiB"}},
 	} {

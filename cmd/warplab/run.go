@@ -42,7 +42,7 @@ finished) on stderr when stderr is a terminal, or always with --progress.
 
   --buf NAME=TYPE:COUNT:INIT   a device buffer (repeatable)
   --scalar NAME=TYPE:VALUE     a scalar argument (repeatable)
-  --print NAME[:K]             print the first K elements (all by default) after the launch (repeatable)
+  --print NAME[:K]             print the first K elements (all by default, at most 1048576) after the launch (repeatable)
 
 TYPE is f32, f64, i32, u32, i64, u64, i8, u8 or bool (one byte, 0 or 1).
 INIT is one of
@@ -191,6 +191,11 @@ func (o *runOpts) limit(spec gpu.Spec) time.Duration {
 	}
 	return o.timeout
 }
+
+// maxPrint is the most elements one --print prints: each costs a string
+// on the host, so printing a large buffer whole would cost many times
+// its size in host memory.
+const maxPrint = 1 << 20
 
 // maxLaunches bounds --warmup and --reps.
 const maxLaunches = 100000
@@ -370,6 +375,10 @@ func (o *runOpts) checkNames(fn *cudac.Func) error {
 			found = found || b.name == p.name
 			if b.name == p.name && b.null {
 				return fmt.Errorf("--print %s: %s is a null pointer", p.name, p.name)
+			}
+			if n := min(p.count, b.count); b.name == p.name && (n > maxPrint || p.count == 0 && b.count > maxPrint) {
+				return fmt.Errorf("--print %s: %s has %d elements, more than warplab prints (%d): give --print %s:K with K up to %d",
+					p.name, p.name, b.count, maxPrint, p.name, maxPrint)
 			}
 		}
 		if !found {
