@@ -184,7 +184,11 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 		return fn, nil
 	case ir.Atom:
 		if x.weak != nil {
-			return x.weakAtom(in, x.mkAtom(in, pc)), nil
+			fn := x.weakAtom(in, x.mkAtom(in, pc))
+			if !in.Scope.AcrossBlocks() {
+				fn = x.mkAtomNarrow(in, pc, fn)
+			}
+			return fn, nil
 		}
 		return x.mkAtom(in, pc), nil
 	case ir.Shfl:
@@ -204,7 +208,7 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 		}
 		return x.mkBar(in), nil
 	case ir.Fence:
-		scope := in.Scope
+		scope, order := in.Scope, in.Order
 		return func(w *warp) stop {
 			if !w.cleared {
 				return stopGlobal
@@ -212,7 +216,7 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 			w.cleared = false
 			w.blk.ctx.count.Fences++
 			if x.weak != nil {
-				x.weakFence(w, scope)
+				x.weakFence(w, scope, order)
 			}
 			return run
 		}, nil

@@ -303,7 +303,9 @@ func (x *exec) mkLoadWeak(in *ir.Inst, pc int) step {
 	dst, a := ri(in.Dst), ri(in.A)
 	off, k := in.Imm, in.T
 	size := kindSize(k)
-	volatile := in.Flags&ir.FlagVolatile != 0
+	// An atomic load (Order set) is ordered among the blocks like a
+	// volatile one; weakAfter gives it its order.
+	volatile := in.Flags&ir.FlagVolatile != 0 || in.Order != cudac.OrderDefault
 	hintShared := in.Space == ir.SpaceShared
 	order, scope := in.Order, in.Scope
 	acc := access{"load", pc}
@@ -403,7 +405,9 @@ func (x *exec) mkStoreWeak(in *ir.Inst, pc int) step {
 	a, b := ri(in.A), ri(in.B)
 	off, k := in.Imm, in.T
 	size := kindSize(k)
-	volatile := in.Flags&ir.FlagVolatile != 0
+	// An atomic store (Order set) is ordered like a volatile one;
+	// weakBefore and weakAfter give it its order.
+	volatile := in.Flags&ir.FlagVolatile != 0 || in.Order != cudac.OrderDefault
 	hintShared := in.Space == ir.SpaceShared
 	order, scope := in.Order, in.Scope
 	atomic := order != cudac.OrderDefault
@@ -450,7 +454,9 @@ func (x *exec) mkStoreWeak(in *ir.Inst, pc int) step {
 }
 
 // weakAtom wraps an atomic's step: the block's buffered stores to the
-// atomic's addresses reach memory first, so that the atomic reads them.
+// atomic's addresses reach memory first, so that the atomic reads them; a
+// release at device or system scope makes all of them visible first, and
+// an acquire there moves the block's horizon after (scope.go).
 func (x *exec) weakAtom(in *ir.Inst, inner step) step {
 	a := ri(in.A)
 	size := kindSize(in.T)
@@ -468,13 +474,24 @@ func (x *exec) weakAtom(in *ir.Inst, inner step) step {
 }
 
 // weakFence is a fence's effect under the relaxed model: a device or
-// system fence drains the buffer and moves the horizon; a block fence
-// orders nothing another block observes.
-func (x *exec) weakFence(w *warp, scope cudac.Scope) {
+// system fence drains the buffer (release) and moves the horizon
+// (acquire), or one of the two for an acquire-only or release-only fence
+// (cuda::atomic_thread_fence); a block fence orders nothing another block
+// observes.
+func (x *exec) weakFence(w *warp, scope cudac.Scope, order cudac.MemoryOrder) {
 	if !scope.AcrossBlocks() {
 		x.drainDue(w.blk, w.clock)
 		return
 	}
-	x.drainAll(w.blk)
-	x.acquire(w.blk)
+	if order == cudac.OrderDefault {
+		order = cudac.OrderSeqCst
+	}
+	if order.Releases() {
+		x.drainAll(w.blk)
+	} else {
+		x.drainDue(w.blk, w.clock)
+	}
+	if order.Acquires() {
+		x.acquire(w.blk)
+	}
 }

@@ -203,7 +203,10 @@ type Inst struct {
 	// atomicAdd_block is an Atom with ScopeBlock, __threadfence_block() a
 	// Fence with ScopeBlock and OrderSeqCst. The zero values are device
 	// scope and the construct's default order (relaxed for atomics, a plain
-	// access for Ld and St).
+	// access for Ld and St). An Ld or St with an Order is an atomic load or
+	// store: the relaxed model orders it among blocks like a volatile
+	// access, and a lowering sets FlagVolatile too so that the default
+	// scheduler does.
 	Scope cudac.Scope
 	Order cudac.MemoryOrder
 	// Pos indexes Kernel.Pos: where in the source this came from.
