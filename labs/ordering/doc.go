@@ -24,6 +24,16 @@
 // read in every trial of the plain variant, because the compiler loaded the
 // payload once before the spin loop.
 //
+// Scope runs the scope experiment (kernels/scope.cu): every thread of a
+// grid adds to one global counter with atomicAdd (device scope) and with
+// atomicAdd_block (block scope). PTX makes atomics atomic with respect to
+// each other only when each one's scope includes the other's thread, so
+// block-scope atomics of different blocks may lose updates; the relaxed
+// model performs them in each block's view and loses some, seed by seed,
+// and ScopeTable.ReplaySpec names the spec that replays the first launch
+// that did. A GPU's L2 performs every global atomic, so it usually counts
+// right: allowed, not promised.
+//
 // # The exercise
 //
 // The student writes the kernel publish (AnswerTemplate is where it

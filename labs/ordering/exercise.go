@@ -159,9 +159,16 @@ func Check(dev *gpu.Device, a Answer) labs.Feedback {
 // wide matches the orders wider than device scope.
 var wide = regexp.MustCompile(`__threadfence_system\s*\(|\batomic[A-Za-z]+_system\s*\(|thread_scope_system`)
 
+// narrow matches the atomics of block scope: between two blocks they are
+// not morally strong (PTX), so a consumer's read of a flag written by one
+// does not synchronise with the producer's fence, whether or not the
+// simulator shows a stale read.
+var narrow = regexp.MustCompile(`\batomic[A-Za-z]+_block\s*\(|thread_scope_block`)
+
 // finish adapts the checker's feedback: the template untouched is not
 // answered yet, the tolerance line does not apply, and a correct answer
-// must not use system scope where device scope is enough.
+// must use device scope: not block-scope atomics between blocks, nor
+// system scope where device scope is enough.
 func finish(f labs.Feedback, src string) labs.Feedback {
 	f.Exercise = exerciseTitle
 	if normalise(src) == normalise(AnswerTemplate) {
@@ -179,7 +186,13 @@ func finish(f labs.Feedback, src string) labs.Feedback {
 	if !correct {
 		return f
 	}
-	if loc := wide.FindStringIndex(src); loc != nil {
+	if loc := narrow.FindStringIndex(src); loc != nil {
+		line := strings.Count(src[:loc[0]], "\n") + 1
+		p := f.Add(PartScope, labs.Fail, fmt.Sprintf(
+			"answer.cu:%d: %q is atomic and ordered only among the threads of one block; the producer and consumer are different blocks, so PTX does not let the consumer's read of the flag synchronise with the producer, fences or not (the simulator's runs above may not show the stale read that allows). Use device scope.",
+			line, strings.TrimSpace(src[loc[0]:loc[1]])))
+		p.Hint = 2
+	} else if loc := wide.FindStringIndex(src); loc != nil {
 		line := strings.Count(src[:loc[0]], "\n") + 1
 		p := f.Add(PartScope, labs.Fail, fmt.Sprintf(
 			"answer.cu:%d: %q orders memory for the whole system (the host and other GPUs too); the producer and consumer are blocks of one kernel on one GPU, so device scope is enough and cheaper.",

@@ -17,7 +17,8 @@ import (
 // it), and the simulator's relaxed model runs beside the measurement. How
 // often the other variants read stale is what the GPU did, logged and
 // written, not asserted: the model allows it, the hardware may not show
-// it. With WARPLAB_GPU_REPORT=DIR it writes the report there as text and
+// it. The scope experiment's atomicAdd never loses an update; what
+// atomicAdd_block between blocks did is logged. With WARPLAB_GPU_REPORT=DIR it writes the report there as text and
 // JSON.
 func TestOnGPU(t *testing.T) {
 	dev := open(t, testenv.GPU(t))
@@ -42,6 +43,20 @@ func TestOnGPU(t *testing.T) {
 		if row.Variant.Correct() && row.Stale > 0 {
 			t.Errorf("%s: %d stale reads on the GPU; device-scope fences forbid them", row.Variant.Short(), row.Stale)
 		}
+	}
+	// The scope experiment: device-scope atomics never lose an update;
+	// what atomicAdd_block did between blocks is logged, not asserted
+	// (allowed to lose updates, not promised to).
+	if r.Scope == nil || r.Scope.Simulated || len(r.Scope.Rows) != 2 {
+		t.Fatalf("scope experiment on the GPU: %+v", r.Scope)
+	}
+	if d := r.Scope.Rows[0]; d.Kernel != CountDevice || d.Short > 0 {
+		t.Errorf("atomicAdd lost updates on the GPU: %+v", d)
+	}
+	t.Logf("atomicAdd_block between blocks on the GPU: %d of %d launches short, %d updates lost",
+		r.Scope.Rows[1].Short, r.Scope.Rows[1].Launches, r.Scope.Rows[1].Lost)
+	if r.ScopeAllowed == nil || !r.ScopeAllowed.Simulated {
+		t.Fatal("no simulated scope experiment beside the measurement")
 	}
 	if r.Allowed == nil || !r.Allowed.Simulated {
 		t.Fatal("no simulated relaxed model beside the measurement")

@@ -22,6 +22,8 @@ func init() { labs.Register(lab{}) }
 // Options configure Lab; the zero value runs the whole lab.
 type Options struct {
 	Publish PublishOptions
+	// Scope is the atomics-scope experiment.
+	Scope ScopeOptions
 	// Predict, on a GPU, is the simulated device whose relaxed model runs
 	// beside the measurement: a sim: spec, "none", or empty for
 	// sim:h200.
@@ -38,13 +40,21 @@ type Report struct {
 	// Allowed is, on a GPU, the same experiment on the simulator's relaxed
 	// model: what PTX allows beside what happened. Nil on the simulator.
 	Allowed *PublishTable `json:"allowed,omitempty"`
-	Seconds float64       `json:"seconds"`
+	// Scope is one counter added to by every block with atomicAdd and
+	// with atomicAdd_block: on the simulator under the relaxed model, on a
+	// GPU measured; ScopeAllowed is, on a GPU, the simulator's beside it.
+	Scope        *ScopeTable `json:"scope"`
+	ScopeAllowed *ScopeTable `json:"scope_allowed,omitempty"`
+	Seconds      float64     `json:"seconds"`
 }
 
 // Lab runs the lab's experiments on dev, as its notebook does.
 func Lab(dev *gpu.Device, opts Options) (*Report, error) {
 	start := time.Now()
 	if err := opts.Publish.resolve(); err != nil {
+		return nil, err
+	}
+	if err := opts.Scope.resolve(); err != nil {
 		return nil, err
 	}
 	var predict gpu.Spec
@@ -80,16 +90,38 @@ func Lab(dev *gpu.Device, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
+	if r.Scope, err = Scope(dev, opts.Scope); err != nil {
+		return nil, err
+	}
+	if !predict.IsAuto() {
+		sim, err := gpu.OpenSpec(predict)
+		if err != nil {
+			return nil, fmt.Errorf("ordering: %w", err)
+		}
+		defer sim.Close()
+		o := opts.Scope
+		o.Blocks, o.Launches = min(o.Blocks, DefaultScopeBlocks), min(o.Launches, DefaultScopeLaunches)
+		if r.ScopeAllowed, err = Scope(sim, o); err != nil {
+			return nil, err
+		}
+	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
 }
 
-// Tables returns the report's tables: the lab's device, then on a GPU the
-// simulator's relaxed model beside it.
+// Tables returns the report's tables: message passing on the lab's
+// device, then on a GPU the simulator's relaxed model beside it; the same
+// for the scope of an atomic.
 func (r *Report) Tables() []*charts.Table {
 	ts := []*charts.Table{r.Publish.Table()}
 	if r.Allowed != nil {
 		ts = append(ts, r.Allowed.Table())
+	}
+	if r.Scope != nil {
+		ts = append(ts, r.Scope.Table())
+	}
+	if r.ScopeAllowed != nil {
+		ts = append(ts, r.ScopeAllowed.Table())
 	}
 	return ts
 }
@@ -126,7 +158,8 @@ func (lab) Info() labs.Info {
 		Title: "Publishing between blocks: memory order and scope",
 		Teaches: "a flag written after a payload is not a publication: without a device-scope order on both sides " +
 			"the consumer may read a stale payload; the weak-memory simulator shows what PTX allows, " +
-			"the H200 what happened, and why the bug survives testing",
+			"the H200 what happened, and why the bug survives testing; the scope of an atomic is part of its contract " +
+			"(atomicAdd_block is atomic only within the block)",
 		Sources: []string{
 			`"Atomics and Contention in Counters and Aggregates" (the publication bug: release/acquire, fences, scope)`,
 		},
@@ -145,6 +178,10 @@ func (lab) Options() []labs.Option {
 			Usage: "publications per pair per launch"},
 		{Name: "launches", Kind: labs.Int, Default: strconv.Itoa(DefaultLaunches), Max: maxLaunches,
 			Usage: "launches per variant (on the simulator, one seed each)"},
+		{Name: "scope-blocks", Kind: labs.Int, Default: strconv.Itoa(DefaultScopeBlocks), Max: maxScopeBlocks,
+			Usage: "blocks of 32 threads adding to one counter in the scope experiment"},
+		{Name: "scope-launches", Kind: labs.Int, Default: strconv.Itoa(DefaultScopeLaunches), Max: maxLaunches,
+			Usage: "launches per kernel of the scope experiment (on the simulator, one seed each)"},
 		{Name: "predict", Kind: labs.String,
 			Usage: `on a GPU, the simulated device whose relaxed model runs beside the measurement: a sim: spec, "none", or empty for sim:h200`},
 	}
@@ -153,7 +190,8 @@ func (lab) Options() []labs.Option {
 // Run runs the lab on dev with resolved settings.
 func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
 	var o Options
-	ints := map[string]*int{"pairs": &o.Publish.Pairs, "trials": &o.Publish.Trials, "launches": &o.Publish.Launches}
+	ints := map[string]*int{"pairs": &o.Publish.Pairs, "trials": &o.Publish.Trials, "launches": &o.Publish.Launches,
+		"scope-blocks": &o.Scope.Blocks, "scope-launches": &o.Scope.Launches}
 	for name, dst := range ints {
 		x, err := s.Int(name)
 		if err != nil {
@@ -162,6 +200,6 @@ func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, 
 		*dst = x
 	}
 	o.Predict = s.Text("predict")
-	o.Publish.Progress = p
+	o.Publish.Progress, o.Scope.Progress = p, p
 	return Lab(dev, o)
 }
