@@ -359,19 +359,22 @@ __global__ void scoped(int* counts, unsigned* bits, float* sum) {
     atomicAdd_system(&counts[1], 2);
     atomicOr_block(&bits[blockIdx.x], 1u << (threadIdx.x & 31));
     atomicMax_system(&counts[2], (int)(blockIdx.x * blockDim.x + threadIdx.x));
-    atomicAdd_block(sum, 0.5f);
+    atomicAdd_block(&sum[blockIdx.x], 0.5f);
     int old = atomicCAS_system(&counts[3], 0, 7);
     if (old != 0 && old != 7) atomicAdd(&counts[4], 1);
     atomicExch_block(&counts[5], 9);
 }`
 
 // testScopedAtomics checks the _block and _system atomics, which act as
-// the plain ones for one device's threads.
+// the plain ones for the threads of their scope. A _block atomic adds only
+// to its own block's address: PTX does not make block-scope atomics of
+// different blocks atomic with respect to each other, and the simulator's
+// relaxed memory model loses such updates.
 func testScopedAtomics(e *env) {
 	const grid, block = 4, 64
-	counts, bits, sum := zeros[int32](e, 6), zeros[uint32](e, grid), zeros[float32](e, 1)
+	counts, bits, sum := zeros[int32](e, 6), zeros[uint32](e, grid), zeros[float32](e, grid)
 	e.launch(e.kernel(scopedAtomicsSrc, "scoped"), grid, block, counts, bits, sum)
 	sameSlice(e, "counts", download(e, counts), []int32{grid * block, 2 * grid * block, grid*block - 1, 7, 0, 9})
 	sameSlice(e, "bits", download(e, bits), []uint32{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff})
-	eq(e, "sum", download(e, sum)[0], float32(grid*block)/2)
+	sameSlice(e, "sums", download(e, sum), []float32{block / 2, block / 2, block / 2, block / 2})
 }
