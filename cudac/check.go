@@ -12,12 +12,14 @@ import (
 // programImpl is the state behind a Program: the file scope, the
 // templates and their instances.
 type programImpl struct {
-	mu      sync.Mutex
-	file    string
-	src     []byte
-	global  *scope
-	seq     int
-	kernels []kernelEntry
+	mu   sync.Mutex
+	file string
+	src  []byte
+	// lineNotes name the Define options a line uses, for diagnostics.
+	lineNotes map[Pos]string
+	global    *scope
+	seq       int
+	kernels   []kernelEntry
 	// calls records each checked function's calls to other functions.
 	calls  map[*Func][]callSite
 	macros map[string]*macro
@@ -138,6 +140,7 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 		}
 		toks, impl.macros, impl.includes = preprocess(toks, d, o)
 		impl.files = d.files
+		impl.lineNotes = d.lineNotes
 		if d.count() > 0 {
 			return
 		}

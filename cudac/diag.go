@@ -44,6 +44,9 @@ type diags struct {
 	seen  map[Pos]bool
 	// note is appended to every message ("in instantiation of 'k<4>'").
 	note string
+	// lineNotes are appended to the messages on a line: that the line
+	// uses a macro set by a Define option, and its value.
+	lineNotes map[Pos]string // keyed by file and line, Col 0
 }
 
 func newDiags(file string, src []byte) *diags {
@@ -134,6 +137,13 @@ func (d *diags) err() error {
 		return nil
 	}
 	l := append(ErrorList(nil), d.list...)
+	for i, e := range l {
+		if n := d.lineNotes[Pos{File: e.Pos.File, Line: e.Pos.Line}]; n != "" {
+			c := *e
+			c.Msg += " (" + n + ")"
+			l[i] = &c
+		}
+	}
 	sort.SliceStable(l, func(i, j int) bool {
 		a, b := l[i].Pos, l[j].Pos
 		if fa, fb := d.fileOf(a), d.fileOf(b); fa != fb {

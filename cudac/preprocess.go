@@ -1,6 +1,7 @@
 package cudac
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strconv"
@@ -78,20 +79,24 @@ type condState struct {
 }
 
 type preprocessor struct {
-	d        *diags
-	macros   map[string]*macro
-	out      []token
-	conds    []condState
-	expanded int
-	overflow bool
-	inc      includeState
+	d *diags
+	// defines are the Define options, and defineFlag the flag that
+	// gave them ("-D" when empty), for diagnostics.
+	defines    map[string]string
+	defineFlag string
+	macros     map[string]*macro
+	out        []token
+	conds      []condState
+	expanded   int
+	overflow   bool
+	inc        includeState
 }
 
 // preprocess runs the directives of toks and expands macros. The result
 // ends with a tEOF token. It also returns the final macro table.
 func preprocess(toks []token, d *diags, o *options) ([]token, map[string]*macro, []Include) {
 	defines, arch := o.defines, o.arch
-	p := &preprocessor{d: d, macros: map[string]*macro{}, inc: includeState{dirs: o.includeDirs, read: o.readFile}}
+	p := &preprocessor{d: d, macros: map[string]*macro{}, defineFlag: o.defineFlag, inc: includeState{dirs: o.includeDirs, read: o.readFile}}
 	builtinOnce.Do(func() {
 		bp := &preprocessor{d: newDiags("<built-in>", nil)}
 		for _, bm := range builtinMacros {
@@ -110,8 +115,16 @@ func preprocess(toks []token, d *diags, o *options) ([]token, map[string]*macro,
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	p.defines = defines
 	for _, name := range names {
-		p.macros[name] = &macro{name: name, body: p.lexText(defines[name], Pos{File: d.file}), option: true}
+		if !validMacroName(name) {
+			d.errorf(Pos{File: d.file}, "%s %s=%s: %q is not a macro name (a letter or '_', then letters, digits or '_')", p.flag(), name, defines[name], name)
+			continue
+		}
+		d.note = p.optionNote(name)
+		body := p.lexText(defines[name], Pos{File: d.file})
+		d.note = ""
+		p.macros[name] = &macro{name: name, body: body, option: true}
 	}
 	p.run(toks)
 	return p.out, p.macros, p.inc.list
@@ -199,7 +212,13 @@ func (p *preprocessor) runTokens(toks []token) {
 
 func (p *preprocessor) emit(t token) {
 	if t.err != nil {
-		p.d.errorf(t.err.pos, "%s", t.err.msg)
+		pos := t.err.pos
+		if !pos.IsValid() && t.line > 0 {
+			// A token of a macro set by a Define option: report it
+			// where the macro is used, which names the option.
+			pos = p.pos(t)
+		}
+		p.d.errorf(pos, "%s", t.err.msg)
 	}
 	if p.expanded > maxExpansion {
 		return
@@ -227,7 +246,37 @@ func (p *preprocessor) expandObj(m *macro, use token, active []string, out *[]to
 	if !p.enterMacro(use, active) {
 		return
 	}
+	if m.option {
+		p.optionUse(m, use)
+	}
 	p.scan(m.body, use, append(active, m.name), out)
+}
+
+// optionUse notes that the line of use expands m, a macro set by a Define
+// option, so that an error on that line names the option.
+func (p *preprocessor) optionUse(m *macro, use token) {
+	if use.line <= 0 {
+		return
+	}
+	if p.d.lineNotes == nil {
+		p.d.lineNotes = map[Pos]string{}
+	}
+	note := p.optionNote(m.name)
+	key := p.pos(use)
+	key.Col = 0
+	old := p.d.lineNotes[key]
+	switch {
+	case old == "":
+		p.d.lineNotes[key] = note
+	case !strings.Contains(old, note):
+		p.d.lineNotes[key] = old + "; " + note
+	}
+}
+
+// optionNote says where the option macro name comes from: "N comes from
+// -D N=4", with the flag DefineFlag set.
+func (p *preprocessor) optionNote(name string) string {
+	return fmt.Sprintf("%s comes from %s %s=%s", name, p.flag(), name, p.defines[name])
 }
 
 // enterMacro guards the depth and size of expansions.
@@ -860,4 +909,29 @@ func (e *ppEval) unary() (int64, bool) {
 		return e.fail(t, "floating point literal in preprocessor expression")
 	}
 	return e.fail(t, "unexpected %s in #if expression", t.describe())
+}
+
+// flag is the flag that Define options stand for in diagnostics.
+func (p *preprocessor) flag() string {
+	if p.defineFlag == "" {
+		return "-D"
+	}
+	return p.defineFlag
+}
+
+// validMacroName reports whether s is an identifier, as a macro's name
+// must be.
+func validMacroName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
+		case i > 0 && '0' <= r && r <= '9':
+		default:
+			return false
+		}
+	}
+	return true
 }

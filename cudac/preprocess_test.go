@@ -1,6 +1,8 @@
 package cudac
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -215,5 +217,62 @@ func TestArchOption(t *testing.T) {
 		if got := Dump(prog.Func("k").Body); !strings.Contains(got, tc.want+":int") {
 			t.Errorf("options %d: body %s, want __CUDA_ARCH__ %s", len(tc.opts), got, tc.want)
 		}
+	}
+}
+
+// TestDefineOptionErrors checks that an error on a line that uses a macro
+// set by a Define option names the option, and that a Define whose name is
+// not an identifier is an error.
+func TestDefineOptionErrors(t *testing.T) {
+	src := []byte("__global__ void k(int* p) {\n    p[0] = N;\n}\n")
+	for _, tc := range []struct {
+		name, value string
+		opts        []Option
+		want        string
+	}{
+		{"N", "+", nil, "f.cu:2:13: expected an expression, found ';' (N comes from -D N=+)"},
+		{"N", "+", []Option{DefineFlag("--define")}, "(N comes from --define N=+)"},
+		{"N", `"abc`, nil, `f.cu:2:12: missing terminating '"' character (N comes from -D N="abc)`},
+		{"3x", "1", nil, `f.cu: -D 3x=1: "3x" is not a macro name`},
+		{"", "3", []Option{DefineFlag("--define")}, `f.cu: --define =3: "" is not a macro name`},
+	} {
+		_, err := Compile("f.cu", src, append(tc.opts, Define(tc.name, tc.value))...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Define(%q, %q): got %v, want %q", tc.name, tc.value, err, tc.want)
+		}
+	}
+	// A line that does not use the macro gets no note.
+	_, err := Compile("f.cu", []byte("__global__ void k(int* p) { p[0] = N; }\n__device__ int x = ;\n"), Define("N", "1"))
+	if err == nil || strings.Contains(err.Error(), "comes from") {
+		t.Errorf("got %v, want an error on line 2 without a note", err)
+	}
+}
+
+// TestSourceSizeLimit checks that Compile and ReadSource refuse a source
+// over MaxSourceBytes.
+func TestSourceSizeLimit(t *testing.T) {
+	big := make([]byte, MaxSourceBytes+1)
+	for i := range big {
+		big[i] = ' '
+	}
+	_, err := Compile("big.cu", big)
+	if err == nil || !strings.Contains(err.Error(), "big.cu: the source is 4194305 bytes; a source may be at most 4194304 bytes (4 MiB)") {
+		t.Errorf("Compile: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "big.cu")
+	if err := os.WriteFile(path, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadSource(path); err == nil || !strings.Contains(err.Error(), "larger than 4194304 bytes (4 MiB)") {
+		t.Errorf("ReadSource: %v", err)
+	}
+	if src, err := ReadSource(path[:len(path)-6] + "none.cu"); err == nil {
+		t.Errorf("ReadSource of a missing file: %d bytes, no error", len(src))
+	}
+	if err := os.WriteFile(path, big[:MaxSourceBytes], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if src, err := ReadSource(path); err != nil || len(src) != MaxSourceBytes {
+		t.Errorf("ReadSource of a source at the limit: %d bytes, %v", len(src), err)
 	}
 }

@@ -1,9 +1,18 @@
 package cudac
 
 import (
+	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 )
+
+// MaxSourceBytes is the largest source Compile accepts, 4 MiB: some
+// hundred times the longest course kernel file, and small enough that a
+// careless argument (a binary, /dev/zero) fails at once instead of
+// filling the host's memory.
+const MaxSourceBytes = 4 << 20
 
 // Program is a checked CUDA C source file.
 type Program struct {
@@ -29,6 +38,17 @@ type options struct {
 	// includeDirs and readFile are how #include "name" finds files.
 	includeDirs []string
 	readFile    func(string) ([]byte, error)
+	// defineFlag names the Define options in diagnostics; "" for "-D".
+	defineFlag string
+}
+
+// DefineFlag names the flag that gave the Define options, for
+// diagnostics: an error on a line that uses a defined macro ends with
+// "(N comes from FLAG N=VALUE)", and a Define whose name is not an
+// identifier is reported as "FLAG NAME=VALUE: ...". The default is
+// nvcc's "-D"; warplab run passes "--define".
+func DefineFlag(flag string) Option {
+	return func(o *options) { o.defineFlag = flag }
 }
 
 // Arch sets the compute capability the source is compiled for, as
@@ -70,7 +90,13 @@ func Define(name, value string) Option {
 // Compile parses and type-checks a CUDA C source. filename is used in
 // diagnostics. On error it returns an ErrorList: every diagnostic it found,
 // each "file.cu:line:col: message" with the source line and a caret.
+//
+// A source larger than MaxSourceBytes is refused with one diagnostic,
+// before it is read.
 func Compile(filename string, src []byte, opts ...Option) (*Program, error) {
+	if len(src) > MaxSourceBytes {
+		return nil, ErrorList{&Error{Pos: Pos{File: filename}, Msg: tooLarge(len(src))}}
+	}
 	var o options
 	for _, opt := range opts {
 		opt(&o)
@@ -97,4 +123,32 @@ func (p *Program) Func(name string) *Func {
 		}
 	}
 	return nil
+}
+
+// tooLarge says that a source of n bytes is over MaxSourceBytes; n < 0
+// for a source known only to be larger.
+func tooLarge(n int) string {
+	if n < 0 {
+		return fmt.Sprintf("the source is larger than %d bytes (%d MiB), the most a source may be", MaxSourceBytes, MaxSourceBytes>>20)
+	}
+	return fmt.Sprintf("the source is %d bytes; a source may be at most %d bytes (%d MiB)", n, MaxSourceBytes, MaxSourceBytes>>20)
+}
+
+// ReadSource reads a source file for Compile, reading no more than
+// MaxSourceBytes+1 bytes: a file over the limit (or an endless one, such
+// as /dev/zero) is an error that says so, without reading the rest.
+func ReadSource(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	src, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("cudac: reading %s: %w", path, err)
+	}
+	if len(src) > MaxSourceBytes {
+		return nil, fmt.Errorf("cudac: %s: %s", path, tooLarge(-1))
+	}
+	return src, nil
 }

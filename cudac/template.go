@@ -456,7 +456,7 @@ func (impl *programImpl) instantiateKernel(p *Program, tm *tmplInfo, name string
 		}
 		return nil, fmt.Errorf("cudac: %s cannot be instantiated: %s", key, inst.first)
 	}
-	fn, err := c.instantiateChecked(tm, vals, &diags{file: impl.file, files: impl.files, seen: map[Pos]bool{}})
+	fn, err := c.instantiateChecked(tm, vals, &diags{file: impl.file, files: impl.files, seen: map[Pos]bool{}, lineNotes: impl.lineNotes})
 	if err != nil {
 		if inst := tm.insts[key]; inst != nil {
 			inst.diag = err
