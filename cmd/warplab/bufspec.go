@@ -1,12 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"strconv"
 	"strings"
 
+	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
 )
 
@@ -17,13 +20,16 @@ var elemTypes = map[string]bool{"f32": true, "f64": true, "i32": true, "u32": tr
 const typeNames = "f32, f64, i32, u32, i64, u64, i8, u8, bool"
 
 type initSpec struct {
-	kind   string // zero, iota, mod, const, uniform, randint
-	a, b   float64
+	kind   string  // zero, iota, mod, const, uniform, randint
+	a, b   float64 // uniform's LO and HI
 	k      int64
 	seed   uint64
 	cint   int64
 	cfloat float64
 	cuint  uint64
+	// randint's LO and the number of values from LO to HI (0 for all
+	// 2^64), as two's-complement bits: LO + draw wraps as the type does.
+	lo, span uint64
 }
 
 type bufSpec struct {
@@ -77,11 +83,70 @@ func parseBuf(s string) (bufSpec, error) {
 	if len(parts) == 3 {
 		init = parts[2]
 	}
-	b.init, err = parseInit(init, b.typ)
+	b.init, err = parseInit(init, b.typ, b.count)
 	return b, err
 }
 
-func parseInit(s, typ string) (initSpec, error) {
+// elemRange is the range of values of a TYPE.
+type elemRange struct {
+	min  *big.Int // integers: the least and greatest value
+	max  *big.Int
+	fmax float64 // floats: the greatest finite magnitude
+	text string  // the range in words
+}
+
+func rangeOf(typ string) elemRange {
+	ints := func(min, max *big.Int) elemRange {
+		return elemRange{min: min, max: max, text: fmt.Sprintf("%v to %v", min, max)}
+	}
+	switch typ {
+	case "f32":
+		return elemRange{fmax: math.MaxFloat32, text: "finite, magnitude at most 3.4028235e+38"}
+	case "f64":
+		return elemRange{fmax: math.MaxFloat64, text: "finite, magnitude at most 1.7976931348623157e+308"}
+	case "i8":
+		return ints(big.NewInt(math.MinInt8), big.NewInt(math.MaxInt8))
+	case "u8":
+		return ints(big.NewInt(0), big.NewInt(math.MaxUint8))
+	case "bool":
+		return ints(big.NewInt(0), big.NewInt(1))
+	case "i32":
+		return ints(big.NewInt(math.MinInt32), big.NewInt(math.MaxInt32))
+	case "u32":
+		return ints(big.NewInt(0), big.NewInt(math.MaxUint32))
+	case "i64":
+		return ints(big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64))
+	}
+	return ints(big.NewInt(0), new(big.Int).SetUint64(math.MaxUint64)) // u64
+}
+
+// contains reports whether the integer v is a value of the type.
+func (r elemRange) contains(v *big.Int) bool {
+	if r.min == nil {
+		f, _ := new(big.Float).SetInt(v).Float64()
+		return math.Abs(f) <= r.fmax
+	}
+	return v.Cmp(r.min) >= 0 && v.Cmp(r.max) <= 0
+}
+
+// outOfRange is the error for value (as written) of what, outside typ.
+func outOfRange(what, value, typ string) error {
+	return fmt.Errorf("%s %s is out of range for %s (%s)", what, value, typ, rangeOf(typ).text)
+}
+
+// parseInit reads an INIT for count elements of typ, checking that every
+// value it makes is one of typ.
+func parseInit(s, typ string, count int) (initSpec, error) {
+	in, err := parseInitValues(s, typ, count)
+	if err != nil {
+		return in, fmt.Errorf("INIT %s: %w", s, err)
+	}
+	return in, nil
+}
+
+const boolInits = "a bool buffer takes zero, const:true|false, mod:2 or randint:0:1:SEED"
+
+func parseInitValues(s, typ string, count int) (initSpec, error) {
 	f := strings.Split(s, ":")
 	in := initSpec{kind: f[0]}
 	argc := map[string]int{"zero": 0, "iota": 0, "mod": 1, "const": 1, "uniform": 3, "randint": 3}
@@ -92,66 +157,153 @@ func parseInit(s, typ string) (initSpec, error) {
 	if len(f)-1 != n {
 		return in, fmt.Errorf("INIT %s takes %d values, got %d", f[0], n, len(f)-1)
 	}
-	var err error
+	r := rangeOf(typ)
 	switch in.kind {
+	case "iota":
+		if typ == "bool" {
+			return in, fmt.Errorf(boolInits)
+		}
+		if last := big.NewInt(int64(count) - 1); count > 0 && !r.contains(last) {
+			return in, fmt.Errorf("the last value, %v, is out of range for %s (%s): use mod:K to wrap", last, typ, r.text)
+		}
 	case "mod":
-		in.k, err = strconv.ParseInt(f[1], 10, 64)
-		if err == nil && in.k <= 0 {
-			err = fmt.Errorf("K must be positive")
+		var err error
+		if in.k, err = strconv.ParseInt(f[1], 10, 64); err != nil {
+			return in, fmt.Errorf("K %q is not an integer", f[1])
+		}
+		if in.k <= 0 {
+			return in, fmt.Errorf("K must be positive")
+		}
+		if typ == "bool" && in.k > 2 {
+			return in, fmt.Errorf(boolInits)
+		}
+		if last := big.NewInt(min(in.k, int64(count)) - 1); count > 0 && !r.contains(last) {
+			return in, fmt.Errorf("K %d makes values up to %v, out of range for %s (%s)", in.k, last, typ, r.text)
 		}
 	case "const":
-		var v any
-		v, err = parseValue(typ, f[1])
-		if err == nil {
-			switch v := v.(type) {
-			case float32:
-				in.cfloat = float64(v)
-			case float64:
-				in.cfloat = v
-			case int8:
-				in.cint = int64(v)
-			case int32:
-				in.cint = int64(v)
-			case int64:
-				in.cint = v
-			case uint8:
-				in.cuint = uint64(v)
-			case uint32:
-				in.cuint = uint64(v)
-			case uint64:
-				in.cuint = v
-			}
+		v, err := parseValue(typ, f[1])
+		if err != nil {
+			return in, valueError("V", f[1], typ, err)
 		}
-	case "uniform", "randint":
-		if in.a, err = strconv.ParseFloat(f[1], 64); err != nil {
-			break
+		switch v := v.(type) {
+		case float32:
+			in.cfloat = float64(v)
+		case float64:
+			in.cfloat = v
+		case int8:
+			in.cint = int64(v)
+		case int32:
+			in.cint = int64(v)
+		case int64:
+			in.cint = v
+		case uint8:
+			in.cuint = uint64(v)
+		case uint32:
+			in.cuint = uint64(v)
+		case uint64:
+			in.cuint = v
 		}
-		if in.b, err = strconv.ParseFloat(f[2], 64); err != nil {
-			break
+	case "uniform":
+		if typ != "f32" && typ != "f64" {
+			return in, fmt.Errorf("uniform makes floats; use randint for %s", typ)
 		}
-		if in.seed, err = strconv.ParseUint(f[3], 10, 64); err != nil {
-			break
+		var err error
+		if in.a, err = parseBound("LO", f[1], typ, r); err != nil {
+			return in, err
 		}
-		if typ == "bool" && (in.kind != "randint" || in.a < 0 || in.b > 1) {
-			err = fmt.Errorf("a bool buffer takes zero, const:true|false, mod:2 or randint:0:1:SEED")
-		}
-		if in.kind == "uniform" && typ != "f32" && typ != "f64" {
-			err = fmt.Errorf("uniform makes floats; use randint for %s", typ)
+		if in.b, err = parseBound("HI", f[2], typ, r); err != nil {
+			return in, err
 		}
 		if in.b < in.a {
-			err = fmt.Errorf("HI %v is below LO %v", in.b, in.a)
+			return in, fmt.Errorf("HI %v is below LO %v", in.b, in.a)
 		}
-		if in.kind == "randint" && (in.a != math.Trunc(in.a) || in.b != math.Trunc(in.b)) {
-			err = fmt.Errorf("randint bounds must be integers")
+		if math.IsInf(in.b-in.a, 0) {
+			return in, fmt.Errorf("HI - LO is %v - %v, not a finite float64: narrow the range", in.b, in.a)
 		}
+	case "randint":
+		lo, err := parseIntBound("LO", f[1], typ, r)
+		if err != nil {
+			return in, err
+		}
+		hi, err := parseIntBound("HI", f[2], typ, r)
+		if err != nil {
+			return in, err
+		}
+		if typ == "bool" && (lo.Sign() < 0 || hi.Cmp(big.NewInt(1)) > 0) {
+			return in, fmt.Errorf(boolInits)
+		}
+		if hi.Cmp(lo) < 0 {
+			return in, fmt.Errorf("HI %v is below LO %v", hi, lo)
+		}
+		in.a, _ = new(big.Float).SetInt(lo).Float64()
+		in.b, _ = new(big.Float).SetInt(hi).Float64()
+		in.lo = bits64(lo)
+		in.span = bits64(hi) - in.lo + 1
 	}
-	if err == nil && typ == "bool" && (in.kind == "iota" || in.kind == "mod" && in.k > 2) {
-		err = fmt.Errorf("a bool buffer takes zero, const:true|false, mod:2 or randint:0:1:SEED")
-	}
-	if err != nil {
-		return in, fmt.Errorf("INIT %s: %w", s, err)
+	if in.kind == "uniform" || in.kind == "randint" {
+		var err error
+		if in.seed, err = strconv.ParseUint(f[3], 10, 64); err != nil {
+			return in, fmt.Errorf("SEED %q is not an integer from 0 to %d", f[3], uint64(math.MaxUint64))
+		}
 	}
 	return in, nil
+}
+
+// parseBound reads uniform's LO or HI, a finite value of the float typ.
+func parseBound(what, s, typ string, r elemRange) (float64, error) {
+	v, err := strconv.ParseFloat(s, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, outOfRange(what, s, typ)
+	case err != nil:
+		return 0, fmt.Errorf("%s %q is not a number", what, s)
+	case math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(v) > r.fmax:
+		return 0, outOfRange(what, s, typ)
+	}
+	return v, nil
+}
+
+// parseIntBound reads randint's LO or HI, an integer value of typ (for
+// a float type, one within the int64 range).
+func parseIntBound(what, s, typ string, r elemRange) (*big.Int, error) {
+	v, ok := new(big.Int).SetString(s, 10)
+	if !ok {
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return nil, fmt.Errorf("randint bounds must be integers: %s is %s", what, s)
+		}
+		return nil, fmt.Errorf("%s %q is not an integer", what, s)
+	}
+	if !r.contains(v) {
+		return nil, outOfRange(what, s, typ)
+	}
+	if r.min == nil && !v.IsInt64() {
+		return nil, fmt.Errorf("%s %s: randint for %s draws from the int64 range (%d to %d)", what, s, typ, int64(math.MinInt64), int64(math.MaxInt64))
+	}
+	return v, nil
+}
+
+// bits64 is v's two's-complement bits; v is within the int64 or the
+// uint64 range.
+func bits64(v *big.Int) uint64 {
+	if v.IsInt64() {
+		return uint64(v.Int64())
+	}
+	return v.Uint64()
+}
+
+// valueError explains err, parseValue's error for s: a value out of the
+// range of typ (an integer, or a float too large) says so and gives the
+// range.
+func valueError(what, s, typ string, err error) error {
+	var ne *strconv.NumError
+	if !errors.As(err, &ne) {
+		return err
+	}
+	_, isInt := new(big.Int).SetString(strings.TrimPrefix(strings.ToLower(s), "+"), 0)
+	if errors.Is(err, strconv.ErrRange) || isInt && typ != "bool" {
+		return outOfRange(what, s, typ)
+	}
+	return fmt.Errorf("%s %q is not a valid %s (%v)", what, s, typ, ne.Err)
 }
 
 // parseValue parses a scalar of a TYPE into the Go type of that width.
@@ -199,10 +351,7 @@ func parseScalar(s string) (scalarSpec, error) {
 	}
 	v, err := parseValue(typ, val)
 	if err != nil {
-		if ne, ok := err.(*strconv.NumError); ok {
-			err = fmt.Errorf("%q is not a valid %s (%v)", val, typ, ne.Err)
-		}
-		return scalarSpec{}, err
+		return scalarSpec{}, valueError("VALUE", val, typ, err)
 	}
 	return scalarSpec{name: name, value: v}, nil
 }
@@ -372,8 +521,87 @@ func generator[T gpu.Scalar](in initSpec) func(i int) T {
 		return func(int) T { return T(in.a + (in.b-in.a)*rng.Float64()) }
 	case "randint":
 		rng := rand.New(rand.NewPCG(in.seed, in.seed^0x5eed))
-		span := int64(in.b) - int64(in.a) + 1
-		return func(int) T { return T(int64(in.a) + rng.Int64N(span)) }
+		return func(int) T { return randint[T](rng, in.lo, in.span) }
 	}
 	return func(int) T { return 0 }
+}
+
+// defineSpec is one --define: a macro and its value.
+type defineSpec struct{ name, value string }
+
+// parseDefine reads --define NAME=VALUE, or NAME alone, which defines
+// NAME as 1 as nvcc -D NAME does (NAME= defines it as empty).
+func parseDefine(s string) (defineSpec, error) {
+	name, value, ok := strings.Cut(s, "=")
+	if !ok {
+		value = "1"
+	}
+	if !isIdent(name) {
+		what := fmt.Sprintf("%q is not a macro name", name)
+		if name == "" {
+			what = "the macro name is empty"
+		}
+		return defineSpec{}, fmt.Errorf("--define %s: %s: want NAME or NAME=VALUE, NAME a letter or '_' then letters, digits or '_'", s, what)
+	}
+	if strings.ContainsAny(value, "\n\r") {
+		return defineSpec{}, fmt.Errorf("--define %s: the value spans lines: a macro's value is one line", strings.ReplaceAll(strings.ReplaceAll(s, "\n", `\n`), "\r", `\r`))
+	}
+	return defineSpec{name: name, value: value}, nil
+}
+
+// parseDefines reads every --define, and the cudac options they make.
+func parseDefines(list []string) ([]defineSpec, []cudac.Option, error) {
+	var specs []defineSpec
+	opts := []cudac.Option{cudac.DefineFlag("--define")}
+	seen := map[string]string{}
+	for _, s := range list {
+		d, err := parseDefine(s)
+		if err != nil {
+			return nil, nil, err
+		}
+		if prev, dup := seen[d.name]; dup && prev != d.value {
+			return nil, nil, fmt.Errorf("--define %s: %s is already defined as %q by an earlier --define", s, d.name, prev)
+		}
+		seen[d.name] = d.value
+		specs = append(specs, d)
+		opts = append(opts, cudac.Define(d.name, d.value))
+	}
+	return specs, opts, nil
+}
+
+// isIdent reports whether s is a C identifier.
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r == '_', 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
+		case i > 0 && '0' <= r && r <= '9':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// randint draws an integer from the span values from lo (two's-complement
+// bits; span 0 for all 2^64) as a T.
+func randint[T gpu.Scalar](rng *rand.Rand, lo, span uint64) T {
+	var d uint64
+	switch {
+	case span == 0:
+		d = rng.Uint64()
+	case span <= math.MaxInt64:
+		d = uint64(rng.Int64N(int64(span))) // the draws of earlier versions
+	default:
+		d = rng.Uint64N(span)
+	}
+	v := lo + d
+	var zero T
+	switch any(zero).(type) {
+	case float32, float64, int8, int32, int64:
+		return T(int64(v))
+	}
+	return T(v)
 }

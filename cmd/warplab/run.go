@@ -70,7 +70,7 @@ type runOpts struct {
 	bufs         []bufSpec
 	scalars      []scalarSpec
 	prints       []printSpec
-	defines      []string
+	defines      []cudac.Option // --define, with DefineFlag
 	includeDirs  []string
 	seed         uint64
 	seedSet      bool
@@ -98,7 +98,7 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	fs.Var(&bufs, "buf", "a buffer NAME=TYPE:COUNT:INIT (repeatable)")
 	fs.Var(&scalars, "scalar", "a scalar NAME=TYPE:VALUE (repeatable)")
 	fs.Var(&prints, "print", "print buffer NAME[:K] after each run (repeatable)")
-	fs.Var(&defines, "define", "predefine a macro NAME=VALUE, like nvcc -D (repeatable)")
+	fs.Var(&defines, "define", "predefine a macro NAME=VALUE, or NAME as 1, like nvcc -D (repeatable)")
 	fs.Var(&includeDirs, "include-dir", "a directory #include \"name\" searches after the source's own, like nvcc -I (repeatable)")
 	fs.Var(&includeDirs, "I", "short for --include-dir")
 	fs.TextVar(&o.device, "device", gpu.Spec{}, "device spec: sim:t4, sim:h200, cuda, ... (default: $WARPLAB_DEVICE, else a GPU, else sim:t4)")
@@ -153,6 +153,9 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 	if o.reps == 0 || o.reps < -1 || o.reps > maxLaunches {
 		return nil, fmt.Errorf("--reps %d: want 1 to %d", o.reps, maxLaunches)
 	}
+	if o.maxInstr < 0 {
+		return nil, fmt.Errorf("--max-instructions %d: want a positive number of warp instructions, or 0 for the default", o.maxInstr)
+	}
 	if o.timeoutSet && o.timeout < 0 {
 		return nil, fmt.Errorf("--timeout %v: want a positive duration, or 0 for no limit", o.timeout)
 	}
@@ -177,7 +180,9 @@ func parseRunFlags(args []string, stderr io.Writer) (*runOpts, error) {
 		}
 		o.prints = append(o.prints, p)
 	}
-	o.defines = defines
+	if _, o.defines, err = parseDefines(defines); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -241,7 +246,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	src, err := os.ReadFile(o.file)
+	src, err := cudac.ReadSource(o.file)
 	if err != nil {
 		return err
 	}
@@ -271,11 +276,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	defer dev.Close()
-	var copts []cudac.Option
-	for _, d := range o.defines {
-		name, val, _ := strings.Cut(d, "=")
-		copts = append(copts, cudac.Define(name, val))
-	}
+	copts := append([]cudac.Option(nil), o.defines...)
 	for _, dir := range o.includeDirs {
 		copts = append(copts, cudac.IncludeDir(dir))
 	}

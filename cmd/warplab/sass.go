@@ -38,7 +38,7 @@ func sassCmd(args []string, stdout, stderr io.Writer) error {
 	arch := fs.String("arch", "", "the target, e.g. sm_90 (default: the first GPU's)")
 	fmad := fs.Bool("fmad", true, "contract a*b+c into fused multiply-adds (--fmad)")
 	var defines repeated
-	fs.Var(&defines, "define", "predefine a macro NAME=VALUE, like nvcc -D (repeatable)")
+	fs.Var(&defines, "define", "predefine a macro NAME=VALUE, or NAME as 1, like nvcc -D (repeatable)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -53,19 +53,17 @@ func sassCmd(args []string, stdout, stderr io.Writer) error {
 	if *arch != "" && !regexp.MustCompile(`^(sm|compute)_[0-9]+[a-z]?$`).MatchString(*arch) {
 		return fmt.Errorf("--arch %q: want sm_XY, e.g. sm_90", *arch)
 	}
-	src, err := os.ReadFile(pos[0])
+	src, err := cudac.ReadSource(pos[0])
+	if err != nil {
+		return err
+	}
+	specs, copts, err := parseDefines(defines)
 	if err != nil {
 		return err
 	}
 	defs := map[string]string{}
-	var copts []cudac.Option
-	for _, d := range defines {
-		name, val, _ := strings.Cut(d, "=")
-		if name == "" {
-			return fmt.Errorf("--define %q: want NAME=VALUE", d)
-		}
-		defs[name] = val
-		copts = append(copts, cudac.Define(name, val))
+	for _, d := range specs {
+		defs[d.name] = d.value
 	}
 	prog, err := cudac.Compile(pos[0], src, copts...)
 	if err != nil {
