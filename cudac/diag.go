@@ -1,6 +1,7 @@
 package cudac
 
 import (
+	"bytes"
 	"fmt"
 	"sort"
 )
@@ -69,6 +70,9 @@ func (f *srcFile) lineText(line int) string {
 	}
 	if end > start && f.src[end-1] == '\r' {
 		end--
+	}
+	if line == 1 && bytes.HasPrefix(f.src, utf8BOM) {
+		start = min(len(utf8BOM), end)
 	}
 	if end < start {
 		return ""

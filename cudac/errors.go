@@ -3,10 +3,13 @@ package cudac
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a position in a source file. Line and Col are 1-based; Col counts
-// bytes. The zero Pos is "no position".
+// characters (UTF-8 sequences), not bytes, as editors do. A UTF-8
+// byte-order mark at the start of a file is not counted. The zero Pos is
+// "no position".
 type Pos struct {
 	File string
 	Line int
@@ -41,16 +44,68 @@ func (e *Error) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s", e.Pos, e.Msg)
 	if e.Line != "" && e.Pos.Col > 0 {
+		text, caret := echo(e.Line, e.Pos.Col)
 		b.WriteString("\n    ")
-		b.WriteString(strings.ReplaceAll(e.Line, "\t", " "))
+		b.WriteString(text)
 		b.WriteString("\n    ")
-		b.WriteString(strings.Repeat(" ", min(e.Pos.Col-1, len(e.Line))))
+		b.WriteString(strings.Repeat(" ", caret))
 		b.WriteString("^")
 	}
 	for _, from := range e.IncludedFrom {
 		fmt.Fprintf(&b, "\n    (included from %s)", from)
 	}
 	return b.String()
+}
+
+// maxEcho is how many characters of a source line a diagnostic shows: a
+// window around the column, marked "..." where the line goes on.
+const maxEcho = 120
+
+// echo returns the text a diagnostic shows for a source line, and the
+// caret's offset in it for the 1-based character column col: at most
+// maxEcho characters around col; tabs as spaces; control characters,
+// invalid UTF-8 and byte-order marks escaped (\x01, \ufeff), so that a
+// binary file or a minified line cannot flood a terminal.
+func echo(line string, col int) (string, int) {
+	var units []string // one per character of line
+	for i := 0; i < len(line) && len(units) <= col+maxEcho; {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		switch {
+		case r == '\t':
+			units = append(units, " ")
+		case r == utf8.RuneError && size == 1:
+			units = append(units, fmt.Sprintf("\\x%02x", line[i]))
+		case r < 0x20 || r == 0x7f:
+			units = append(units, fmt.Sprintf("\\x%02x", r))
+		case 0x80 <= r && r < 0xa0 || r == 0xfeff || r == 0x2028 || r == 0x2029 || 0x202a <= r && r <= 0x202e || 0x2066 <= r && r <= 0x2069:
+			// C1 controls, BOMs, line separators and bidirectional
+			// overrides, which would move or hide text.
+			units = append(units, fmt.Sprintf("\\u%04x", r))
+		default:
+			units = append(units, line[i:i+size])
+		}
+		i += size
+	}
+	more := len(units) > col+maxEcho || utf8.RuneCountInString(line) > len(units)
+	at := min(col-1, len(units))
+	start := max(0, at-maxEcho/2)
+	end := min(len(units), start+maxEcho)
+	start = max(0, min(start, end-maxEcho))
+	var b strings.Builder
+	if start > 0 {
+		b.WriteString("...")
+	}
+	caret := b.Len()
+	for i := start; i < end; i++ {
+		if i < at {
+			caret += utf8.RuneCountInString(units[i])
+		}
+		b.WriteString(units[i])
+	}
+	if end < len(units) || more {
+		b.WriteString("...")
+	}
+	return b.String(), caret
 }
 
 // ErrorList is a list of diagnostics, in source order. It is the error type

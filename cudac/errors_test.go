@@ -404,3 +404,46 @@ func TestDefineOption(t *testing.T) {
 		})
 	}
 }
+
+// TestEchoClipsAndEscapes checks what a diagnostic shows of its source
+// line: a window of a long line, escaped control bytes, and a caret under
+// the right character after non-ASCII text and after a byte-order mark.
+func TestEchoClipsAndEscapes(t *testing.T) {
+	long := "__global__ void k(int* p) { " + strings.Repeat("p[0] = 1; ", 30000) + "p[1] = q; }\n"
+	for _, tc := range []struct {
+		name, src string
+		want      string // the whole message, or for long lines its start
+		maxLen    int
+	}{
+		{"non-ASCII before the column", "__global__ void k(int* p) { /* éé → */ p[0] = q; }\n",
+			"f.cu:1:47: undeclared identifier 'q'\n    __global__ void k(int* p) { /* éé → */ p[0] = q; }\n                                                  ^", 0},
+		{"byte-order mark", "\xef\xbb\xbf__global__ void k(int* p) { p[0] = q; }\n",
+			"f.cu:1:36: undeclared identifier 'q'\n    __global__ void k(int* p) { p[0] = q; }\n                                       ^", 0},
+		{"control bytes", "\x01\x7f__global__ void k() {}\n", "f.cu:1:1: unexpected character '\\x01'\n    \\x01\\x7f__global__ void k() {}\n    ^", 0},
+		{"long line", long, "f.cu:1:300036: undeclared identifier 'q'\n    ...", 600},
+	} {
+		_, err := Compile("f.cu", []byte(tc.src))
+		if err == nil {
+			t.Errorf("%s: no error", tc.name)
+			continue
+		}
+		var first *Error
+		if !errors.As(err, &first) {
+			t.Fatalf("%s: %T", tc.name, err)
+		}
+		got := first.Error()
+		if tc.maxLen > 0 {
+			if len(got) > tc.maxLen || !strings.HasPrefix(got, tc.want) {
+				t.Errorf("%s: %d bytes, want at most %d starting %q:\n%.400s", tc.name, len(got), tc.maxLen, tc.want, got)
+			}
+			lines := strings.Split(got, "\n")
+			if caret := strings.IndexByte(lines[2], '^'); caret < 0 || lines[1][caret:caret+1] != "q" {
+				t.Errorf("%s: the caret is not under q:\n%s", tc.name, got)
+			}
+			continue
+		}
+		if got != tc.want {
+			t.Errorf("%s:\ngot\n%s\nwant\n%s", tc.name, got, tc.want)
+		}
+	}
+}

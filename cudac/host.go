@@ -7,6 +7,8 @@ package cudac
 // Program.DeviceSource gives the source with the skipped code blanked, for
 // a compiler that only takes device code (NVRTC).
 
+import "bytes"
+
 // Span is a range of a source: from line Line, column Col to line
 // EndLine, column EndCol (exclusive), 1-based, in the file File (the
 // source's own name, or an included file's Path).
@@ -240,22 +242,39 @@ func blankSpans(src []byte, spans []Span, file string) []byte {
 	if len(mine) == 0 {
 		return src
 	}
-	out := append([]byte(nil), src...)
+	out := make([]byte, 0, len(src))
 	line, col := 1, 1
-	for i, ch := range out {
+	if bytes.HasPrefix(src, utf8BOM) {
+		out, src = append(out, utf8BOM...), src[len(utf8BOM):]
+	}
+	for i := 0; i < len(src); {
+		// A character: a byte and the UTF-8 continuation bytes after it,
+		// as the lexer counts columns.
+		size := 1
+		for i+size < len(src) && src[i+size]&0xC0 == 0x80 {
+			size++
+		}
+		ch := src[i]
+		host := false
 		for _, s := range mine {
 			after := line > s.Line || line == s.Line && col >= s.Col
 			before := line < s.EndLine || line == s.EndLine && col < s.EndCol
 			if after && before && ch != '\n' {
-				out[i] = ' '
+				host = true
 				break
 			}
+		}
+		if host {
+			out = append(out, ' ') // one space for one character: columns stay
+		} else {
+			out = append(out, src[i:i+size]...)
 		}
 		if ch == '\n' {
 			line, col = line+1, 1
 		} else {
 			col++
 		}
+		i += size
 	}
 	return out
 }

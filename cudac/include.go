@@ -71,6 +71,9 @@ type includeState struct {
 	// was entered: the file may not close those.
 	condBase int
 	list     []Include
+	// bytes counts what the #include lines have read, against
+	// MaxSourceBytes.
+	bytes int
 }
 
 // include handles #include at hash with the tokens after the word.
@@ -98,6 +101,10 @@ func (p *preprocessor) include(name token, args []token) {
 		return
 	}
 	if p.inc.once[path] {
+		return
+	}
+	if p.inc.bytes += len(src); p.inc.bytes > MaxSourceBytes {
+		p.d.errorf(p.pos(args[0]), "the #include files come to more than %d bytes (%d MiB), the most a compilation reads", MaxSourceBytes, MaxSourceBytes>>20)
 		return
 	}
 	for _, open := range p.inc.stack {
@@ -162,7 +169,7 @@ func slicesIndex(list []string, s string) int {
 func (p *preprocessor) findInclude(at token, spelled string) (path string, src []byte, ok bool) {
 	read := p.inc.read
 	if read == nil {
-		read = os.ReadFile
+		read = ReadSource // at most MaxSourceBytes, so /dev/zero cannot hang it
 	}
 	var dirs []string
 	if filepath.IsAbs(spelled) {

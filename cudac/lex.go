@@ -1,6 +1,7 @@
 package cudac
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -49,6 +50,10 @@ func lex(src []byte, d *diags) []token {
 	return lx.all()
 }
 
+// utf8BOM is UTF-8's byte-order mark, which an editor may write at the
+// start of a file.
+var utf8BOM = []byte("\xef\xbb\xbf")
+
 func (lx *lexer) errorf(line, col int32, format string, args ...any) {
 	p := lx.d.at(lx.file, line, col)
 	if lx.errPos.IsValid() {
@@ -58,6 +63,9 @@ func (lx *lexer) errorf(line, col int32, format string, args ...any) {
 }
 
 func (lx *lexer) all() []token {
+	if lx.off == 0 && lx.line == 1 && lx.col == 1 && bytes.HasPrefix(lx.src, utf8BOM) {
+		lx.off = len(utf8BOM) // a byte-order mark is no character of line 1
+	}
 	var toks []token
 	for {
 		t := lx.next()
@@ -68,10 +76,15 @@ func (lx *lexer) all() []token {
 	}
 }
 
-// adv advances n bytes on the current line.
+// adv advances n bytes on the current line. Columns count characters
+// (the first bytes of UTF-8 sequences), not bytes.
 func (lx *lexer) adv(n int) {
+	for _, c := range lx.src[lx.off:min(lx.off+n, len(lx.src))] {
+		if c&0xC0 != 0x80 {
+			lx.col++
+		}
+	}
 	lx.off += n
-	lx.col += int32(n)
 }
 
 func (lx *lexer) newline() {

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/warplab/warplab/cudac"
 )
@@ -314,7 +315,7 @@ func isCaretLine(s string) bool {
 	return t == "^"
 }
 
-// caretColumn returns the 1-based byte column of the caret in the source
+// caretColumn returns the 1-based character column of the caret in the source
 // line src, given NVRTC's echo of that line and its caret line. NVRTC
 // indents the echo; where the echo does not end with the source line
 // (tabs expanded, a line too long and cut), it returns 1.
@@ -333,7 +334,7 @@ func caretColumn(echo, caret, src string) int {
 	if col < 1 || col > len(src)+1 {
 		return 1
 	}
-	return col
+	return utf8.RuneCountInString(src[:col-1]) + 1 // cudac.Pos counts characters
 }
 
 // isPTX reports whether an image is PTX text rather than an ELF cubin.
