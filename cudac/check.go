@@ -15,6 +15,9 @@ type programImpl struct {
 	mu   sync.Mutex
 	file string
 	src  []byte
+	// constBytes is the size of the __constant__ variables declared so
+	// far, against ConstantBankBytes.
+	constBytes int64
 	// lineNotes name the Define options a line uses, for diagnostics.
 	lineNotes map[Pos]string
 	global    *scope
@@ -460,6 +463,30 @@ func (c *checker) namedConst(spec *declSpec, dc *declarator, t *Type) {
 	c.declare(&entity{kind: entConst, name: dc.Name, pos: dc.P, val: k})
 }
 
+// ConstantBankBytes is the size of the constant bank that __constant__
+// variables share, 64 KB on every CUDA GPU: a program whose __constant__
+// variables take more is refused (ptxas: "too much global constant data").
+const ConstantBankBytes = 64 << 10
+
+// constantBank counts v, a __constant__ variable, against the 64 KB bank
+// and reports whether it fits with those declared before it, each at its
+// type's alignment.
+func (c *checker) constantBank(v *Var) bool {
+	size := v.T.Size()
+	align := max(v.T.Align(), 1)
+	start := (c.impl.constBytes + align - 1) / align * align
+	if size > ConstantBankBytes || start+size > ConstantBankBytes {
+		what := fmt.Sprintf("'%s' is %d bytes", v.Name, size)
+		if start > 0 {
+			what += fmt.Sprintf(", after %d bytes of __constant__ variables before it", start)
+		}
+		c.errorf(v.P, "__constant__ variables take at most %d bytes (64 KB, the constant bank): %s", ConstantBankBytes, what)
+		return false
+	}
+	c.impl.constBytes = start + size
+	return true
+}
+
 // globalVar declares a __device__ or __constant__ variable.
 func (c *checker) globalVar(spec *declSpec, dc *declarator, t *Type, cst, vol bool) {
 	if spec.Extern {
@@ -481,6 +508,9 @@ func (c *checker) globalVar(spec *declSpec, dc *declarator, t *Type, cst, vol bo
 	v := &Var{Name: dc.Name, T: t, P: dc.P, Space: SpaceGlobal, Const: cst}
 	if spec.Constant {
 		v.Space = SpaceConstant
+		if !c.constantBank(v) {
+			return
+		}
 	}
 	if dc.Init != nil {
 		v.Init = c.constInit(dc.Init, t, dc.Name)

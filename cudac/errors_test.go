@@ -447,3 +447,24 @@ func TestEchoClipsAndEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestConstantBank checks that __constant__ variables are refused past the
+// 64 KB constant bank, at the declaration that crosses it.
+func TestConstantBank(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"__constant__ float c[16384];\n__global__ void k(float* p) { p[0] = c[1]; }\n", ""},
+		{"__constant__ float c[1<<20];\n__global__ void k(float* p) { p[0] = c[1]; }\n",
+			"f.cu:1:20: __constant__ variables take at most 65536 bytes (64 KB, the constant bank): 'c' is 4194304 bytes"},
+		{"__constant__ char a;\n__constant__ double b[8191];\n__constant__ double d;\n",
+			"f.cu:3:21: __constant__ variables take at most 65536 bytes (64 KB, the constant bank): 'd' is 8 bytes, after 65536 bytes of __constant__ variables before it"},
+		{"__device__ float g[1<<20];\n__constant__ int c[16384];\n", ""},
+	} {
+		_, err := Compile("f.cu", []byte(tc.src))
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q: %v", tc.src, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: got %v, want %q", tc.src, err, tc.want)
+		}
+	}
+}

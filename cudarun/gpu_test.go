@@ -399,3 +399,34 @@ func TestHelperProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestConstantBankNVRTC gives NVRTC the sources cudac refuses for the
+// 64 KB constant bank (cudac.ConstantBankBytes), and one that fills it
+// exactly: the first must fail to compile (ptxas reports "too much global
+// constant data"), the second must build. The error's text is logged as
+// the evidence for the simulator's matching refusal.
+func TestConstantBankNVRTC(t *testing.T) {
+	requireGPU(t)
+	build := func(src string) error {
+		text := nvrtcSource("c.cu", []byte(src), nil)
+		_, err := compileImage("c.cu", []byte(src), text, compileOptions("sm_90", false, nil), []string{"k"})
+		return err
+	}
+	full := "__constant__ float c[16384];\n__global__ void k(float* p, int i) { p[0] = c[i]; }\n"
+	if err := build(full); err != nil {
+		t.Errorf("64 KB of __constant__: %v", err)
+	}
+	for _, src := range []string{
+		"__constant__ float c[1<<20];\n__global__ void k(float* p, int i) { p[0] = c[i]; }\n",
+		"__constant__ float c[16384];\n__constant__ float d[1];\n__global__ void k(float* p, int i) { p[0] = c[i] + d[0]; }\n",
+	} {
+		err := build(src)
+		t.Logf("NVRTC on %q: %v", src, err)
+		if err == nil || !strings.Contains(strings.ToLower(err.Error()), "constant") {
+			t.Errorf("%q compiled (%v); want an error about the constant bank", src, err)
+		}
+		if _, cerr := cudac.Compile("c.cu", []byte(src)); cerr == nil || !strings.Contains(cerr.Error(), "constant bank") {
+			t.Errorf("cudac on %q: %v, want the constant-bank error", src, cerr)
+		}
+	}
+}
