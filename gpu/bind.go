@@ -52,7 +52,7 @@ func bindOne(p *cudac.Var, a any) (driver.ArgValue, error) {
 		}
 		pa, ok := a.(pointerArg)
 		if !ok {
-			return v, fmt.Errorf("got %T, want a buffer", a)
+			return v, fmt.Errorf("got %s, want a buffer (%s)", argDesc(a), t)
 		}
 		ptr := pa.pointer()
 		if ptr.mem == nil {
@@ -124,9 +124,9 @@ func scalarBits(t *cudac.Type, a any) (uint64, error) {
 		case cudac.Float64:
 			return math.Float64bits(f), nil
 		}
-		return 0, fmt.Errorf("got %T %v, want %s", a, a, t)
+		return 0, fmt.Errorf("got %s %v, want %s", argDesc(a), a, t)
 	}
-	return 0, fmt.Errorf("got %T, want %s", a, t)
+	return 0, fmt.Errorf("got %s, want %s", argDesc(a), t)
 }
 
 func intBits(t *cudac.Type, i int64, signed bool, a any) (uint64, error) {
@@ -168,7 +168,7 @@ func intBits(t *cudac.Type, i int64, signed bool, a any) (uint64, error) {
 	case cudac.Uint64:
 		lo, hi = 0, math.MaxInt64
 	default:
-		return 0, fmt.Errorf("got %T, want %s", a, t)
+		return 0, fmt.Errorf("got %s, want %s", argDesc(a), t)
 	}
 	if i < lo || i > hi {
 		return 0, fmt.Errorf("%v does not fit %s", a, t)
@@ -181,4 +181,43 @@ func sizeMask(size int64) uint64 {
 		return math.MaxUint64
 	}
 	return 1<<(8*uint(size)) - 1
+}
+
+// argDesc names the type of a launch argument as CUDA spells it: a
+// buffer as its pointer type ("unsigned long long*"), a Go number as the
+// CUDA type of its width ("int" for int32, "long long" for int); a value
+// that is neither as a Go type.
+func argDesc(a any) string {
+	if pa, ok := a.(pointerArg); ok {
+		return pa.pointer().elem.String() + "*"
+	}
+	rv := reflect.ValueOf(a)
+	if !rv.IsValid() {
+		return "nil"
+	}
+	switch rv.Kind() {
+	case reflect.Bool:
+		return "bool"
+	case reflect.Int8:
+		return "signed char"
+	case reflect.Uint8:
+		return "unsigned char"
+	case reflect.Int16:
+		return "short"
+	case reflect.Uint16:
+		return "unsigned short"
+	case reflect.Int32:
+		return "int"
+	case reflect.Uint32:
+		return "unsigned int"
+	case reflect.Int, reflect.Int64:
+		return "long long"
+	case reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		return "unsigned long long"
+	case reflect.Float32:
+		return "float"
+	case reflect.Float64:
+		return "double"
+	}
+	return fmt.Sprintf("a Go %T, which is no CUDA type", a)
 }

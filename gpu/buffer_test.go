@@ -132,3 +132,39 @@ func TestBufferTooLarge(t *testing.T) {
 		t.Errorf("a buffer of 2^61 float64: %v, want an overflow error", err)
 	}
 }
+
+// TestArgumentTypeNames checks that a launch argument of the wrong type is
+// named as CUDA spells types, not as Go does.
+func TestArgumentTypeNames(t *testing.T) {
+	d, err := gpu.Open("sim:t4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	m, err := d.Compile("k.cu", []byte(`__global__ void k(int* p, int n) {}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := m.Kernel("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u64, _ := gpu.NewBuffer[uint64](d, 1)
+	i32, _ := gpu.NewBuffer[int32](d, 1)
+	cfg := gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(1)}
+	for _, tc := range []struct {
+		args []any
+		want string
+	}{
+		{[]any{i32, u64}, "argument 2 (int n): got unsigned long long*, want int"},
+		{[]any{int32(1), 1}, "argument 1 (int* p): got int, want a buffer (int*)"},
+		{[]any{u64, 1}, "argument 1 (int* p): got a buffer of unsigned long long, want int"},
+		{[]any{i32, "x"}, "argument 2 (int n): got a Go string, which is no CUDA type, want int"},
+		{[]any{i32, float32(1.5)}, "argument 2 (int n): got float 1.5, want int"},
+	} {
+		_, err := k.Launch(cfg, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "gpu.Buffer") {
+			t.Errorf("%v: got %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}

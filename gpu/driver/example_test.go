@@ -77,5 +77,5 @@ func Example() {
 	fmt.Println(err)
 	// Output:
 	// [7 7 7 7] fill
-	// gpu: launch fill: argument 2 (int v): got float64 1.5, want int
+	// gpu: launch fill: argument 2 (int v): got double 1.5, want int
 }
