@@ -29,7 +29,7 @@ func TestUsageAndExitCodes(t *testing.T) {
 		{name: "--help", args: []string{"--help"}, code: 0, out: "commands:", quietErrs: true},
 		{name: "help run", args: []string{"help", "run"}, code: 0, errs: "usage: warplab run FILE.cu"},
 		{name: "help fidelity", args: []string{"help", "fidelity"}, code: 0, errs: "usage: warplab fidelity"},
-		{name: "help of an unknown command", args: []string{"help", "nope"}, code: 0, out: "commands:"},
+		{name: "help of an unknown command", args: []string{"help", "nope"}, code: 2, errs: `warplab help: unknown command "nope"`, quietOut: true},
 		{name: "unknown command", args: []string{"nope"}, code: 2, errs: `warplab: unknown command "nope"`, quietOut: true},
 		{name: "unknown flag", args: []string{"run", src, "--no-such-flag"}, code: 2, errs: "flag provided but not defined: -no-such-flag", quietOut: true},
 		{name: "devices with an argument", args: []string{"devices", "extra"}, code: 1, errs: "unexpected arguments: extra"},

@@ -55,6 +55,9 @@ func Main(args []string, stdout, stderr io.Writer) int {
 				}
 				return exitStatus(c, err, stderr)
 			}
+			fmt.Fprintf(stderr, "warplab help: unknown command %q\n", args[1])
+			usage(stderr)
+			return 2
 		}
 		usage(stdout)
 		return 0
