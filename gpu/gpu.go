@@ -397,6 +397,9 @@ type Diagnostic struct {
 
 func (d Diagnostic) String() string {
 	s := fmt.Sprintf("%s: %s: %s", d.Pos, d.Kind, d.Msg)
+	if !d.Pos.IsValid() && d.Pos.File == "" {
+		s = fmt.Sprintf("%s: %s", d.Kind, d.Msg) // of the whole launch
+	}
 	if d.Other.IsValid() {
 		s += " (other access at " + d.Other.String() + ")"
 	}

@@ -377,3 +377,22 @@ func TestCUDAArchPerProfile(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintfCut checks that printf output past the device's buffer is
+// dropped, as on a GPU, and that the result says so.
+func TestPrintfCut(t *testing.T) {
+	d := open(t, "sim:t4")
+	k := kernel(t, d, `__global__ void p(int n) { for (int i = 0; i < n; i++) printf("thread %d line %d of a long printf\n", threadIdx.x, i); }`, "p")
+	small := launch(t, k, 1, 32, 2)
+	if strings.Count(small.Printf, "\n") != 64 || len(small.Diagnostics) != 0 {
+		t.Errorf("64 lines: got %d lines, diagnostics %v", strings.Count(small.Printf, "\n"), small.Diagnostics)
+	}
+	res := launch(t, k, 1, 64, 1000) // 64000 lines of about 40 bytes: over 1 MiB
+	if len(res.Printf) > 1<<20 || len(res.Printf) < 1<<20-100 {
+		t.Errorf("printf output is %d bytes, want just under 1 MiB", len(res.Printf))
+	}
+	text := gpu.FormatDiagnostics(res.Diagnostics)
+	if !strings.Contains(text, "printf-cut: printf output cut at 1048576 bytes") || !strings.Contains(text, "printf calls is missing") {
+		t.Errorf("diagnostics %q do not say that the output was cut", text)
+	}
+}

@@ -42,6 +42,7 @@ type ctx struct {
 	diags        diagSet
 	printfs      []printfRec
 	printfBytes  int
+	printfCut    int // printf lines dropped past maxPrintfBytes
 	executed     int64
 	budget       int64 // the most warp instructions this context may execute
 	// spent, shared by the contexts of a batch, counts their instructions
@@ -67,7 +68,7 @@ func (x *exec) workerCtx(budget int64) *ctx {
 		clear(c.lanes)
 		c.diags = diagSet{}
 		c.printfs = c.printfs[:0]
-		c.printfBytes, c.executed, c.budget, c.err, c.spent = 0, 0, budget, nil, nil
+		c.printfBytes, c.printfCut, c.executed, c.budget, c.err, c.spent = 0, 0, 0, budget, nil, nil
 		return c
 	}
 	return x.newCtx(budget)
@@ -131,6 +132,7 @@ func (x *exec) merge(c *ctx, b *block) {
 	}
 	m.printfs = append(m.printfs, c.printfs...)
 	m.printfBytes += c.printfBytes
+	m.printfCut += c.printfCut
 	m.executed += c.executed
 	if m.err == nil {
 		m.err = c.err

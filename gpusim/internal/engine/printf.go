@@ -44,6 +44,8 @@ func (x *exec) mkPrintf(in *ir.Inst) step {
 				c.printfBytes += len(s)
 				w.printfs++
 				c.printfs = append(c.printfs, printfRec{block: w.blk.linear, thread: w.idx*32 + l, seq: w.printfs, text: s})
+			} else {
+				c.printfCut++
 			}
 			r[dst+l] = uint64(len(args))
 		}

@@ -644,15 +644,22 @@ func (x *exec) outcome() *Outcome {
 		L2Drain: x.atom.drained, ResidentBlocks: x.resident}
 	o.L2 = x.atom.l2Profile()
 	o.Diagnostics = m.diags.list
-	o.Printf = printfText(m.printfs)
+	var cut int
+	o.Printf, cut = printfText(m.printfs)
+	if cut += m.printfCut; cut > 0 {
+		// Past the diagnostics' limit too: output that is missing must
+		// say so.
+		o.Diagnostics = append(o.Diagnostics, driver.Diagnostic{Kind: "printf-cut", Msg: fmt.Sprintf(
+			"printf output cut at %d bytes (the device's printf buffer, cudaLimitPrintfFifoSize): the output of %d printf calls is missing", maxPrintfBytes, cut)})
+	}
 	return o
 }
 
 // printfText orders printf output by block, thread and call, and cuts it
 // at the device's buffer size.
-func printfText(recs []printfRec) string {
+func printfText(recs []printfRec) (string, int) {
 	if len(recs) == 0 {
-		return ""
+		return "", 0
 	}
 	sort.SliceStable(recs, func(i, j int) bool {
 		a, b := recs[i], recs[j]
@@ -665,11 +672,11 @@ func printfText(recs []printfRec) string {
 		return a.seq < b.seq
 	})
 	var sb strings.Builder
-	for _, p := range recs {
+	for i, p := range recs {
 		if sb.Len()+len(p.text) > maxPrintfBytes {
-			break
+			return sb.String(), len(recs) - i
 		}
 		sb.WriteString(p.text)
 	}
-	return sb.String()
+	return sb.String(), 0
 }
