@@ -408,8 +408,11 @@ func TestHelperProcess(t *testing.T) {
 func TestConstantBankNVRTC(t *testing.T) {
 	requireGPU(t)
 	build := func(src string) error {
-		text := nvrtcSource("c.cu", []byte(src), nil)
-		_, err := compileImage("c.cu", []byte(src), text, compileOptions("sm_90", false, nil), []string{"k"})
+		text, _, err := nvrtcSource("c.cu", []byte(src), nil)
+		if err != nil {
+			return err
+		}
+		_, err = compileImage(nvrtcInput{file: "c.cu", src: []byte(src), text: text}, compileOptions("sm_90", false, nil), []string{"k"})
 		return err
 	}
 	full := "__constant__ float c[16384];\n__global__ void k(float* p, int i) { p[0] = c[i]; }\n"

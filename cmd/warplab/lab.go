@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -61,6 +62,9 @@ func labCmd(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.help, "help", false, "print this help, or with NAME the lab's options")
 	fs.BoolVar(&o.help, "h", false, "the same as --help")
 
+	if err := labOptionAsFlag(fs, args); err != nil {
+		return err
+	}
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -257,4 +261,38 @@ func checkWritable(dir string) error {
 	name := f.Name()
 	f.Close()
 	return os.Remove(name)
+}
+
+// labOptionAsFlag reports a flag that warplab lab does not have but that
+// names a lab's option (--sizes 4096), pointing to --set, the only way
+// options are given; other unknown flags are left to the flag package.
+func labOptionAsFlag(fs *flag.FlagSet, args []string) error {
+	for i, a := range args {
+		if a == "--" {
+			return nil
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if fs.Lookup(name) != nil {
+			continue
+		}
+		for _, l := range labs.All() {
+			for _, opt := range l.Options() {
+				if opt.Name != name {
+					continue
+				}
+				if !hasValue {
+					value = "VALUE"
+					if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+						value = args[i+1]
+					}
+				}
+				return usagef("%s is not a flag of warplab lab; the lab option %s is set with --set %s=%s (warplab lab %s --help lists a lab's options)",
+					a, name, name, value, l.Info().Name)
+			}
+		}
+	}
+	return nil
 }

@@ -221,7 +221,7 @@ func TestLabErrors(t *testing.T) {
 		{[]string{"lab", "day26", "--set", "block-size=96"}, 2, "block-size=96: 96: want a power of two"},
 		{[]string{"lab", "day26", "--set", "determinism-runs=5000"}, 2, "at most 1000"},
 		{[]string{"lab", "day26", "--json", "--markdown"}, 2, "choose one"},
-		{[]string{"lab", "day26", "--sizes", "4096"}, 2, "flag provided but not defined: -sizes"},
+		{[]string{"lab", "day26", "--sizes", "4096"}, 2, "--sizes is not a flag of warplab lab; the lab option sizes is set with --set sizes=4096"},
 		{[]string{"lab", "list", "--markdown"}, 2, "lab list takes only --json"},
 		{[]string{"lab", "day26", "--device", "sim:t4", "--plot", filepath.Join(unwritable, "plots")}, 1, "--plot " + unwritable},
 	} {

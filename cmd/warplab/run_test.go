@@ -176,7 +176,7 @@ __global__ void flags(const bool* in, bool* out, int* counts, int n) {
 	}
 	for _, tc := range []struct{ buf, want string }{
 		{"in=bool:8:iota", "a bool buffer takes zero, const:true|false, mod:2 or randint:0:1:SEED"},
-		{"in=bool:8:randint:0:5:1", "a bool buffer takes zero"},
+		{"in=bool:8:randint:0:5:1", "HI 5 is out of range for bool (0 to 1)"},
 		{"in=bool:8:const:maybe", "invalid syntax"},
 	} {
 		code, _, errs := warplab(t, "run", src, "--kernel", "flags", "--grid", "1", "--block", "32",
