@@ -57,8 +57,9 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// maxEcho is how many characters of a source line a diagnostic shows: a
-// window around the column, marked "..." where the line goes on.
+// maxEcho is how many columns of a source line a diagnostic shows (an
+// escaped byte such as \x01 taking four): a window around the column,
+// marked "..." where the line goes on.
 const maxEcho = 120
 
 // echo returns the text a diagnostic shows for a source line, and the
@@ -88,9 +89,22 @@ func echo(line string, col int) (string, int) {
 	}
 	more := len(units) > col+maxEcho || utf8.RuneCountInString(line) > len(units)
 	at := min(col-1, len(units))
-	start := max(0, at-maxEcho/2)
-	end := min(len(units), start+maxEcho)
-	start = max(0, min(start, end-maxEcho))
+	width := func(u string) int { return utf8.RuneCountInString(u) }
+	// The window [start, end) holds at most maxEcho columns: up to half
+	// of them before the caret, the rest after it, any left over before.
+	start, end, used := at, at, 0
+	for start > 0 && used+width(units[start-1]) <= maxEcho/2 {
+		start--
+		used += width(units[start])
+	}
+	for end < len(units) && used+width(units[end]) <= maxEcho {
+		used += width(units[end])
+		end++
+	}
+	for start > 0 && used+width(units[start-1]) <= maxEcho {
+		start--
+		used += width(units[start])
+	}
 	var b strings.Builder
 	if start > 0 {
 		b.WriteString("...")
@@ -98,7 +112,7 @@ func echo(line string, col int) (string, int) {
 	caret := b.Len()
 	for i := start; i < end; i++ {
 		if i < at {
-			caret += utf8.RuneCountInString(units[i])
+			caret += width(units[i])
 		}
 		b.WriteString(units[i])
 	}

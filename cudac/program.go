@@ -143,6 +143,9 @@ func ReadSource(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("cudac: %s is a directory, not a source file", path)
+	}
 	src, err := io.ReadAll(io.LimitReader(f, MaxSourceBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("cudac: reading %s: %w", path, err)
