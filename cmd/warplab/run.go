@@ -261,6 +261,10 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	dev, err := gpu.OpenSpec(spec)
 	if err != nil {
+		if o.device.IsAuto() && o.seedSet && os.Getenv(gpu.EnvDevice) != "" {
+			// deviceSpec read the spec from the environment.
+			return fmt.Errorf("$%s=%s: %w", gpu.EnvDevice, os.Getenv(gpu.EnvDevice), err)
+		}
 		return err
 	}
 	if lim := o.limit(dev.Spec()); dev.Spec().Timeout() != lim {
