@@ -54,7 +54,9 @@ func (c *checker) tileSize(x Expr, pos Pos) int64 {
 	n := k.Int
 	switch {
 	case n > 32 && n&(n-1) == 0 && n <= 1024:
-		c.errorf(pos, "tiles larger than a warp (%d threads) are not supported; the subset has tiles of 1 to 32 threads", n)
+		c.errorf(pos, "tiles larger than a warp (%d threads) are not supported: NVRTC accepts tiles of 64 to 1024 threads "+
+			"(with sync, thread_rank, num_threads and meta_group_rank/size only, and before sm_80 a cg::block_tile_memory), "+
+			"but the simulator does not model a barrier over part of a block; use tiles of 1 to 32 threads or __syncthreads()", n)
 		return 0
 	case n < 1 || n > 32 || n&(n-1) != 0:
 		c.errorf(pos, "a tile size must be a power of two from 1 to 32, not %d", n)
