@@ -98,6 +98,8 @@ type checker struct {
 	// binds are the template parameters bound in this checker's scope,
 	// for the conversion operators of a struct template's instance.
 	binds []*entity
+	// lam is the lambda whose body is being checked, if any.
+	lam *lambdaCtx
 }
 
 // compile is Compile's implementation.

@@ -17,6 +17,9 @@ func (c *checker) check(e sExpr, wantObj bool) Expr {
 	switch e := e.(type) {
 	case *sBad:
 		return badExpr(e.P)
+	case *sLambda:
+		c.errorf(e.P, "a lambda is supported only stored in an 'auto' local ('auto f = [...](...) {...};') and called in the same function; passing one to a function or calling it where it is written is not")
+		return badExpr(e.P)
 	case *sNum:
 		return c.number(e)
 	case *sChar:
@@ -96,6 +99,9 @@ func isBuiltinVarName(name string) bool { return builtinVarNames[name] || name =
 
 func (c *checker) ident(e *sIdent, wantObj bool) Expr {
 	ent := c.lookup(e.Name)
+	if ent != nil && c.lambdaOuter(e.Name, ent) {
+		return c.capture(e, ent, wantObj)
+	}
 	if ent == nil {
 		switch {
 		case e.Name == "warpSize":

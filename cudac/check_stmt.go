@@ -131,6 +131,9 @@ func (c *checker) forStmt(s *sFor) Stmt {
 }
 
 func (c *checker) returnStmt(s *sReturn) []Stmt {
+	if c.lam != nil && c.lam.deduce {
+		return c.lambdaReturn(s)
+	}
 	res := c.fn.Result
 	if s.X == nil {
 		if res.Kind != Void {
@@ -298,6 +301,10 @@ func (c *checker) localDecl(d *sDecl) []Stmt {
 	}
 	var out []Stmt
 	for _, dc := range d.Decls {
+		if l, ok := dc.Init.(*sLambda); ok {
+			out = append(out, c.lambdaLocal(base, dc, l)...)
+			continue
+		}
 		t, cst, vol := c.declType(base, bconst, bvol, dc.Ptrs, dc.Dims, dc.P)
 		if t == nil {
 			c.poison(dc.Name, dc.P)

@@ -95,7 +95,9 @@
 //
 // Not supported, each reported as an error that names it: goto and labels,
 // function pointers, rvalue references, classes, unions, member functions
-// (but conversion operators), operator overloading, lambdas, new/delete,
+// (but conversion operators), operator overloading, lambdas other than
+// "auto f = [...](...) {...};" called in the same function (lambda.go),
+// new/delete,
 // exceptions, namespaces other than cooperative_groups, recursion,
 // variable-length arrays, half types, dim3 kernel parameters, long
 // double, bit-fields, inline assembly, host code, kernel launches in device

@@ -282,18 +282,7 @@ func (p *parser) primary() sExpr {
 		}
 		return x
 	case tLBrack:
-		p.errorf(pos, "lambdas are not supported")
-		p.skipBalanced()
-		if p.is(tLParen) {
-			p.skipBalanced()
-		}
-		for p.is(tIdent) || p.is(tArrow) || p.is(tStar) {
-			p.next() // mutable, noexcept, -> type
-		}
-		if p.is(tLBrace) {
-			p.skipBalanced()
-		}
-		return &sBad{P: pos}
+		return p.lambda()
 	case tColonColon:
 		p.next()
 		if !p.is(tIdent) {
@@ -507,5 +496,84 @@ func (p *parser) chain(n int) {
 	if n > maxChain {
 		p.errorf(p.here(), "expression is too long")
 		panic(bailout{})
+	}
+}
+
+// lambda parses [captures](params) mutable -> R { body }; __device__ and
+// __host__ after the captures are accepted.
+func (p *parser) lambda() sExpr {
+	l := &sLambda{P: p.here()}
+	p.next()
+	for !p.is(tRBrack) && !p.is(tEOF) {
+		cp := p.here()
+		switch {
+		case p.is(tAssign) && len(l.Caps) == 0 && l.Default == 0:
+			l.Default = '='
+			p.next()
+		case p.is(tAmp) && p.peek(1).kind != tIdent && len(l.Caps) == 0 && l.Default == 0:
+			l.Default = '&'
+			p.next()
+		case p.is(tAmp) && p.peek(1).kind == tIdent:
+			p.next()
+			l.Caps = append(l.Caps, lambdaCap{P: cp, Name: p.tok.text, Ref: true})
+			p.next()
+		case p.is(tIdent) && p.tok.text != "this":
+			l.Caps = append(l.Caps, lambdaCap{P: cp, Name: p.tok.text})
+			p.next()
+		default:
+			p.errorf(cp, "unsupported lambda capture %s (the subset has =, &, name and &name)", p.tok.describe())
+			p.skipLambdaRest()
+			return &sBad{P: l.P}
+		}
+		if !p.got(tComma) {
+			break
+		}
+	}
+	if !p.expect(tRBrack, "after lambda captures") {
+		p.skipLambdaRest()
+		return &sBad{P: l.P}
+	}
+	for p.isWord("__device__") || p.isWord("__host__") {
+		p.next()
+	}
+	if p.is(tLParen) {
+		d := &declarator{}
+		if !p.params(d) {
+			p.skipLambdaRest()
+			return &sBad{P: l.P}
+		}
+		l.Params = d.Param
+	}
+	for p.isWord("mutable") || p.isWord("noexcept") || p.isWord("constexpr") || p.isWord("__device__") || p.isWord("__host__") {
+		l.Mutable = l.Mutable || p.tok.text == "mutable"
+		p.next()
+	}
+	if p.got(tArrow) {
+		l.Ret = p.typeName("after '->' in a lambda")
+	}
+	if !p.is(tLBrace) {
+		p.errorf(p.here(), "expected '{' to begin a lambda's body, found %s", p.tok.describe())
+		return &sBad{P: l.P}
+	}
+	saved := p.noGT
+	p.noGT = 0
+	l.Body = p.block()
+	p.noGT = saved
+	return l
+}
+
+// skipLambdaRest skips what is left of a lambda after an error.
+func (p *parser) skipLambdaRest() {
+	if p.is(tRBrack) {
+		p.next()
+	}
+	if p.is(tLParen) {
+		p.skipBalanced()
+	}
+	for p.is(tIdent) || p.is(tArrow) || p.is(tStar) {
+		p.next()
+	}
+	if p.is(tLBrace) {
+		p.skipBalanced()
 	}
 }

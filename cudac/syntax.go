@@ -151,6 +151,28 @@ func (e *sBad) spos() Pos      { return e.P }
 func (e *sTypeArg) spos() Pos  { return e.P }
 func (e *sTemp) spos() Pos     { return e.P }
 
+// sLambda is a lambda expression: [captures](params) -> R { body }.
+type sLambda struct {
+	P Pos
+	// Default is the capture default: 0, '=' or '&'.
+	Default byte
+	Caps    []lambdaCap
+	Params  []*sParam
+	Ret     *sTypeName // nil: deduced from the return statements
+	Body    *sBlock
+	Mutable bool
+}
+
+// lambdaCap is one explicit capture: name, or &name.
+type lambdaCap struct {
+	P    Pos
+	Name string
+	Ref  bool
+}
+
+func (e *sLambda) spos() Pos { return e.P }
+func (*sLambda) sexpr()      {}
+
 func (*sIdent) sexpr()    {}
 func (*sScoped) sexpr()   {}
 func (*sNum) sexpr()      {}

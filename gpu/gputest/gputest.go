@@ -79,6 +79,7 @@ var tests = []struct {
 	{"Dim3Values", testDim3Values},
 	{"WarpReduce", testWarpReduce},
 	{"AtomicRef", testAtomicRef},
+	{"Lambdas", testLambdas},
 }
 
 // env is one subtest's device, with helpers that fail the test on error.
