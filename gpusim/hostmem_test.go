@@ -111,3 +111,34 @@ func BenchmarkLaunchHostMemory(b *testing.B) {
 	b.ReportMetric(float64(host)/float64(device), "host-bytes/device-byte")
 	b.ReportMetric(float64(host), "host-bytes/op")
 }
+
+// TestAtomicsHostMemory checks the host memory of a launch whose atomics
+// hit every word of a 16 MiB buffer: the per-address bookkeeping of the
+// atomics counters (distinct addresses, the longest chain) and the L2's
+// per-line queues cost at most the device memory again, plus 4 MiB, where
+// a map entry per address cost nine times it.
+func TestAtomicsHostMemory(t *testing.T) {
+	d := open(t, "sim:t4")
+	k := kernel(t, d, `__global__ void bump(unsigned* c, int n) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+        atomicAdd(&c[i], 1u);
+}`, "bump")
+	const n = 1 << 22
+	c := zeros[uint32](t, d, n)
+	runtime.GC()
+	before := heapAllocs()
+	res, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(16), Block: gpu.D1(256)}, c, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, device := heapAllocs()-before, uint64(4*n)
+	if bound := 2*device + 4<<20; host > bound {
+		t.Errorf("atomics on every word of %d bytes allocated %d bytes of host memory (%.2fx), more than %d", device, host, float64(host)/float64(device), bound)
+	}
+	if got := res.Counters.GlobalAtomicAddresses; got != n {
+		t.Errorf("%d distinct atomic addresses, want %d", got, n)
+	}
+	if got := res.Counters.GlobalAtomicMaxChain; got != 1 {
+		t.Errorf("longest chain %d, want 1", got)
+	}
+}

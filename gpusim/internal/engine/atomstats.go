@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math"
+	"slices"
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu/driver"
@@ -34,13 +35,14 @@ func (g *atomGroup) add(sp uint8, addr uint64) {
 
 // atomStats accumulates the launch's atomic traffic.
 type atomStats struct {
-	perAddr map[uint64]int64 // operations issued per address
-	lines   map[uint64]*lineState
-	drained int64 // the last cycle any line is busy
+	perAddr addrCounts // operations issued per address, and the lines by page
+	nlines  int64      // lines that received atomics
+	drained int64      // the last cycle any line is busy
 }
 
 // lineState is one L2 line's share of the launch's global atomics.
 type lineState struct {
+	used   bool    // the line has received atomics
 	ops    int64   // operations issued
 	busyNs float64 // time the line's atomic unit is held
 	// free is the SM cycle its queue empties, kept in fractions of a
@@ -51,18 +53,36 @@ type lineState struct {
 }
 
 func (s *atomStats) init() {
-	s.perAddr = map[uint64]int64{}
-	s.lines = map[uint64]*lineState{}
+	s.perAddr.init()
+	s.nlines = 0
 }
 
 // line returns the state of the L2 line that holds addr, adding it on first use.
 func (s *atomStats) line(addr uint64) *lineState {
-	ls := s.lines[addr>>7]
-	if ls == nil {
-		ls = &lineState{}
-		s.lines[addr>>7] = ls
+	ls := &s.perAddr.page(addr).lines[addr>>7&(1<<(pageShift-7)-1)]
+	if !ls.used {
+		ls.used = true
+		s.nlines++
 	}
 	return ls
+}
+
+// eachLine calls f for every line that received atomics, in address
+// order, so that sums over them do not depend on a map's order.
+func (s *atomStats) eachLine(f func(*lineState)) {
+	keys := make([]uint64, 0, len(s.perAddr.pages))
+	for k := range s.perAddr.pages {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		p := s.perAddr.pages[k]
+		for i := range p.lines {
+			if p.lines[i].used {
+				f(&p.lines[i])
+			}
+		}
+	}
 }
 
 // record counts one atomic instruction and returns the SM cycle at which
@@ -97,7 +117,7 @@ func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, used, floatAdd b
 			}
 			c.GlobalAtomicIssued += issued
 			addr := g.addrs[i]
-			s.perAddr[addr] += issued
+			s.perAddr.add(addr, issued)
 			s.line(addr).ops += issued
 		}
 	case spShared:
@@ -174,22 +194,20 @@ func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cuda
 
 func (s *atomStats) l2Profile() L2Profile {
 	var p L2Profile
-	for _, ls := range s.lines {
+	s.eachLine(func(ls *lineState) {
 		p.MaxLineNs = max(p.MaxLineNs, ls.busyNs)
 		p.SumNs += ls.busyNs
-	}
-	p.HotLines = int64(len(s.lines))
+	})
+	p.HotLines = s.nlines
 	return p
 }
 
 func (s *atomStats) fill(c *driver.Counters) {
 	c.GlobalAtomicAggregated = c.GlobalAtomicOps - c.GlobalAtomicIssued
-	c.GlobalAtomicAddresses = int64(len(s.perAddr))
-	c.GlobalAtomicLines = int64(len(s.lines))
-	for _, n := range s.perAddr {
-		c.GlobalAtomicMaxChain = max(c.GlobalAtomicMaxChain, n)
-	}
-	for _, ls := range s.lines {
+	c.GlobalAtomicAddresses = s.perAddr.distinct
+	c.GlobalAtomicLines = s.nlines
+	c.GlobalAtomicMaxChain = s.perAddr.most
+	s.eachLine(func(ls *lineState) {
 		c.GlobalAtomicMaxLine = max(c.GlobalAtomicMaxLine, ls.ops)
-	}
+	})
 }
