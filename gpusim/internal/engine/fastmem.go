@@ -191,6 +191,11 @@ func straddlingBytes(base uint64, offs *[32]uint64, mask uint32, size uint64) in
 
 // loadFast tries the fast path of a load; it returns false to fall back.
 func (x *exec) loadFast(w *warp, d, ad *[32]uint64, off, size uint64, hintShared bool, cache *Alloc, pc int, k cudac.Kind) bool {
+	if w.mask == allLanes && (size == 4 || size == 8) && consecutive(ad, size) {
+		if x.loadSeq(w, d, ad[0]+off, size, hintShared, cache, pc) {
+			return true
+		}
+	}
 	var offs [32]uint64
 	if hintShared {
 		ok, regular := sharedOffsets(w, ad, off, size, &offs)
@@ -220,6 +225,11 @@ func (x *exec) loadFast(w *warp, d, ad *[32]uint64, off, size uint64, hintShared
 
 // storeFast tries the fast path of a store.
 func (x *exec) storeFast(w *warp, v, ad *[32]uint64, off, size uint64, hintShared bool, cache *Alloc, pc int) bool {
+	if w.mask == allLanes && (size == 4 || size == 8) && consecutive(ad, size) {
+		if x.storeSeq(w, v, ad[0]+off, size, hintShared, cache, pc) {
+			return true
+		}
+	}
 	var offs [32]uint64
 	var p unsafe.Pointer
 	regular := false
@@ -287,4 +297,151 @@ func gather(d *[32]uint64, p unsafe.Pointer, offs *[32]uint64, mask uint32, size
 		}
 	}
 	return bits.OnesCount32(mask)
+}
+
+// The sequential paths: all 32 lanes active, lane l at a0 + l*size with
+// 4- or 8-byte elements, the shape of a coalesced access (a[i] with i
+// the thread index). They give the same values, counters and race reports
+// as the per-lane fast paths above, with no per-lane offsets, bank or
+// sector bookkeeping.
+
+// allLanes is the mask of a full warp.
+const allLanes = ^uint32(0)
+
+// consecutive reports whether lane l's address is ad[0] + l*size for
+// every lane.
+func consecutive(ad *[32]uint64, size uint64) bool {
+	a0 := ad[0]
+	for l := 1; l < 32; l++ {
+		if ad[l] != a0+uint64(l)*size {
+			return false
+		}
+	}
+	return true
+}
+
+// seqWindow returns the offset of a sequential access at addr in a
+// window of n bytes starting at base, or false when a lane would fall
+// outside it or the first element is misaligned.
+func seqWindow(addr, base, n, size uint64) (uint64, bool) {
+	o0 := addr - base
+	if n < 32*size || o0 > n-32*size || o0&(size-1) != 0 {
+		return 0, false
+	}
+	return o0, true
+}
+
+// loadSeq is loadFast for a sequential access.
+func (x *exec) loadSeq(w *warp, d *[32]uint64, addr, size uint64, hintShared bool, cache *Alloc, pc int) bool {
+	if hintShared {
+		sh := w.blk.shared
+		o0, ok := seqWindow(addr, ir.SharedBase, uint64(len(sh)), size)
+		if !ok {
+			return false
+		}
+		gatherSeq(d, unsafe.Pointer(&sh[o0]), size)
+		w.blk.ctx.count.SharedLoadRequests++ // consecutive elements: no bank conflicts
+		if rs := w.blk.race; rs != nil {
+			rs.readWarpSeq(x, w, o0, size, pc)
+		}
+		return true
+	}
+	if cache == nil {
+		return false
+	}
+	o0, ok := seqWindow(addr, cache.Base, uint64(len(cache.Data)), size)
+	if !ok {
+		return false
+	}
+	gatherSeq(d, unsafe.Pointer(&cache.Data[o0]), size)
+	c := &w.blk.ctx.count
+	a0 := cache.Base + o0
+	c.GlobalLoadRequests++
+	c.GlobalLoadSectors += int64((a0+32*size-1)>>5 - a0>>5 + 1)
+	c.DRAMBytes += dramBytesSeq(a0, size, &w.l1)
+	c.GlobalLoadBytes += 32 * int64(size)
+	return true
+}
+
+// storeSeq is storeFast for a sequential access.
+func (x *exec) storeSeq(w *warp, v *[32]uint64, addr, size uint64, hintShared bool, cache *Alloc, pc int) bool {
+	if hintShared {
+		sh := w.blk.shared
+		o0, ok := seqWindow(addr, ir.SharedBase, uint64(len(sh)), size)
+		if !ok {
+			return false
+		}
+		scatterSeq(unsafe.Pointer(&sh[o0]), v, size)
+		w.blk.ctx.count.SharedStoreRequests++
+		if rs := w.blk.race; rs != nil {
+			rs.writeWarpSeq(x, w, o0, size, pc)
+		}
+		return true
+	}
+	if cache == nil {
+		return false
+	}
+	o0, ok := seqWindow(addr, cache.Base, uint64(len(cache.Data)), size)
+	if !ok {
+		return false
+	}
+	scatterSeq(unsafe.Pointer(&cache.Data[o0]), v, size)
+	c := &w.blk.ctx.count
+	a0 := cache.Base + o0
+	c.GlobalStoreRequests++
+	c.GlobalStoreSectors += int64((a0+32*size-1)>>5 - a0>>5 + 1)
+	c.DRAMBytes += dramBytesSeq(a0, size, nil)
+	c.GlobalStoreBytes += 32 * int64(size)
+	return true
+}
+
+// gatherSeq loads 32 consecutive elements of size bytes (4 or 8) at p.
+func gatherSeq(d *[32]uint64, p unsafe.Pointer, size uint64) {
+	if size == 4 {
+		s := (*[32]uint32)(p)
+		for l := range d {
+			d[l] = uint64(s[l])
+		}
+		return
+	}
+	*d = *(*[32]uint64)(p)
+}
+
+// scatterSeq stores 32 consecutive elements of size bytes (4 or 8) at p.
+func scatterSeq(p unsafe.Pointer, v *[32]uint64, size uint64) {
+	if size == 4 {
+		s := (*[32]uint32)(p)
+		for l := range s {
+			s[l] = uint32(v[l])
+		}
+		return
+	}
+	*(*[32]uint64)(p) = *v
+}
+
+// dramBytesSeq is dramBytes for 32 lanes at a0 + l*size with aligned
+// 4- or 8-byte elements, which never straddle a granule and come in
+// address order.
+func dramBytesSeq(a0, size uint64, l1 *[32]uint64) int64 {
+	if l1 == nil {
+		return int64((a0+32*size-1)>>granuleShift-a0>>granuleShift+1) << granuleShift
+	}
+	var moved int64
+	cur := a0 >> granuleShift
+	hit := false
+	for l := range l1 {
+		g := (a0 + uint64(l)*size) >> granuleShift
+		if g != cur {
+			if !hit {
+				moved++
+			}
+			cur, hit = g, false
+		}
+		hit = hit || l1[l] == g+1
+		l1[l] = g + 1
+	}
+	if !hit {
+		moved++
+	}
+	return moved << granuleShift
 }

@@ -208,3 +208,63 @@ func (s *raceShadow) writeWarp(x *exec, w *warp, offs *[32]uint64, size uint64, 
 		s.write(x, w, l, off, size, pc, false)
 	}
 }
+
+// readWarpSeq is readWarp for all 32 lanes reading consecutive elements
+// of size bytes from offset o0 (aligned to size).
+func (s *raceShadow) readWarpSeq(x *exec, w *warp, o0, size uint64, pc int) {
+	if size != 1<<s.shift {
+		var offs [32]uint64
+		for l := range offs {
+			offs[l] = o0 + uint64(l)*size
+		}
+		s.readWarp(x, w, &offs, size, pc)
+		return
+	}
+	epoch := w.blk.epoch
+	base := w.idx * 32
+	g0 := o0 >> s.shift
+	ws, rs, rpc := s.w[g0:g0+32], s.r[g0:g0+32], s.rpc[g0:g0+32]
+	for l := range ws {
+		tid := base + l
+		rec, rd := ws[l], rs[l]
+		if uint32(rec>>32) != epoch || int(rec>>1)&0x7fff == tid {
+			switch {
+			case uint32(rd>>32) != epoch:
+				rs[l] = pack(epoch, w.syncEpoch, tid, false)
+				rpc[l] = int32(pc)
+			case int(rd>>1)&0x7fff != tid:
+				rs[l] = rd | 1
+			}
+			continue
+		}
+		s.read(x, w, l, o0+uint64(l)*size, size, pc)
+	}
+}
+
+// writeWarpSeq is writeWarp for all 32 lanes writing consecutive elements
+// of size bytes from offset o0 (aligned to size).
+func (s *raceShadow) writeWarpSeq(x *exec, w *warp, o0, size uint64, pc int) {
+	if size != 1<<s.shift {
+		var offs [32]uint64
+		for l := range offs {
+			offs[l] = o0 + uint64(l)*size
+		}
+		s.writeWarp(x, w, &offs, size, pc)
+		return
+	}
+	epoch := w.blk.epoch
+	base := w.idx * 32
+	g0 := o0 >> s.shift
+	ws, rs, wpc := s.w[g0:g0+32], s.r[g0:g0+32], s.wpc[g0:g0+32]
+	for l := range ws {
+		tid := base + l
+		rec, rd := ws[l], rs[l]
+		if (uint32(rec>>32) != epoch || int(rec>>1)&0x7fff == tid) &&
+			(uint32(rd>>32) != epoch || int(rd>>1)&0x7fff == tid && rd&1 == 0) {
+			ws[l] = pack(epoch, w.syncEpoch, tid, false)
+			wpc[l] = int32(pc)
+			continue
+		}
+		s.write(x, w, l, o0+uint64(l)*size, size, pc, false)
+	}
+}
