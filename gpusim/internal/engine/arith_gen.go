@@ -3484,6 +3484,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int32(uint32(x[l])) == int32(uint32(y[l])) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int32(uint32(x[l])) == int32(uint32(y[l])) {
@@ -3498,6 +3506,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int32(uint32(x[l])) == yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int32(uint32(x[l])) == yv {
@@ -3512,6 +3528,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if uint32(x[l]) == uint32(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if uint32(x[l]) == uint32(y[l]) {
@@ -3526,6 +3550,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if uint32(x[l]) == yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if uint32(x[l]) == yv {
@@ -3540,6 +3572,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int64(x[l]) == int64(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int64(x[l]) == int64(y[l]) {
@@ -3554,6 +3594,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int64(x[l]) == yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int64(x[l]) == yv {
@@ -3568,6 +3616,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if (x[l]) == (y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if (x[l]) == (y[l]) {
@@ -3582,6 +3638,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if (x[l]) == yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if (x[l]) == yv {
@@ -3596,6 +3660,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float32frombits(uint32(x[l])) == math.Float32frombits(uint32(y[l])) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float32frombits(uint32(x[l])) == math.Float32frombits(uint32(y[l])) {
@@ -3610,6 +3682,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float32frombits(uint32(x[l])) == yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float32frombits(uint32(x[l])) == yv {
@@ -3624,6 +3704,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float64frombits(x[l]) == math.Float64frombits(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float64frombits(x[l]) == math.Float64frombits(y[l]) {
@@ -3638,6 +3726,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float64frombits(x[l]) == yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float64frombits(x[l]) == yv {
@@ -3652,6 +3748,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int32(uint32(x[l])) != int32(uint32(y[l])) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int32(uint32(x[l])) != int32(uint32(y[l])) {
@@ -3666,6 +3770,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int32(uint32(x[l])) != yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int32(uint32(x[l])) != yv {
@@ -3680,6 +3792,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if uint32(x[l]) != uint32(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if uint32(x[l]) != uint32(y[l]) {
@@ -3694,6 +3814,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if uint32(x[l]) != yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if uint32(x[l]) != yv {
@@ -3708,6 +3836,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int64(x[l]) != int64(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int64(x[l]) != int64(y[l]) {
@@ -3722,6 +3858,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int64(x[l]) != yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int64(x[l]) != yv {
@@ -3736,6 +3880,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if (x[l]) != (y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if (x[l]) != (y[l]) {
@@ -3750,6 +3902,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if (x[l]) != yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if (x[l]) != yv {
@@ -3764,6 +3924,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float32frombits(uint32(x[l])) != math.Float32frombits(uint32(y[l])) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float32frombits(uint32(x[l])) != math.Float32frombits(uint32(y[l])) {
@@ -3778,6 +3946,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float32frombits(uint32(x[l])) != yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float32frombits(uint32(x[l])) != yv {
@@ -3792,6 +3968,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float64frombits(x[l]) != math.Float64frombits(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float64frombits(x[l]) != math.Float64frombits(y[l]) {
@@ -3806,6 +3990,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float64frombits(x[l]) != yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float64frombits(x[l]) != yv {
@@ -3820,6 +4012,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int32(uint32(x[l])) < int32(uint32(y[l])) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int32(uint32(x[l])) < int32(uint32(y[l])) {
@@ -3834,6 +4034,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int32(uint32(x[l])) < yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int32(uint32(x[l])) < yv {
@@ -3848,6 +4056,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if uint32(x[l]) < uint32(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if uint32(x[l]) < uint32(y[l]) {
@@ -3862,6 +4078,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if uint32(x[l]) < yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if uint32(x[l]) < yv {
@@ -3876,6 +4100,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int64(x[l]) < int64(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int64(x[l]) < int64(y[l]) {
@@ -3890,6 +4122,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int64(x[l]) < yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int64(x[l]) < yv {
@@ -3904,6 +4144,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if (x[l]) < (y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if (x[l]) < (y[l]) {
@@ -3918,6 +4166,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if (x[l]) < yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if (x[l]) < yv {
@@ -3932,6 +4188,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float32frombits(uint32(x[l])) < math.Float32frombits(uint32(y[l])) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float32frombits(uint32(x[l])) < math.Float32frombits(uint32(y[l])) {
@@ -3946,6 +4210,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float32frombits(uint32(x[l])) < yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float32frombits(uint32(x[l])) < yv {
@@ -3960,6 +4232,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float64frombits(x[l]) < math.Float64frombits(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float64frombits(x[l]) < math.Float64frombits(y[l]) {
@@ -3974,6 +4254,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float64frombits(x[l]) < yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float64frombits(x[l]) < yv {
@@ -3988,6 +4276,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int32(uint32(x[l])) <= int32(uint32(y[l])) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int32(uint32(x[l])) <= int32(uint32(y[l])) {
@@ -4002,6 +4298,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int32(uint32(x[l])) <= yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int32(uint32(x[l])) <= yv {
@@ -4016,6 +4320,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if uint32(x[l]) <= uint32(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if uint32(x[l]) <= uint32(y[l]) {
@@ -4030,6 +4342,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if uint32(x[l]) <= yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if uint32(x[l]) <= yv {
@@ -4044,6 +4364,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int64(x[l]) <= int64(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int64(x[l]) <= int64(y[l]) {
@@ -4058,6 +4386,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int64(x[l]) <= yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int64(x[l]) <= yv {
@@ -4072,6 +4408,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if (x[l]) <= (y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if (x[l]) <= (y[l]) {
@@ -4086,6 +4430,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if (x[l]) <= yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if (x[l]) <= yv {
@@ -4100,6 +4452,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float32frombits(uint32(x[l])) <= math.Float32frombits(uint32(y[l])) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float32frombits(uint32(x[l])) <= math.Float32frombits(uint32(y[l])) {
@@ -4114,6 +4474,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float32frombits(uint32(x[l])) <= yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float32frombits(uint32(x[l])) <= yv {
@@ -4128,6 +4496,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float64frombits(x[l]) <= math.Float64frombits(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float64frombits(x[l]) <= math.Float64frombits(y[l]) {
@@ -4142,6 +4518,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float64frombits(x[l]) <= yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float64frombits(x[l]) <= yv {
@@ -4156,6 +4540,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int32(uint32(x[l])) > int32(uint32(y[l])) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int32(uint32(x[l])) > int32(uint32(y[l])) {
@@ -4170,6 +4562,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int32(uint32(x[l])) > yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int32(uint32(x[l])) > yv {
@@ -4184,6 +4584,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if uint32(x[l]) > uint32(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if uint32(x[l]) > uint32(y[l]) {
@@ -4198,6 +4606,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if uint32(x[l]) > yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if uint32(x[l]) > yv {
@@ -4212,6 +4628,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int64(x[l]) > int64(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int64(x[l]) > int64(y[l]) {
@@ -4226,6 +4650,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int64(x[l]) > yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int64(x[l]) > yv {
@@ -4240,6 +4672,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if (x[l]) > (y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if (x[l]) > (y[l]) {
@@ -4254,6 +4694,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if (x[l]) > yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if (x[l]) > yv {
@@ -4268,6 +4716,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float32frombits(uint32(x[l])) > math.Float32frombits(uint32(y[l])) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float32frombits(uint32(x[l])) > math.Float32frombits(uint32(y[l])) {
@@ -4282,6 +4738,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float32frombits(uint32(x[l])) > yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float32frombits(uint32(x[l])) > yv {
@@ -4296,6 +4760,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float64frombits(x[l]) > math.Float64frombits(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float64frombits(x[l]) > math.Float64frombits(y[l]) {
@@ -4310,6 +4782,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float64frombits(x[l]) > yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float64frombits(x[l]) > yv {
@@ -4324,6 +4804,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int32(uint32(x[l])) >= int32(uint32(y[l])) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int32(uint32(x[l])) >= int32(uint32(y[l])) {
@@ -4338,6 +4826,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int32(uint32(x[l])) >= yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int32(uint32(x[l])) >= yv {
@@ -4352,6 +4848,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if uint32(x[l]) >= uint32(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if uint32(x[l]) >= uint32(y[l]) {
@@ -4366,6 +4870,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if uint32(x[l]) >= yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if uint32(x[l]) >= yv {
@@ -4380,6 +4892,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int64(x[l]) >= int64(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int64(x[l]) >= int64(y[l]) {
@@ -4394,6 +4914,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if int64(x[l]) >= yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if int64(x[l]) >= yv {
@@ -4408,6 +4936,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if (x[l]) >= (y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if (x[l]) >= (y[l]) {
@@ -4422,6 +4958,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if (x[l]) >= yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if (x[l]) >= yv {
@@ -4436,6 +4980,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float32frombits(uint32(x[l])) >= math.Float32frombits(uint32(y[l])) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float32frombits(uint32(x[l])) >= math.Float32frombits(uint32(y[l])) {
@@ -4450,6 +5002,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float32frombits(uint32(x[l])) >= yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float32frombits(uint32(x[l])) >= yv {
@@ -4464,6 +5024,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			x := (*[32]uint64)(r[a:])
 			y := (*[32]uint64)(r[bb:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float64frombits(x[l]) >= math.Float64frombits(y[l]) {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float64frombits(x[l]) >= math.Float64frombits(y[l]) {
@@ -4478,6 +5046,14 @@ func mkCmpBits(op ir.Op, k cudac.Kind, a, bb int, imm uint64, useImm bool) func(
 			r := w.regs
 			x := (*[32]uint64)(r[a:])
 			var c uint32
+			if m == allLanes {
+				for l := range x {
+					if math.Float64frombits(x[l]) >= yv {
+						c |= 1 << l
+					}
+				}
+				return c
+			}
 			for ; m != 0; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				if math.Float64frombits(x[l]) >= yv {

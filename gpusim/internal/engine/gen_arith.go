@@ -117,6 +117,14 @@ x := (*[32]uint64)(r[a:])
 y := (*[32]uint64)(r[bb:])
 {{- end}}
 var c uint32
+if m == allLanes {
+for l := range x {
+if {{.Lane}} {
+c |= 1 << l
+}
+}
+return c
+}
 for ; m != 0; m &= m - 1 {
 l := bits.TrailingZeros32(m)
 if {{.Lane}} {

@@ -346,6 +346,12 @@ func (x *exec) mkS2R(which int32, dst int) step {
 		switch which {
 		case int32(cudac.ThreadIdxX):
 			base := w.idx * 32
+			if oneD && w.mask == allLanes {
+				for l := range d {
+					d[l] = uint64(base + l)
+				}
+				return run
+			}
 			if oneD {
 				for m := w.mask; m != 0; m &= m - 1 {
 					l := bits.TrailingZeros32(m)
@@ -387,6 +393,12 @@ func (x *exec) mkS2R(which int32, dst int) step {
 			v = uint64(x.cfg.Grid.Y)
 		case int32(cudac.GridDimZ):
 			v = uint64(x.cfg.Grid.Z)
+		}
+		if w.mask == allLanes {
+			for l := range d {
+				d[l] = v
+			}
+			return run
 		}
 		for m := w.mask; m != 0; m &= m - 1 {
 			d[bits.TrailingZeros32(m)] = v
