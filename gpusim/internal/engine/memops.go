@@ -417,7 +417,9 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 	fullOnly := in.Flags&ir.FlagAggFullWarp != 0
 	acc := access{"atomic " + op.String(), pc}
 	floatAdd := op == cudac.AtomicAdd && (k == cudac.Float32 || k == cudac.Float64)
+	addF32 := op == cudac.AtomicAdd && k == cudac.Float32 && in.B != ir.NoReg
 	isCAS := op == cudac.AtomicCAS
+	canon := canonMask(k)
 	return func(w *warp) stop {
 		r := w.regs
 		ad := addrRegs(r, a)
@@ -448,7 +450,21 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 			p := unsafe.Pointer(&(*cache).Data[offs[first]])
 			cur := loadBits(p, k)
 			n, casFails := 0, int64(0)
-			for m := w.mask; m != 0; m &= m - 1 {
+			if addF32 {
+				// The labs' contended case, a global float sum: the
+				// lanes' adds in the L2, as atomicOp does them.
+				a := math.Float32frombits(uint32(cur))
+				for m := w.mask; m != 0; m &= m - 1 {
+					l := bits.TrailingZeros32(m)
+					if hasDst {
+						d[l] = uint64(math.Float32bits(a))
+					}
+					a = ftz32(ftz32(a) + ftz32(math.Float32frombits(uint32(val[l]))))
+					n++
+				}
+				cur = uint64(math.Float32bits(a))
+			}
+			for m := w.mask; m != 0 && !addF32; m &= m - 1 {
 				l := bits.TrailingZeros32(m)
 				var v, cv uint64
 				if val != nil {
@@ -460,10 +476,10 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 				if hasDst {
 					d[l] = cur
 				}
-				if isCAS && Canon(k, cur) != Canon(k, cv) {
+				if isCAS && cur&canon != cv&canon {
 					casFails++
 				}
-				cur = Canon(k, atomicOp(op, k, cur, v, cv, true))
+				cur = atomicOp(op, k, cur, v, cv, true) & canon
 				n++
 			}
 			w.blk.ctx.count.CASFailures += casFails
@@ -489,7 +505,7 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 			if cmp != nil {
 				cv = cmp[l]
 			}
-			if isCAS && Canon(k, old) != Canon(k, cv) {
+			if isCAS && old&canon != cv&canon {
 				w.blk.ctx.count.CASFailures++
 			}
 			storeBits(p, size, atomicOp(op, k, old, v, cv, sp == spGlobal))
@@ -587,15 +603,20 @@ func atomicOp(op cudac.Builtin, k cudac.Kind, old, v, cmp uint64, global bool) u
 
 // Canon keeps the bits of a value that a kind's memory holds.
 func Canon(k cudac.Kind, v uint64) uint64 {
+	return v & canonMask(k)
+}
+
+// canonMask is the mask Canon applies for kind k.
+func canonMask(k cudac.Kind) uint64 {
 	switch kindSize(k) {
 	case 1:
-		return uint64(uint8(v))
+		return 0xff
 	case 2:
-		return uint64(uint16(v))
+		return 0xffff
 	case 4:
-		return uint64(uint32(v))
+		return 0xffff_ffff
 	}
-	return v
+	return ^uint64(0)
 }
 
 // queueShared advances a warp's clock past its shared atomics: each
