@@ -35,16 +35,20 @@ func (x *exec) window() int64 {
 	return max(x.lookahead, x.lives/x.finished)
 }
 
+// pcCount is how many times one instruction ran: warp executions and the
+// lanes active in them.
+type pcCount struct{ warps, lanes int64 }
+
 // ctx is what a phase's instructions update besides its block.
 type ctx struct {
-	count        driver.Counters
-	execs, lanes []int64 // per instruction: warp and lane executions
-	diags        diagSet
-	printfs      []printfRec
-	printfBytes  int
-	printfCut    int // printf lines dropped past maxPrintfBytes
-	executed     int64
-	budget       int64 // the most warp instructions this context may execute
+	count       driver.Counters
+	execs       []pcCount // per instruction: warp and lane executions
+	diags       diagSet
+	printfs     []printfRec
+	printfBytes int
+	printfCut   int // printf lines dropped past maxPrintfBytes
+	executed    int64
+	budget      int64 // the most warp instructions this context may execute
 	// spent, shared by the contexts of a batch, counts their instructions
 	// together in steps of spendStep, so that an endless loop in many
 	// blocks at once stops after the budget, not after a budget per block.
@@ -55,7 +59,7 @@ type ctx struct {
 
 func (x *exec) newCtx(budget int64) *ctx {
 	n := len(x.code)
-	return &ctx{execs: make([]int64, n), lanes: make([]int64, n), caches: make([]*Alloc, n), budget: budget}
+	return &ctx{execs: make([]pcCount, n), caches: make([]*Alloc, n), budget: budget}
 }
 
 // workerCtx returns a cleared context for a batch phase.
@@ -65,7 +69,6 @@ func (x *exec) workerCtx(budget int64) *ctx {
 		x.pool = x.pool[:n-1]
 		c.count = driver.Counters{}
 		clear(c.execs)
-		clear(c.lanes)
 		c.diags = diagSet{}
 		c.printfs = c.printfs[:0]
 		c.printfBytes, c.printfCut, c.executed, c.budget, c.err, c.spent = 0, 0, 0, budget, nil, nil
@@ -124,8 +127,8 @@ func (x *exec) merge(c *ctx, b *block) {
 	m := x.main
 	addCounters(&m.count, &c.count)
 	for pc, n := range c.execs {
-		m.execs[pc] += n
-		m.lanes[pc] += c.lanes[pc]
+		m.execs[pc].warps += n.warps
+		m.execs[pc].lanes += n.lanes
 	}
 	for _, d := range c.diags.list {
 		m.diags.add(d)

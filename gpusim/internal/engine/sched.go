@@ -538,7 +538,7 @@ func (x *exec) release(b *block) {
 func (x *exec) runWarp(w *warp) stop {
 	code := x.code
 	c := w.blk.ctx
-	execs, lanes := c.execs, c.lanes
+	execs := c.execs
 	n := c.executed
 	// The warp's own budget ends at warpEnd; the loop checks the lower of
 	// that and the launch's. left is at most 2^62, so neither overflows.
@@ -556,8 +556,9 @@ func (x *exec) runWarp(w *warp) stop {
 			w.left = w.warpEnd - n
 			return st
 		}
-		execs[pc]++
-		lanes[pc] += active
+		e := &execs[pc]
+		e.warps++
+		e.lanes += active
 		w.clock += p.cost
 		n++
 		if st != run {
@@ -630,12 +631,12 @@ func (x *exec) outcome() *Outcome {
 	perWave := int64(x.resident * x.m.SMs)
 	c.Waves = (x.blocks + perWave - 1) / perWave
 	for pc, n := range m.execs {
-		if n == 0 {
+		if n.warps == 0 {
 			continue
 		}
-		c.WarpInstructions += n
-		c.ThreadInstructions += m.lanes[pc]
-		*classOf(&c.ByClass, &x.k.Code[pc]) += n
+		c.WarpInstructions += n.warps
+		c.ThreadInstructions += n.lanes
+		*classOf(&c.ByClass, &x.k.Code[pc]) += n.warps
 	}
 	x.atom.fill(c)
 	// The kernel ends when its last block has finished and the L2 has
