@@ -515,7 +515,7 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 			group.add(sp, addr)
 			if sp == spShared {
 				if rs := w.blk.race; rs != nil {
-					rs.write(x, w, l, addr-ir.SharedBase, size, pc, true)
+					rs.writeAtomic(x, w, l, addr-ir.SharedBase, size, pc)
 				}
 			}
 		}

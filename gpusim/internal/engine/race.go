@@ -268,3 +268,21 @@ func (s *raceShadow) writeWarpSeq(x *exec, w *warp, o0, size uint64, pc int) {
 		s.write(x, w, l, o0+uint64(l)*size, size, pc, false)
 	}
 }
+
+// writeAtomic checks and records lane l's atomic update of shared memory
+// at off. The common cases, no plain access by another thread since the
+// barrier or only other atomics, are handled inline.
+func (s *raceShadow) writeAtomic(x *exec, w *warp, l int, off, size uint64, pc int) {
+	g := off >> s.shift
+	if g == (off+size-1)>>s.shift {
+		epoch := w.blk.epoch
+		tid := w.idx*32 + l
+		rec, rd := s.w[g], s.r[g]
+		if (uint32(rec>>32) != epoch || int(rec>>1)&0x7fff == tid || rec&1 != 0) && uint32(rd>>32) != epoch {
+			s.w[g] = pack(epoch, w.syncEpoch, tid, true)
+			s.wpc[g] = int32(pc)
+			return
+		}
+	}
+	s.write(x, w, l, off, size, pc, true)
+}
