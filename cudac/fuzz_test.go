@@ -39,9 +39,32 @@ func FuzzCompile(f *testing.F) {
 	})
 }
 
+// FuzzDefine compiles a source with a macro predefined as an option
+// (warplab run --define NAME=VALUE): any name and value, valid or not,
+// must give a program or diagnostics, never a panic. Its seed corpus is in
+// testdata/fuzz/FuzzDefine.
+func FuzzDefine(f *testing.F) {
+	src := "#ifndef M\n#define M 1\n#endif\n__global__ void k(int* p) { p[0] = N + M; }\n"
+	for _, d := range [][2]string{{"N", "1"}, {"N", ""}, {"N", "+"}, {"", "3"}, {"3x", "1"}, {"N", `"abc`}, {"M", "N"}, {"N", "N"}, {"F(x)", "x"}, {"N", "(1 ? 2 : 3"}} {
+		f.Add(src, d[0], d[1])
+	}
+	f.Fuzz(func(t *testing.T, src, name, value string) {
+		done := make(chan error, 1)
+		go func() { done <- fuzzOne([]byte(src), Define(name, value), DefineFlag("--define")) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("no result in 10s for %q with %q=%q", src, name, value)
+		}
+	})
+}
+
 // fuzzOne compiles src, instantiates its kernels and dumps its functions.
-func fuzzOne(src []byte) error {
-	p, err := Compile("f.cu", src)
+func fuzzOne(src []byte, opts ...Option) error {
+	p, err := Compile("f.cu", src, opts...)
 	if err != nil {
 		return diagnosticsError(err)
 	}

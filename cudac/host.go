@@ -107,7 +107,10 @@ func itemEnd(toks []token, i int) (end int, hasBody, isFunc bool) {
 			depth--
 		case tLBrace:
 			if depth == 0 {
-				prev := toks[j-1]
+				var prev token // none when the file starts with '{'
+				if j > 0 {
+					prev = toks[j-1]
+				}
 				body := j > i && (prev.kind == tRParen || prev.kind == tIdent && (prev.text == "const" || prev.text == "noexcept" || prev.text == "override")) &&
 					!declaresType(toks[i:j]) || toks[i].kind == tIdent && toks[i].text == "namespace"
 				k := matchBrace(toks, j)
