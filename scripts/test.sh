@@ -2,8 +2,9 @@
 # test.sh installs what the tests need (scripts/setup.sh), runs the
 # repository checks (scripts/check.sh: gofmt, go vet, generated code fresh,
 # the build and the backend tests without cgo), then the Go tests of the
-# whole module. Arguments go to go test, before the package pattern:
-# scripts/test.sh -short, scripts/test.sh -run Notebook -v.
+# whole module, then each fuzz target for a few seconds (scripts/fuzz.sh).
+# Arguments go to go test, before the package pattern: scripts/test.sh
+# -short, scripts/test.sh -run Notebook -v.
 #
 # It sets WARPLAB_REQUIRE_JUPYTER=1, so the notebook tests fail, rather
 # than skip, when Jupyter, GoNB or Chromium is missing.
@@ -26,6 +27,9 @@ scripts/check.sh
 # The notebook tests run every lab notebook through Jupyter in one test
 # binary: more than go test's default 10-minute limit on a 2-core machine.
 go test -timeout 60m "$@" ./...
+# Each fuzz target for a bounded time after its seed corpus (about a
+# minute in all once the instrumented builds are cached).
+scripts/fuzz.sh
 if [ $# -eq 0 ]; then
 	"$root/scripts/image-test.sh"
 fi

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# fuzz.sh runs each fuzz target for a bounded time (FUZZTIME, 8s by
+# default) after its seed corpus: the front end (cudac: FuzzCompile,
+# FuzzDefine), the --buf parser (cmd/warplab: FuzzParseBuf), the device
+# spec parser (gpu: FuzzParseSpec) and the grader's notebook reader
+# (grade: FuzzAnswerCell). A target that finds a crash fails the script;
+# go test writes the input to the package's testdata/fuzz/TARGET, where it
+# is committed with the fix as a regression case (plain go test runs it).
+#
+# scripts/test.sh runs it after the tests. Alone: scripts/fuzz.sh, or
+# FUZZTIME=5m scripts/fuzz.sh to search longer.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+fuzztime=${FUZZTIME:-8s}
+targets=(
+	"./cudac FuzzCompile"
+	"./cudac FuzzDefine"
+	"./cmd/warplab FuzzParseBuf"
+	"./gpu FuzzParseSpec"
+	"./grade FuzzAnswerCell"
+)
+failed=()
+for t in "${targets[@]}"; do
+	read -r pkg name <<<"$t"
+	echo "fuzz: $name in $pkg for $fuzztime" >&2
+	if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg" >&2; then
+		failed+=("$name ($pkg)")
+	fi
+done
+if [ ${#failed[@]} -gt 0 ]; then
+	echo "fuzz: ${#failed[@]} target(s) failed (the crashing inputs are under the packages' testdata/fuzz):" >&2
+	printf '  %s\n' "${failed[@]}" >&2
+	exit 1
+fi
+echo "fuzz: all targets passed" >&2
