@@ -85,6 +85,8 @@ var expectations = map[string]expect{
 			"stale read forbidden",
 			"1689600 of 1689600",
 			"ordering: message passing: 32/32 done in",
+			"kernels/litmus.cu",
+			"Store and load buffering between blocks on",
 			"kernels/scope.cu",
 			"the scope of an atomic",
 			"not atomic between blocks: updates may be lost",

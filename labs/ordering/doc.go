@@ -34,6 +34,12 @@
 // that did. A GPU's L2 performs every global atomic, so it usually counts
 // right: allowed, not promised.
 //
+// Litmus runs store buffering and load buffering between pairs of blocks
+// (kernels/litmus.cu), with and without __threadfence(): on the simulator
+// under the relaxed model both weak outcomes appear for some seeds
+// without the fence (load buffering from loads satisfied late, after the
+// store that follows them) and never with it, as PTX says.
+//
 // # The exercise
 //
 // The student writes the kernel publish (AnswerTemplate is where it

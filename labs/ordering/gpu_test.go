@@ -58,6 +58,16 @@ func TestOnGPU(t *testing.T) {
 	if r.ScopeAllowed == nil || !r.ScopeAllowed.Simulated {
 		t.Fatal("no simulated scope experiment beside the measurement")
 	}
+	// Store and load buffering: with fences never; without, logged.
+	if r.Litmus == nil || r.Litmus.Simulated {
+		t.Fatalf("litmus on the GPU: %+v", r.Litmus)
+	}
+	for _, row := range r.Litmus.Rows {
+		t.Logf("%s on the GPU: %d of %d pairs %s", row.Kernel, row.Weak, row.Trials, row.Outcome)
+		if !row.Allowed && row.Weak > 0 {
+			t.Errorf("%s: %d weak outcomes on the GPU; the fences forbid them", row.Kernel, row.Weak)
+		}
+	}
 	if r.Allowed == nil || !r.Allowed.Simulated {
 		t.Fatal("no simulated relaxed model beside the measurement")
 	}

@@ -22,8 +22,10 @@ func init() { labs.Register(lab{}) }
 // Options configure Lab; the zero value runs the whole lab.
 type Options struct {
 	Publish PublishOptions
-	// Scope is the atomics-scope experiment.
-	Scope ScopeOptions
+	// Scope is the atomics-scope experiment, Litmus the store- and
+	// load-buffering one.
+	Scope  ScopeOptions
+	Litmus LitmusOptions
 	// Predict, on a GPU, is the simulated device whose relaxed model runs
 	// beside the measurement: a sim: spec, "none", or empty for
 	// sim:h200.
@@ -45,7 +47,11 @@ type Report struct {
 	// GPU measured; ScopeAllowed is, on a GPU, the simulator's beside it.
 	Scope        *ScopeTable `json:"scope"`
 	ScopeAllowed *ScopeTable `json:"scope_allowed,omitempty"`
-	Seconds      float64     `json:"seconds"`
+	// Litmus is store and load buffering between blocks, with and
+	// without fences; LitmusAllowed, on a GPU, the simulator's beside it.
+	Litmus        *LitmusTable `json:"litmus"`
+	LitmusAllowed *LitmusTable `json:"litmus_allowed,omitempty"`
+	Seconds       float64      `json:"seconds"`
 }
 
 // Lab runs the lab's experiments on dev, as its notebook does.
@@ -55,6 +61,9 @@ func Lab(dev *gpu.Device, opts Options) (*Report, error) {
 		return nil, err
 	}
 	if err := opts.Scope.resolve(); err != nil {
+		return nil, err
+	}
+	if err := opts.Litmus.resolve(); err != nil {
 		return nil, err
 	}
 	var predict gpu.Spec
@@ -104,6 +113,14 @@ func Lab(dev *gpu.Device, opts Options) (*Report, error) {
 		if r.ScopeAllowed, err = Scope(sim, o); err != nil {
 			return nil, err
 		}
+		lo := opts.Litmus
+		lo.Pairs, lo.Launches = min(lo.Pairs, DefaultLitmusPairs), min(lo.Launches, DefaultLitmusLaunches)
+		if r.LitmusAllowed, err = Litmus(sim, lo); err != nil {
+			return nil, err
+		}
+	}
+	if r.Litmus, err = Litmus(dev, opts.Litmus); err != nil {
+		return nil, err
 	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
@@ -111,7 +128,7 @@ func Lab(dev *gpu.Device, opts Options) (*Report, error) {
 
 // Tables returns the report's tables: message passing on the lab's
 // device, then on a GPU the simulator's relaxed model beside it; the same
-// for the scope of an atomic.
+// for the scope of an atomic and for store and load buffering.
 func (r *Report) Tables() []*charts.Table {
 	ts := []*charts.Table{r.Publish.Table()}
 	if r.Allowed != nil {
@@ -122,6 +139,12 @@ func (r *Report) Tables() []*charts.Table {
 	}
 	if r.ScopeAllowed != nil {
 		ts = append(ts, r.ScopeAllowed.Table())
+	}
+	if r.Litmus != nil {
+		ts = append(ts, r.Litmus.Table())
+	}
+	if r.LitmusAllowed != nil {
+		ts = append(ts, r.LitmusAllowed.Table())
 	}
 	return ts
 }
@@ -200,6 +223,6 @@ func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, 
 		*dst = x
 	}
 	o.Predict = s.Text("predict")
-	o.Publish.Progress, o.Scope.Progress = p, p
+	o.Publish.Progress, o.Scope.Progress, o.Litmus.Progress = p, p, p
 	return Lab(dev, o)
 }

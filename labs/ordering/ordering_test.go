@@ -250,8 +250,8 @@ func TestRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Tables()) != 2 || len(rep.Figures()) != 1 {
-		t.Errorf("%d tables, %d figures on the simulator; want 2, 1", len(rep.Tables()), len(rep.Figures()))
+	if len(rep.Tables()) != 3 || len(rep.Figures()) != 1 {
+		t.Errorf("%d tables, %d figures on the simulator; want 3, 1", len(rep.Tables()), len(rep.Figures()))
 	}
 	if _, err := json.Marshal(rep); err != nil {
 		t.Error(err)
@@ -326,6 +326,61 @@ func TestScopeSimulated(t *testing.T) {
 	}
 	if _, err := Scope(open(t, "sim:t4"), ScopeOptions{Blocks: 5000}); err == nil {
 		t.Error("5000 blocks accepted")
+	}
+}
+
+// TestLitmusSimulated: under the relaxed model store buffering and load
+// buffering show their weak outcomes without fences, for a seed that
+// replays them, and never with device-scope fences.
+func TestLitmusSimulated(t *testing.T) {
+	o := LitmusOptions{Pairs: 16, Launches: 6, Progress: labs.NoProgress()}
+	lt, err := Litmus(open(t, "sim:h200?seed=5"), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !lt.Simulated || !strings.Contains(lt.Spec, "memory=relaxed") || len(lt.Rows) != 4 {
+		t.Fatalf("%+v: want four rows under the relaxed model", lt)
+	}
+	for _, r := range lt.Rows {
+		if r.Trials != 16*6 {
+			t.Errorf("%s: %d trials", r.Kernel, r.Trials)
+		}
+		if !r.Allowed {
+			if r.Weak > 0 {
+				t.Errorf("%s: %d weak outcomes; PTX forbids them", r.Kernel, r.Weak)
+			}
+			continue
+		}
+		if r.Weak == 0 || r.FirstWeakSeed < 5 {
+			t.Errorf("%s: no weak outcome in %d pairs; PTX allows it", r.Kernel, r.Trials)
+			continue
+		}
+		// The first weak seed replays it: a device whose first launch has
+		// that seed, running only this kernel.
+		d := open(t, "sim:h200?memory=relaxed&seed="+strconv.FormatUint(r.FirstWeakSeed, 10))
+		m, err := d.Compile(litmusFile, []byte(LitmusSource().Text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, _ := m.Kernel(r.Kernel)
+		base, _ := gpu.NewBuffer[int32](d, 16*2*stride)
+		out, _ := gpu.NewBuffer[int32](d, 32)
+		if _, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(32), Block: gpu.D1(32)}, base, out); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := out.Download()
+		weak := 0
+		for i := 0; i < 16; i++ {
+			if r.weak(got[2*i], got[2*i+1]) {
+				weak++
+			}
+		}
+		if weak == 0 {
+			t.Errorf("%s: seed %d does not replay the weak outcome", r.Kernel, r.FirstWeakSeed)
+		}
+	}
+	if s := lt.Table().String(); !strings.Contains(s, "load buffering") || !strings.Contains(s, "forbidden") {
+		t.Errorf("table:\n%s", s)
 	}
 }
 
