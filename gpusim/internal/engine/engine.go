@@ -242,8 +242,9 @@ type warp struct {
 	warpEnd   int64  // while the warp runs: its context's count at which its budget ends
 	barDst    ir.Reg
 	ways      []divergence
-	// late is the warp's deferred load under the relaxed model (late.go).
-	late lateLoad
+	// late is the warp's deferred load under the relaxed model (late.go);
+	// nil otherwise.
+	late *lateLoad
 	// l1 holds, per lane, the 64-byte granule of its last global load plus
 	// one (0: none), the L1 reuse the DRAM traffic model credits.
 	l1 [32]uint64

@@ -123,7 +123,7 @@ func passesLoad(in *ir.Inst, dst ir.Reg) bool {
 // deferLoad records a warp's load, whose active lanes' addresses and host
 // pointers are addrs and ps, instead of reading it.
 func (x *exec) deferLoad(w *warp, dst int, k cudac.Kind, size uint64, addrs *[32]uint64, ps *[32]unsafe.Pointer) {
-	l := &w.late
+	l := w.late
 	l.mask, l.dst, l.kind, l.size = w.mask, dst, k, size
 	l.addr, l.p = *addrs, *ps
 	w.rng = splitmix(w.rng)
@@ -140,7 +140,7 @@ func (x *exec) lateGuarded(in *ir.Inst, pc int, inner step) step {
 	end := x.lateGuard[pc]&guardEnd != 0
 	a, off, size := ri(in.A), in.Imm, kindSize(in.T)
 	return func(w *warp) stop {
-		l := &w.late
+		l := w.late
 		if l.mask == 0 {
 			return inner(w)
 		}
@@ -160,7 +160,7 @@ func (x *exec) lateGuarded(in *ir.Inst, pc int, inner step) step {
 // lateClash reports whether an active lane's store overlaps what the same
 // lane's deferred load reads.
 func (x *exec) lateClash(w *warp, ad *[32]uint64, off, size uint64) bool {
-	l := &w.late
+	l := w.late
 	for m := w.mask & l.mask; m != 0; m &= m - 1 {
 		i := bits.TrailingZeros32(m)
 		if overlaps(ad[i]+off, size, l.addr[i], l.size) {
@@ -174,7 +174,7 @@ func (x *exec) lateClash(w *warp, ad *[32]uint64, off, size uint64) bool {
 // its addresses that are due reach memory, then each lane reads as a weak
 // load does.
 func (x *exec) settle(w *warp) {
-	l := &w.late
+	l := w.late
 	now := w.clock
 	for m := l.mask; m != 0; m &= m - 1 {
 		x.drainOthers(w.blk, l.addr[bits.TrailingZeros32(m)], now)

@@ -106,6 +106,9 @@ func (x *exec) resetBuf(b *block) {
 	b.wb.horizon = x.weak.seq
 	clear(b.wb.seen)
 	for _, w := range b.warps {
+		if w.late == nil {
+			w.late = &lateLoad{}
+		}
 		w.late.mask = 0
 	}
 }
