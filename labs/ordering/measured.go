@@ -5,7 +5,10 @@ package ordering
 // kernel gpusim/profiles/testdata/microbench/ordering.cu, nvcc 13.0, 528
 // pairs, 50 launches of 64 trials each). The microbenchmark has no
 // block-fence variant; its fourth variant published with a
-// cuda::atomic_ref store(release) and load(acquire).
+// cuda::atomic_ref store(release) and load(acquire). The block-fence row
+// is the lab's own mpBlockFence on the same H200 through NVRTC (warplab
+// lab ordering --device cuda, 528 pairs, 10 launches of 64 trials:
+// docs/evidence/2026-11-30-h200-ordering-scope.txt).
 type H200 struct {
 	Variant string
 	Trials  int64
@@ -18,6 +21,7 @@ func Measured() []H200 {
 	return []H200{
 		{"plain", 1_689_600, 1_689_600},
 		{"volatile", 1_689_600, 0},
+		{"block-fence", 337_920, 0},
 		{"fence", 1_689_600, 0},
 		{"release/acquire", 1_689_600, 0},
 	}

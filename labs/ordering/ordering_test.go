@@ -279,7 +279,7 @@ func TestScopeSimulated(t *testing.T) {
 	}
 	replay := st.ReplaySpec(blk)
 	tab := st.Table().String()
-	for _, want := range []string{replay, "not atomic between blocks", "allowed, not promised"} {
+	for _, want := range []string{replay, "not atomic between blocks", "Allowed, not promised", "0 of 50 launches of countBlock"} {
 		if !strings.Contains(tab, want) {
 			t.Errorf("the table lacks %q:\n%s", want, tab)
 		}

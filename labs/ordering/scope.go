@@ -68,6 +68,15 @@ func (o *ScopeOptions) resolve() error {
 	return def(&o.Launches, DefaultScopeLaunches, maxLaunches, "launches")
 }
 
+// H200ScopeLaunches and H200ScopeShort are what the project's H200 did
+// with countBlock at 1,056 blocks of 32 threads, 4 adds each: no launch of
+// 50 lost an update (H200ScopeSource), and neither did countDevice.
+const (
+	H200ScopeLaunches = 50
+	H200ScopeShort    = 0
+	H200ScopeSource   = "docs/evidence/2026-11-30-h200-ordering-scope.txt"
+)
+
 // ScopeRow is one kernel's launches.
 type ScopeRow struct {
 	Kernel string `json:"kernel"`
@@ -201,7 +210,8 @@ func (t *ScopeTable) Table() *charts.Table {
 		}
 	}
 	if t.Simulated {
-		tab.AddNote("The simulator's relaxed model performs a block-scope atomic on global memory in its block's view, as PTX allows: two blocks may read the same old value, and one update overwrites the other. A GPU's L2 performs every global atomic whatever its scope, so on today's hardware the counts usually come out right: allowed, not promised. Use atomicAdd_block where only the block's threads touch the address.")
+		tab.AddNote("The simulator's relaxed model performs a block-scope atomic on global memory in its block's view, as PTX allows: two blocks may read the same old value, and one update overwrites the other. A GPU's L2 performs every global atomic whatever its scope, so on today's hardware the counts usually come out right: on the project's H200, %d of %d launches of countBlock (1,056 blocks) lost an update (%s). Allowed, not promised. Use atomicAdd_block where only the block's threads touch the address.",
+			H200ScopeShort, H200ScopeLaunches, H200ScopeSource)
 	} else {
 		tab.AddNote("Measured on the GPU: a count that comes out right does not make atomicAdd_block right between blocks; PTX promises atomicity only within the block.")
 	}
