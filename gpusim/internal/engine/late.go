@@ -39,8 +39,9 @@ import (
 // can be what this load reads, and both loads of LB can read 1 for some
 // seeds; a dependent store waits for the load, so no value comes out of
 // thin air. The subset: a fence of any scope, an atomic (relaxed ones
-// included) or a control dependency ends the window here, though PTX lets
-// relaxed atomics and block-scope fences between blocks show LB too.
+// included) or any control flow (even a branch on a constant, such as a
+// template's if (F)) ends the window here, though PTX lets relaxed atomics
+// and block-scope fences between blocks show LB too.
 
 // lateLoad is a warp's deferred load.
 type lateLoad struct {
