@@ -21,7 +21,7 @@ const cudaPrefix = "cuda::"
 // cudaNames are the names of namespace cuda (and cuda::std) the subset
 // knows.
 var cudaNames = map[string]bool{
-	"atomic_ref": true, "atomic_thread_fence": true,
+	"atomic_ref": true, "atomic": true, "atomic_thread_fence": true,
 	"thread_scope_thread": true, "thread_scope_block": true, "thread_scope_device": true, "thread_scope_system": true,
 	"memory_order_relaxed": true, "memory_order_consume": true, "memory_order_acquire": true,
 	"memory_order_release": true, "memory_order_acq_rel": true, "memory_order_seq_cst": true,
@@ -48,7 +48,7 @@ var cudaConsts = map[string]*Const{
 }
 
 func cudaNameList() string {
-	return "atomic_ref, atomic_thread_fence, thread_scope_{thread,block,device,system} and memory_order_{relaxed,consume,acquire,release,acq_rel,seq_cst}"
+	return "atomic_ref, atomic (as a __device__ variable), atomic_thread_fence, thread_scope_{thread,block,device,system} and memory_order_{relaxed,consume,acquire,release,acq_rel,seq_cst}"
 }
 
 // resolveCuda rewrites cuda::X and cuda::std::X to one token "cuda::X".
@@ -86,17 +86,27 @@ func atomicRefType(elem *Type, scope Scope) *Type {
 		Name: fmt.Sprintf("cuda::atomic_ref<%s, cuda::thread_scope_%s>", elem, scope)}
 }
 
+// atomicObjType is cuda::atomic<elem, scope>.
+func atomicObjType(elem *Type, scope Scope) *Type {
+	return &Type{Kind: elem.Kind, Elem: elem, AtomicObj: true, RefScope: scope,
+		Name: fmt.Sprintf("cuda::atomic<%s, cuda::thread_scope_%s>", elem, scope)}
+}
+
 // atomicRefSpecType resolves cuda::atomic_ref<T> and
 // cuda::atomic_ref<T, Scope> (the scope defaults to system, as in
-// libcu++).
-func (c *checker) atomicRefSpecType(s *declSpec) *Type {
+// libcu++), and cuda::atomic<T, Scope> when obj is set.
+func (c *checker) atomicRefSpecType(s *declSpec, obj bool) *Type {
+	what := "cuda::atomic_ref"
+	if obj {
+		what = "cuda::atomic"
+	}
 	if len(s.TArgs) < 1 || len(s.TArgs) > 2 {
-		c.errorf(s.NamePos, "'cuda::atomic_ref' takes a type and a scope (cuda::atomic_ref<int, cuda::thread_scope_device>)")
+		c.errorf(s.NamePos, "'%s' takes a type and a scope (%s<int, cuda::thread_scope_device>)", what, what)
 		return nil
 	}
 	ta, ok := s.TArgs[0].(*sTypeArg)
 	if !ok {
-		c.errorf(startPos(s.TArgs[0]), "the first argument of 'cuda::atomic_ref' must be a type")
+		c.errorf(startPos(s.TArgs[0]), "the first argument of '%s' must be a type", what)
 		return nil
 	}
 	elem, _, _ := c.typeName(ta.T)
@@ -106,16 +116,19 @@ func (c *checker) atomicRefSpecType(s *declSpec) *Type {
 	switch {
 	case elem.IsInteger() && elem.Kind != Bool && elem.Size() >= 4, elem.Kind == Float32, elem.Kind == Float64:
 	default:
-		c.errorf(ta.P, "'cuda::atomic_ref<%s>' is not supported (the element must be a 32- or 64-bit integer, float or double)", elem)
+		c.errorf(ta.P, "'%s<%s>' is not supported (the element must be a 32- or 64-bit integer, float or double)", what, elem)
 		return nil
 	}
 	scope := ScopeSystem
 	if len(s.TArgs) == 2 {
-		k, ok := c.cudaConst(s.TArgs[1], threadScopeType, "the scope of 'cuda::atomic_ref'")
+		k, ok := c.cudaConst(s.TArgs[1], threadScopeType, "the scope of '"+what+"'")
 		if !ok {
 			return nil
 		}
 		scope = Scope(k)
+	}
+	if obj {
+		return atomicObjType(ScalarType(elem.Kind), scope)
 	}
 	return atomicRefType(ScalarType(elem.Kind), scope)
 }

@@ -37,7 +37,8 @@ func TestAtomicRefChecks(t *testing.T) {
 		}
 	}
 	bad := []struct{ body, want string }{
-		{"cuda::atomic<int> a;", "a.cu:2:29: 'cuda::atomic' is not supported (the <cuda/atomic> subset has atomic_ref"},
+		{"cuda::atomic<int> a;", "a.cu:2:47: a cuda::atomic is supported only as a __device__ variable; for a local or shared object use cuda::atomic_ref"},
+		{"cuda::atomic_flag f;", "a.cu:2:29: 'cuda::atomic_flag' is not supported (the <cuda/atomic> subset has atomic_ref"},
 		{"cuda::atomic_ref<int, cuda::thread_scope_device> r(p[0]); r.load(2);", "the memory order of 'cuda::atomic_ref::load' must be a constant cuda::memory_order"},
 		{"cuda::atomic_ref<int, cuda::thread_scope_device> r(p[0]); r.load(cuda::memory_order_release);", "a load cannot have memory order release"},
 		{"cuda::atomic_ref<int, cuda::thread_scope_device> r(p[0]); r.store(1, cuda::memory_order_acquire);", "a store cannot have memory order acquire"},
@@ -48,6 +49,18 @@ func TestAtomicRefChecks(t *testing.T) {
 		{"cuda::atomic_ref<int, cuda::thread_scope_device> r(p[0]); int e = 0; r.compare_exchange_strong(e);", "'cuda::atomic_ref::compare_exchange_strong' takes 2 value arguments"},
 		{"cuda::atomic_ref<int, cuda::thread_scope_device> r(p[0]); r + 1;", "invalid operands"},
 		{"cuda::atomic_thread_fence(cuda::thread_scope_device);", "the memory order of 'cuda::atomic_thread_fence' must be a constant cuda::memory_order"},
+	}
+	globals := []struct{ src, want string }{
+		{"__device__ cuda::atomic<int, cuda::thread_scope_device> c;\n__global__ void k(int* p) { p[0] = c.fetch_add(1); }", ""},
+		{"__device__ cuda::atomic<int, cuda::thread_scope_device> c;\n__global__ void k(int* p) { p[0] = c; }", "cannot convert 'cuda::atomic<int, cuda::thread_scope_device>' to 'int'"},
+		{"__constant__ cuda::atomic<int, cuda::thread_scope_device> c;\n", "a cuda::atomic must be a __device__ variable that is not const or __constant__"},
+		{"__device__ cuda::atomic<short> c;\n", "'cuda::atomic<short>' is not supported"},
+	}
+	for _, tt := range globals {
+		_, err := Compile("a.cu", []byte(pre+tt.src))
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("%s: %v, want %q", tt.src, err, tt.want)
+		}
 	}
 	for _, tt := range bad {
 		src := pre + "__global__ void k(int* p) { " + tt.body + " }"

@@ -389,6 +389,14 @@ func (c *checker) methodCall(e *sCall, m *sMember) Expr {
 	if x.Type().AtomicRef {
 		return c.atomicRefMethod(e, m, x)
 	}
+	if t := x.Type(); t.AtomicObj && !m.Arrow {
+		// A cuda::atomic's members act on its address.
+		addr := c.addrOf(x.Pos(), x)
+		if isBad(addr) {
+			return addr
+		}
+		return c.atomicRefMethod(e, m, &Conv{P: x.Pos(), X: addr, T: atomicRefType(t.Elem, t.RefScope)})
+	}
 	if x.Type().Group == NotGroup || m.Arrow {
 		c.errorf(e.P, "called object is not a function (member functions are supported only on cooperative groups and cuda::atomic_ref)")
 		c.args(e.Args)

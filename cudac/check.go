@@ -128,6 +128,7 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 	}
 	impl.global.names[cgPrefix+"thread_block_tile"] = &entity{kind: entType, name: cgPrefix + "thread_block_tile", t: invalidType}
 	impl.global.names[cudaPrefix+"atomic_ref"] = &entity{kind: entType, name: cudaPrefix + "atomic_ref", t: invalidType}
+	impl.global.names[cudaPrefix+"atomic"] = &entity{kind: entType, name: cudaPrefix + "atomic", t: invalidType}
 	for name, k := range cudaConsts {
 		impl.global.names[cudaPrefix+name] = &entity{kind: entConst, name: cudaPrefix + name, val: k}
 	}
@@ -514,7 +515,13 @@ func (c *checker) globalVar(spec *declSpec, dc *declarator, t *Type, cst, vol bo
 			return
 		}
 	}
-	if dc.Init != nil {
+	if t.AtomicObj && (spec.Constant || cst) {
+		c.errorf(dc.P, "a cuda::atomic must be a __device__ variable that is not const or __constant__")
+		return
+	}
+	if dc.Init != nil && t.AtomicObj {
+		v.Init = c.constInit(dc.Init, t.Elem, dc.Name)
+	} else if dc.Init != nil {
 		v.Init = c.constInit(dc.Init, t, dc.Name)
 	} else if cst {
 		c.errorf(dc.P, "const variable '%s' needs an initializer", dc.Name)

@@ -310,6 +310,11 @@ func (c *checker) localDecl(d *sDecl) []Stmt {
 			c.poison(dc.Name, dc.P)
 			continue
 		}
+		if t.AtomicObj || t.Kind == Array && t.Elem.AtomicObj {
+			c.errorf(dc.P, "a cuda::atomic is supported only as a __device__ variable; for a local or shared object use cuda::atomic_ref")
+			c.poison(dc.Name, dc.P)
+			continue
+		}
 		if dc.Align != nil || spec.Align != nil {
 			c.errorf(dc.P, "alignas on a local variable is not supported")
 			continue

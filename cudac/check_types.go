@@ -14,8 +14,8 @@ func (c *checker) specType(s *declSpec) (t *Type, isConst, isVolatile bool) {
 		return c.structType(s.Struct), isConst, isVolatile
 	case s.Enum != nil:
 		return c.enumType(s.Enum), isConst, isVolatile
-	case s.Name == cudaPrefix+"atomic_ref":
-		t := c.atomicRefSpecType(s)
+	case s.Name == cudaPrefix+"atomic_ref", s.Name == cudaPrefix+"atomic":
+		t := c.atomicRefSpecType(s, s.Name == cudaPrefix+"atomic")
 		if t == nil {
 			return nil, false, false
 		}

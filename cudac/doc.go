@@ -85,7 +85,9 @@
 // AtomicLoad and AtomicStore for load and store, the atomic* built-ins for
 // the read-modify-writes, and for compare_exchange a call of a made
 // function around AtomicCAS. cuda::atomic_thread_fence is a fence built-in
-// with the given order and scope.
+// with the given order and scope. cuda::atomic<T, Scope> is a Type with
+// AtomicObj set (Kind and layout T's), allowed for __device__ variables
+// only; its member calls act on its address as an atomic_ref's do.
 //
 // Host code: at file scope, items without __global__, __device__,
 // __constant__ or __shared__ that are functions (main, host helpers and

@@ -30,7 +30,7 @@ type parser struct {
 }
 
 func newParser(toks []token, d *diags) *parser {
-	p := &parser{d: d, toks: toks, tmpls: map[string]bool{}, ttypes: map[string]bool{cgPrefix + "thread_block_tile": true, cudaPrefix + "atomic_ref": true}}
+	p := &parser{d: d, toks: toks, tmpls: map[string]bool{}, ttypes: map[string]bool{cgPrefix + "thread_block_tile": true, cudaPrefix + "atomic_ref": true, cudaPrefix + "atomic": true}}
 	p.scopes = []map[string]bool{{}}
 	for name := range predefTypedef {
 		p.scopes[0][name] = true
@@ -42,6 +42,7 @@ func newParser(toks []token, d *diags) *parser {
 		p.scopes[0][name] = true
 	}
 	p.scopes[0][cudaPrefix+"atomic_ref"] = true
+	p.scopes[0][cudaPrefix+"atomic"] = true
 	for _, name := range cgTemplateNames {
 		p.tmpls[cgPrefix+name] = true
 	}

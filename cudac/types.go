@@ -71,6 +71,9 @@ type Type struct {
 	// its value is the address of the object it refers to).
 	AtomicRef bool
 	RefScope  Scope
+	// AtomicObj marks cuda::atomic<Elem, RefScope>, an object laid out as
+	// its element (Kind is Elem's) that only member functions use.
+	AtomicObj bool
 }
 
 // GroupKind says which cooperative groups type a Type is. A group's value
@@ -184,11 +187,11 @@ func ArrayOf(elem *Type, n int64) *Type {
 
 // IsInteger reports whether t is bool or an integer type.
 func (t *Type) IsInteger() bool {
-	return t.Kind >= Bool && t.Kind <= Uint64 && t.Group == NotGroup && !t.AtomicRef
+	return t.Kind >= Bool && t.Kind <= Uint64 && t.Group == NotGroup && !t.AtomicRef && !t.AtomicObj
 }
 
 // IsFloat reports whether t is float or double.
-func (t *Type) IsFloat() bool { return t.Kind == Float32 || t.Kind == Float64 }
+func (t *Type) IsFloat() bool { return (t.Kind == Float32 || t.Kind == Float64) && !t.AtomicObj }
 
 // IsArithmetic reports whether t is an integer or floating type.
 func (t *Type) IsArithmetic() bool { return t.IsInteger() || t.IsFloat() }
@@ -252,8 +255,8 @@ func Identical(a, b *Type) bool {
 	if a.Group != b.Group || a.GroupSize != b.GroupSize {
 		return false
 	}
-	if a.AtomicRef || b.AtomicRef {
-		return a.AtomicRef == b.AtomicRef && a.RefScope == b.RefScope && Identical(a.Elem, b.Elem)
+	if a.AtomicRef || b.AtomicRef || a.AtomicObj || b.AtomicObj {
+		return a.AtomicRef == b.AtomicRef && a.AtomicObj == b.AtomicObj && a.RefScope == b.RefScope && Identical(a.Elem, b.Elem)
 	}
 	switch a.Kind {
 	case Pointer:

@@ -118,3 +118,46 @@ func testAtomicRef(e *env) {
 		}
 	}
 }
+
+const atomicObjSrc = `
+#include <cuda/atomic>
+__device__ cuda::atomic<int, cuda::thread_scope_device> counter;
+__device__ cuda::atomic<unsigned long long, cuda::thread_scope_device> big{7};
+__device__ cuda::atomic<float, cuda::thread_scope_system> total;
+
+__global__ void bump(int* firsts) {
+    int old = counter.fetch_add(1, cuda::memory_order_relaxed);
+    if (old == 0) firsts[0] += 1;
+    big.fetch_add(2);
+    total.fetch_add(0.5f, cuda::memory_order_relaxed);
+    int seen = counter.load(cuda::memory_order_relaxed);
+    while (seen < 1000000 && !counter.compare_exchange_weak(seen, seen, cuda::memory_order_relaxed)) {}
+}
+
+__global__ void readBack(long long* out) {
+    out[0] = counter.load();
+    out[1] = (long long)big.load(cuda::memory_order_acquire);
+    out[2] = (long long)total.exchange(0.0f);
+    counter.store(0, cuda::memory_order_release);
+}
+`
+
+// testAtomicObject uses cuda::atomic<T, Scope> __device__ variables: their
+// member functions from two kernels of one module.
+func testAtomicObject(e *env) {
+	m := e.module(atomicObjSrc)
+	firsts := zeros[int32](e, 1)
+	const blocks, threads = 3, 64
+	e.launch(kernelOf(e, m, "bump"), blocks, threads, firsts)
+	out := zeros[int64](e, 3)
+	e.launch(kernelOf(e, m, "readBack"), 1, 1, out)
+	got := download(e, out)
+	eq(e, "counter", got[0], int64(blocks*threads))
+	eq(e, "big", got[1], int64(7+2*blocks*threads))
+	eq(e, "total", got[2], int64(blocks*threads/2))
+	eq(e, "threads that saw 0", download(e, firsts)[0], int32(1))
+	// readBack reset the counter: a second pass counts from 0 again.
+	e.launch(kernelOf(e, m, "bump"), 1, 32, firsts)
+	e.launch(kernelOf(e, m, "readBack"), 1, 1, out)
+	eq(e, "counter after the reset", download(e, out)[0], int64(32))
+}

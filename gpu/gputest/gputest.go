@@ -79,6 +79,7 @@ var tests = []struct {
 	{"Dim3Values", testDim3Values},
 	{"WarpReduce", testWarpReduce},
 	{"AtomicRef", testAtomicRef},
+	{"AtomicObject", testAtomicObject},
 	{"Lambdas", testLambdas},
 }
 
