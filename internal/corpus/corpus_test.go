@@ -88,6 +88,7 @@ var cases = []struct {
 	{"Transpose", testTranspose},
 	{"GridReduce", testGridReduce},
 	{"VectorTranspose", testVectorTranspose},
+	{"Compact", testCompact},
 }
 
 func runCorpus(t *testing.T, spec string) {
@@ -333,5 +334,31 @@ func testVectorTranspose(t *testing.T, d *gpu.Device) {
 				}
 			}
 		}
+	}
+}
+
+func testCompact(t *testing.T, d *gpu.Device) {
+	const n, threshold = 40000, 10
+	in := make([]int32, n)
+	rng := xorshift(23)
+	var want []int32
+	for i := range in {
+		in[i] = int32(rng.next()%64) - 16
+		if in[i] >= threshold && in[i]&1 == 0 {
+			want = append(want, in[i])
+		}
+	}
+	k := kernel(t, d, "compact.cu", "compact")
+	out, count := zeros[int32](t, d, n), zeros[uint32](t, d, 1)
+	launch(t, k, gpu.LaunchConfig{Grid: gpu.D1(24), Block: gpu.D1(128)}, upload(t, d, in), int32(n), int32(threshold), out, count)
+	c := download(t, count)[0]
+	if int(c) != len(want) {
+		t.Fatalf("kept %d elements, want %d", c, len(want))
+	}
+	got := download(t, out)[:c]
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("the kept elements are not the input's (first %v, want %v)", got[:min(8, len(got))], want[:min(8, len(want))])
 	}
 }
