@@ -196,6 +196,11 @@ func (x *exec) loadFast(w *warp, d, ad *[32]uint64, off, size uint64, hintShared
 			return true
 		}
 	}
+	return x.loadLanes(w, d, ad, off, size, hintShared, cache, pc, k)
+}
+
+// loadLanes is loadFast lane by lane.
+func (x *exec) loadLanes(w *warp, d, ad *[32]uint64, off, size uint64, hintShared bool, cache *Alloc, pc int, k cudac.Kind) bool {
 	var offs [32]uint64
 	if hintShared {
 		ok, regular := sharedOffsets(w, ad, off, size, &offs)
@@ -230,6 +235,11 @@ func (x *exec) storeFast(w *warp, v, ad *[32]uint64, off, size uint64, hintShare
 			return true
 		}
 	}
+	return x.storeLanes(w, v, ad, off, size, hintShared, cache, pc)
+}
+
+// storeLanes is storeFast lane by lane.
+func (x *exec) storeLanes(w *warp, v, ad *[32]uint64, off, size uint64, hintShared bool, cache *Alloc, pc int) bool {
 	var offs [32]uint64
 	var p unsafe.Pointer
 	regular := false
