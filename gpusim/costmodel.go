@@ -12,7 +12,7 @@ import (
 // The cost model turns a launch's counters and its virtual-time schedule
 // into the time CUDA events around the launch would measure:
 //
-//	launch + max(blocks, L2 atomic chain, L2 throughput, DRAM, shared, issue)
+//	launch + max(blocks, L2 atomic chain, L2 throughput, DRAM, shared, l1 stores, issue)
 //
 //   - launch: the profile's event-measured cost of launching a kernel;
 //   - blocks and L2 atomic chain: the engine's virtual-time schedule, in SM
@@ -32,7 +32,15 @@ import (
 //     achievable bandwidth;
 //   - shared: the shared-memory wavefronts (a request, plus one replay per
 //     extra word a bank must serve), one per SM cycle;
-//   - issue: warp instructions over the SMs' issue rate.
+//   - l1 stores: the line requests the busiest SM's global stores send
+//     to the L2 (a warp's store sends one per 128-byte line its lanes
+//     touch), at the profile's cycles per request: a store whose lanes
+//     scatter over 32 lines holds the SM's store path 32 times as long as
+//     a coalesced one;
+//   - issue: the warp instructions the schedulers issue over the SMs'
+//     issue rate: the executed instructions less those nvcc compiles to
+//     nothing (constants, copies, structure), with an unrolled loop's
+//     branch and counter update once per unrolled body.
 //
 // The terms are resources that work in parallel, so the slowest binds; the
 // breakdown lists them all, largest first.
@@ -79,8 +87,14 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 				wavefronts, c.SharedBankConflicts, cost.SharedWavefrontsPerCycle, p.SMs))
 	}
 
-	issue := float64(c.WarpInstructions) / (float64(p.SMs) * cost.IssueIPC) / ghz
-	add("issue", issue, fmt.Sprintf("%d warp instructions at %.1f per cycle on %d SMs", c.WarpInstructions, cost.IssueIPC, p.SMs))
+	if out.MaxSMStoreLines > 0 && cost.StoreLineCycles > 0 {
+		add("l1 stores", float64(out.MaxSMStoreLines)*cost.StoreLineCycles/ghz,
+			fmt.Sprintf("the busiest SM's global stores wrote %d line requests at %g cycles each", out.MaxSMStoreLines, cost.StoreLineCycles))
+	}
+
+	issue := out.IssueSlots / (float64(p.SMs) * cost.IssueIPC) / ghz
+	add("issue", issue, fmt.Sprintf("%.0f issue slots for %d warp instructions at %.1f per cycle on %d SMs",
+		out.IssueSlots, c.WarpInstructions, cost.IssueIPC, p.SMs))
 
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Ms > parts[j].Ms })
 	launch := driver.TimeComponent{Resource: "launch", Ms: cost.LaunchUs / 1e3, Detail: "launch overhead as CUDA events see it"}
@@ -107,6 +121,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			SharedJitterDivisor: c.SharedJitterDivisor,
 			SharedFloatA:        c.SharedFloatA, SharedFloatB: c.SharedFloatB, SharedInt: c.SharedInt,
 			L2Addr: c.L2AddrNs, L2OpF32: c.L2OpF32Ns, L2OpF64: c.L2OpF64Ns, L2OpInt: c.L2OpIntNs, L2Sector: c.L2SectorNs,
+			Unroll: c.LoopUnroll,
 		},
 		ClockGHz: clockMHz / 1000,
 		Jitter:   c.JitterCycles,

@@ -14,6 +14,10 @@ const (
 	h200Run = "docs/evidence/2026-11-29-h200-microbenchmarks"
 	// h200Round2 is the round-2 run: access patterns, counters, queue, histogram shape.
 	h200Round2 = "docs/evidence/2026-11-30-h200-microbenchmarks-round2"
+	// h200Evidence3 is the SASS of the queue, reproducible and CAS kernels,
+	// built by NVRTC (warplab sass) and by nvcc, and the queue lab's kernels
+	// timed under both.
+	h200Evidence3 = "docs/evidence/2026-11-30-h200-queue-nvrtc-vs-nvcc"
 )
 
 // sources merges source maps.
@@ -65,7 +69,9 @@ func init() {
 			"Cost.BaseClockMHz":             Datasheet + "NVIDIA T4 base clock 585 MHz",
 			"Cost.LaunchUs":                 Calibrated + "the Day 26 course page's tree sum at n = 4096",
 			"Cost.DRAMEfficiency":           Calibrated + "the Day 26 course page's tree sum at n = 4194304",
-			"Cost.IssueIPC":                 Calibrated + "assumed as for the H200 (4 schedulers, dependent instructions)",
+			"Cost.IssueIPC":                 Calibrated + "assumed: the H200's first value, kept (Turing's four schedulers issue one warp instruction a cycle each, but its 64 FP32 lanes take two cycles a warp FMA; no T4 issue-bound measurement)",
+			"Cost.LoopUnroll":               Calibrated + "not modelled: no Turing SASS or loop measurement",
+			"Cost.StoreLineCycles":          Calibrated + "not modelled: no Turing store measurement",
 			"Cost.SharedWavefrontsPerCycle": Calibrated + "assumed as for the H200 (one wavefront per cycle, 32 banks)",
 			"Cost.ALUCycles":                Calibrated + "dependent-issue latency of Turing's ALU pipes (4 cycles), as for the H200",
 			"Cost.SFUCycles":                Calibrated + "as for the H200",
@@ -93,7 +99,7 @@ func init() {
 		SharedPerSM: 228 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
 		ClockMHz: 1980, MemoryBytes: 141 << 30, DRAMGBps: 4800, L2Bytes: 60 << 20,
 		Cost: Cost{
-			LaunchUs: 5.7, DRAMEfficiency: 0.89, IssueIPC: 2, SharedWavefrontsPerCycle: 1,
+			LaunchUs: 5.7, DRAMEfficiency: 0.89, IssueIPC: 4, LoopUnroll: 4, StoreLineCycles: 4, SharedWavefrontsPerCycle: 1,
 			ALUCycles: 4, SFUCycles: 16, SharedCycles: 30, GlobalCycles: 700, AtomicCycles: 700,
 			BarrierCycles: 30, BlockStartCycles: 600,
 			SharedFloatA: 60, SharedFloatB: 116, SharedInt: 8,
@@ -109,7 +115,9 @@ func init() {
 			"L2Bytes":                       Measured + "60 MiB L2 reported (docs/measurements.md)",
 			"Cost.LaunchUs":                 Measured + h200Run + "/csv/launch.csv event_single: CUDA events around one launch of an empty kernel, median 5.712 us (mean 6.006) over 500, the way the labs time a launch; back to back 3.7 us",
 			"Cost.DRAMEfficiency":           Measured + h200Run + "/csv/bandwidth.csv: device-to-device copy of 1 GiB, 4.27 TB/s",
-			"Cost.IssueIPC":                 Calibrated + "the Day 26 sums at n = 16777216",
+			"Cost.IssueIPC":                 Guide + "Compute Capability 9.0: an SM has four warp schedulers, each issuing one warp instruction per cycle; counted in issue slots (gpusim/internal/engine/issue.go), the queue microbenchmark's FMA loops (" + h200Round2 + "/csv/queue.csv, uneven k = 1) agree",
+			"Cost.StoreLineCycles":          Calibrated + h200Evidence3 + "/csv/queue_lab.csv: the queue lab's kernels at even costs and k = 64 (thread pops 0.0897 ms, warp pops 0.1067 ms; modelled 0.1009 and 0.0926), whose lanes store 256 bytes apart, one line request each; neither is a fidelity cell",
+			"Cost.LoopUnroll":               Measured + h200Evidence3 + ": NVRTC and nvcc (CUDA 13.0, sm_90) unroll an innermost counted loop by 4 (reduce_partials: four LDG in flight per trip; popThread's FMA loop: remainder j & 3, then ptxas unrolls the FMA-only body again to 16)",
 			"Cost.SharedWavefrontsPerCycle": Measured + h200Round2 + "/csv/access.csv: shared loads with a 2- to 32-way bank conflict take 2 to 32 times one cycle per warp request per SM",
 			"Cost.ALUCycles":                Calibrated + "dependent-issue latency of the ALU pipes",
 			"Cost.SFUCycles":                Calibrated + "the softmax denominators of the atomics-vs-warp-shuffle course notes",
@@ -219,6 +227,8 @@ var turingAssumed = map[string]string{
 	"Cost.LaunchUs":                 Calibrated + "assumed: the T4's value",
 	"Cost.DRAMEfficiency":           Calibrated + "assumed: the T4's value",
 	"Cost.IssueIPC":                 Calibrated + "assumed: the T4's value",
+	"Cost.LoopUnroll":               Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.StoreLineCycles":          Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.SharedWavefrontsPerCycle": Calibrated + "assumed: the T4's value",
 	"Cost.ALUCycles":                Calibrated + "assumed: the T4's value",
 	"Cost.SFUCycles":                Calibrated + "assumed: the T4's value",

@@ -52,6 +52,16 @@ type Cost struct {
 	DRAMEfficiency float64
 	// IssueIPC is the warp instructions an SM issues per cycle.
 	IssueIPC float64
+	// LoopUnroll is the factor by which nvcc unrolls an innermost counted
+	// loop: its branch and counter update issue once per LoopUnroll
+	// iterations, and the global loads of LoopUnroll iterations are in
+	// flight together (0 or 1: no unrolling modelled).
+	LoopUnroll int64
+	// StoreLineCycles is the SM cycles an SM's store path spends per line
+	// request its warps' global stores send to the L2 (one per 128-byte
+	// line a warp's store touches): a store scattered over 32 lines costs
+	// 32 times a coalesced one (0: not modelled).
+	StoreLineCycles float64
 	// SharedWavefrontsPerCycle is the shared-memory wavefronts an SM
 	// serves per cycle (a bank-conflicted request takes one per word a bank
 	// serves).

@@ -55,6 +55,9 @@ type ctx struct {
 	spent  *atomic.Int64
 	err    error
 	caches []*Alloc // per instruction: the allocation its last global access hit
+	// storeLines counts the 128-byte lines the global stores wrote, one
+	// per line a warp's store touches (issue.go's l1 stores term).
+	storeLines int64
 }
 
 func (x *exec) newCtx(budget int64) *ctx {
@@ -72,6 +75,7 @@ func (x *exec) workerCtx(budget int64) *ctx {
 		c.diags = diagSet{}
 		c.printfs = c.printfs[:0]
 		c.printfBytes, c.printfCut, c.executed, c.budget, c.err, c.spent = 0, 0, 0, budget, nil, nil
+		c.storeLines = 0
 		return c
 	}
 	return x.newCtx(budget)
@@ -125,6 +129,7 @@ const spendStep = 1 << 12
 // merge adds a phase's context to the main one.
 func (x *exec) merge(c *ctx, b *block) {
 	m := x.main
+	x.smStores[b.sm] += c.storeLines
 	addCounters(&m.count, &c.count)
 	for pc, n := range c.execs {
 		m.execs[pc].warps += n.warps

@@ -63,6 +63,11 @@ type Costs struct {
 	// op the per-operation time of its type, and s the sum over the 32-byte
 	// sectors it touches of the most lanes on one address of the sector.
 	L2Addr, L2OpF32, L2OpF64, L2OpInt, L2Sector float64
+	// Unroll is the factor by which the compiler unrolls an innermost
+	// counted loop (0 or 1: not at all): the loop's branch and its
+	// induction update issue once per Unroll iterations, and the global
+	// loads of Unroll iterations are in flight together (see issue.go).
+	Unroll int64
 }
 
 // Order says how the order of atomics is chosen.
@@ -132,6 +137,14 @@ type Outcome struct {
 	L2 L2Profile
 	// ResidentBlocks is the number of blocks that fit on one SM.
 	ResidentBlocks int
+	// IssueSlots is the warp instructions the SMs' schedulers issue for
+	// the launch: the executed instructions less those the compiler
+	// leaves no machine instruction for (see issue.go).
+	IssueSlots float64
+	// MaxSMStoreLines is the most 128-byte lines the global stores of the
+	// blocks on one SM wrote (a warp's store counts each line its lanes
+	// touch once): the busiest SM's store traffic to the L2.
+	MaxSMStoreLines int64
 }
 
 // L2Profile is the L2's atomic work: each line's busy time in nanoseconds,

@@ -89,6 +89,37 @@ func sectors(base uint64, offs *[32]uint64, mask uint32, size uint64) int64 {
 	return n
 }
 
+// lines counts the distinct 128-byte lines the active lanes' accesses
+// start in: exactly when the lanes' lines are in lane order (coalesced and
+// strided accesses), by sorting otherwise.
+func lines(base uint64, offs *[32]uint64, mask uint32) int64 {
+	var n int64
+	last := ^uint64(0)
+	for m := mask; m != 0; m &= m - 1 {
+		ln := (base + offs[bits.TrailingZeros32(m)]) >> 7
+		if ln != last {
+			if last != ^uint64(0) && ln < last {
+				return exactLines(base, offs, mask)
+			}
+			n++
+			last = ln
+		}
+	}
+	return n
+}
+
+func exactLines(base uint64, offs *[32]uint64, mask uint32) int64 {
+	var ls [32]uint64
+	k := 0
+	for m := mask; m != 0; m &= m - 1 {
+		ls[k] = (base + offs[bits.TrailingZeros32(m)]) >> 7
+		k++
+	}
+	s := ls[:k]
+	slices.Sort(s)
+	return int64(len(slices.Compact(s)))
+}
+
 func exactSectors(base uint64, offs *[32]uint64, mask uint32, size uint64) int64 {
 	secs := make([]uint64, 0, 64)
 	for m := mask; m != 0; m &= m - 1 {
@@ -281,6 +312,7 @@ func (x *exec) storeLanes(w *warp, v, ad *[32]uint64, off, size uint64, hintShar
 	}
 	c.GlobalStoreRequests++
 	c.GlobalStoreSectors += sectors(cache.Base, &offs, w.mask, size)
+	w.blk.ctx.storeLines += lines(cache.Base, &offs, w.mask)
 	c.DRAMBytes += dramBytes(cache.Base, &offs, w.mask, size, nil)
 	c.GlobalStoreBytes += int64(n) * int64(size)
 	return true

@@ -244,7 +244,7 @@ func (x *exec) mkLoad(in *ir.Inst, pc int) step {
 				st.add(sp, addr)
 			}
 		}
-		countMem(&w.blk.ctx.count, &st, size, false)
+		countMem(w.blk.ctx, &st, size, false)
 		return run
 	}
 }
@@ -288,7 +288,7 @@ func (x *exec) mkStore(in *ir.Inst, pc int) step {
 				st.add(sp, addr)
 			}
 		}
-		countMem(&w.blk.ctx.count, &st, size, true)
+		countMem(w.blk.ctx, &st, size, true)
 		return run
 	}
 }
@@ -307,10 +307,11 @@ func orderPoint(w *warp, shared bool) stop {
 	return stopGlobal
 }
 
-func countMem(c *driver.Counters, st *memStats, size uint64, store bool) {
+func countMem(cx *ctx, st *memStats, size uint64, store bool) {
 	if st.n == 0 {
 		return
 	}
+	c := &cx.count
 	switch st.space {
 	case spGlobal:
 		// The checked path (generic pointers) counts DRAM traffic without
@@ -321,6 +322,7 @@ func countMem(c *driver.Counters, st *memStats, size uint64, store bool) {
 		if store {
 			c.GlobalStoreRequests++
 			c.GlobalStoreSectors += st.globalSectors(size)
+			cx.storeLines += lines(0, &offs, uint32(uint64(1)<<st.n-1))
 			c.GlobalStoreBytes += int64(st.n) * int64(size)
 		} else {
 			c.GlobalLoadRequests++

@@ -25,6 +25,24 @@ func (x *exec) compile() error {
 		}
 		x.code[pc] = pcInfo{fn: fn, cost: x.costOf(in)}
 	}
+	// In a loop nvcc unrolls, the global loads of the unrolled
+	// iterations are in flight together (each waits for the first's
+	// latency, not its own), and the warp spends on the loop's control
+	// and constants only what they issue.
+	var unrolled []bool
+	x.issueW, unrolled = issueWeights(x.k.Code, x.m.Costs.Unroll)
+	for pc, in := range unrolled {
+		if !in {
+			continue
+		}
+		c, pi := &x.k.Code[pc], &x.code[pc]
+		switch {
+		case c.Op == ir.Ld && c.Space != ir.SpaceShared && c.Space != ir.SpaceLocal:
+			pi.cost = max(x.m.Costs.ALU, pi.cost/x.m.Costs.Unroll)
+		case pi.cost == x.m.Costs.ALU:
+			pi.cost = int64(math.Round(float64(x.m.Costs.ALU) * x.issueW[pc]))
+		}
+	}
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"fmt"
 	"math/bits"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -20,6 +21,10 @@ type exec struct {
 	k    *ir.Kernel
 	code []pcInfo
 	mem  *Memory
+	// issueW is each instruction's issue slots (issue.go).
+	issueW []float64
+	// smStores are the 128-byte lines each SM's global stores wrote.
+	smStores []int64
 
 	threadsPerBlock int
 	warpsPerBlock   int
@@ -128,6 +133,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 		x.perWarp = min(budget, DefaultWarpBudget(k, x.blocks*int64(x.threadsPerBlock), x.mem.InUse()))
 	}
 	x.atom.init()
+	x.smStores = make([]int64, m.SMs)
 	x.raceShift = raceGranule(k)
 	if cfg.Relaxed {
 		x.weak = newWeakMem(m)
@@ -311,7 +317,9 @@ func (b *block) pick() *warp {
 // resume runs a granted block in the scheduler's own context.
 func (x *exec) resume(b *block, granted bool) {
 	b.ctx = x.main
+	before := x.main.storeLines
 	x.phase(b, granted)
+	x.smStores[b.sm] += x.main.storeLines - before
 	x.after(b)
 }
 
@@ -628,6 +636,7 @@ func (x *exec) outcome() *Outcome {
 	m := x.main
 	c := &m.count
 	c.ResidentBlocksPerSM = x.resident
+	var issue float64
 	perWave := int64(x.resident * x.m.SMs)
 	c.Waves = (x.blocks + perWave - 1) / perWave
 	for pc, n := range m.execs {
@@ -635,6 +644,7 @@ func (x *exec) outcome() *Outcome {
 			continue
 		}
 		c.WarpInstructions += n.warps
+		issue += float64(n.warps) * x.issueW[pc]
 		c.ThreadInstructions += n.lanes
 		*classOf(&c.ByClass, &x.k.Code[pc]) += n.warps
 	}
@@ -642,7 +652,7 @@ func (x *exec) outcome() *Outcome {
 	// The kernel ends when its last block has finished and the L2 has
 	// served the last atomic.
 	o := &Outcome{Counters: *c, Cycles: max(x.cycles, x.atom.drained), BlocksEnd: x.cycles,
-		L2Drain: x.atom.drained, ResidentBlocks: x.resident}
+		L2Drain: x.atom.drained, ResidentBlocks: x.resident, IssueSlots: issue, MaxSMStoreLines: slices.Max(x.smStores)}
 	o.L2 = x.atom.l2Profile()
 	o.Diagnostics = m.diags.list
 	var cut int

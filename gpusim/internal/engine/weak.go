@@ -368,7 +368,7 @@ func (x *exec) mkLoadWeak(in *ir.Inst, pc int) step {
 				}
 			}
 		}
-		countMem(&w.blk.ctx.count, &st, size, false)
+		countMem(w.blk.ctx, &st, size, false)
 		x.weakAfter(w, order, scope)
 		return run
 	}
@@ -449,7 +449,7 @@ func (x *exec) mkStoreWeak(in *ir.Inst, pc int) step {
 			}
 			st.add(sp, addr)
 		}
-		countMem(&w.blk.ctx.count, &st, size, true)
+		countMem(w.blk.ctx, &st, size, true)
 		x.drainDue(w.blk, w.clock)
 		x.weakAfter(w, order, scope)
 		return run

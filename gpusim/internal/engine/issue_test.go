@@ -1,0 +1,132 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpusim/internal/ir"
+)
+
+const issueSrc = `
+__global__ void counted(const float* in, float* out, unsigned n, int c) {
+    float s = 0.0f;
+    for (unsigned j = threadIdx.x; j < n; j += 256) s += in[j];
+    float x = s;
+    for (int k = 0; k < c; ++k) x = fmaf(x, 0.999f, 0.5f);
+    out[threadIdx.x] = x;
+}
+__global__ void notCounted(unsigned* p, unsigned n, int c) {
+    __shared__ unsigned s[256];
+    unsigned v = p[threadIdx.x];
+    while (v < n) v = atomicAdd(p, 1u);            // the bound test's variable comes from memory
+    for (int k = 0; k < c; ++k) { s[threadIdx.x] = v + k; __syncthreads(); } // a barrier
+    for (int i = 0; i < c; ++i)                     // not innermost (the inner loop is)
+        for (int k = 0; k < c; ++k) v += k;
+    for (int k = 0; k < c; ++k) { if (v == 7u) break; v += 3u; } // an early exit
+    p[threadIdx.x] = v + s[0];
+}
+`
+
+func lowerKernel(t *testing.T, name string) *ir.Kernel {
+	t.Helper()
+	prog, err := cudac.Compile("issue.cu", []byte(issueSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn, err := prog.Kernel(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k, err := ir.Lower(prog, fn, ir.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+// TestIssueWeights: the two counted loops of one kernel are unrolled (a
+// bottom test and a counter update at 1/unroll, the body's loads marked),
+// constants and copies issue nothing, and none of the loops nvcc would not
+// unroll by a runtime count (a data-dependent exit, a barrier inside, an
+// outer loop, an early exit) is.
+func TestIssueWeights(t *testing.T) {
+	k := lowerKernel(t, "counted")
+	w, unrolled := issueWeights(k.Code, 4)
+	var backs, loads int
+	for pc, in := range k.Code {
+		switch in.Op {
+		case ir.LoopBack:
+			backs++
+			if w[pc] != 0.25 || !unrolled[pc] {
+				t.Errorf("%d %v: weight %v, unrolled %v; want 0.25, true", pc, &in, w[pc], unrolled[pc])
+			}
+			if ind, ok := countedLoop(k.Code, pc); !ok || w[ind] != 0.25 || k.Code[ind].Dst != in.A {
+				t.Errorf("%d %v: induction update %d (ok %v) weight %v", pc, &in, ind, ok, w[ind])
+			}
+		case ir.MovI, ir.Mov, ir.Func, ir.EndFunc, ir.Loop, ir.EndLoop:
+			if w[pc] != 0 {
+				t.Errorf("%d %v: weight %v, want 0", pc, &in, w[pc])
+			}
+		case ir.Ld:
+			loads++
+			if !unrolled[pc] {
+				t.Errorf("%d %v: the load of a counted loop is not marked", pc, &in)
+			}
+		case ir.St, ir.Fma:
+			if w[pc] != 1 {
+				t.Errorf("%d %v: weight %v, want 1", pc, &in, w[pc])
+			}
+		}
+	}
+	if backs != 2 || loads != 1 {
+		t.Fatalf("%d loop bottoms and %d loads in\n%s", backs, loads, k)
+	}
+	if w1, u1 := issueWeights(k.Code, 1); slices.Contains(u1, true) || slices.Contains(w1, 0.25) {
+		t.Errorf("unroll 1 unrolled something")
+	}
+
+	// Of notCounted's loops only the inner one of the nested pair is
+	// counted and innermost: its three instructions (the add of k, the
+	// counter update, the bottom test) are all that is unrolled.
+	k = lowerKernel(t, "notCounted")
+	w, unrolled = issueWeights(k.Code, 4)
+	var marked []string
+	for pc, in := range k.Code {
+		if unrolled[pc] {
+			marked = append(marked, in.String())
+		}
+	}
+	want := []string{"add.u32 r3, r3, r9", "add.s32 r9, r9, #0x1", "loopback.lt.s32.uni r9, r2, ->27"}
+	if !slices.Equal(marked, want) {
+		t.Errorf("unrolled %q, want %q in\n%s", marked, want, k)
+	}
+}
+
+// TestLines checks lines against a count of distinct 128-byte lines, on
+// lanes in address order and shuffled.
+func TestLines(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 2000; trial++ {
+		var offs [32]uint64
+		stride := uint64(rng.IntN(300)) * 4
+		for l := range offs {
+			offs[l] = uint64(l) * stride
+			if trial%2 == 1 {
+				offs[l] = uint64(rng.IntN(8192)) * 4
+			}
+		}
+		mask := rng.Uint32() | 1
+		base := uint64(rng.IntN(64)) * 4
+		want := map[uint64]bool{}
+		for l := range 32 {
+			if mask&(1<<l) != 0 {
+				want[(base+offs[l])>>7] = true
+			}
+		}
+		if got := lines(base, &offs, mask); got != int64(len(want)) {
+			t.Fatalf("trial %d: lines = %d, want %d", trial, got, len(want))
+		}
+	}
+}
