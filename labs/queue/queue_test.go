@@ -38,6 +38,31 @@ func TestH200CopyMatchesEvidence(t *testing.T) {
 	if m, ok := H200Measured(Even(), PerThread, 4); !ok || m.MedianMs != 0.03482 {
 		t.Errorf("even thread k=4: %+v %v", m, ok)
 	}
+	b, err = os.ReadFile("../../" + H200LabEvidence)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != h200LabCSV {
+		t.Errorf("h200/queue_lab.csv differs from %s: copy it again", H200LabEvidence)
+	}
+	if ms, err = H200LabMeasurements(); err != nil || len(ms) != 2*2*5 {
+		t.Errorf("lab rows: %d, %v; want %d", len(ms), err, 2*2*5)
+	}
+	if m, ok := H200LabMeasured(Even(), PerThread, 8); !ok || m.MedianMs != 0.04941 {
+		t.Errorf("lab even thread k=8: %+v %v", m, ok)
+	}
+	// Every cell the lab predicts has a measurement of the lab's own kernels.
+	for _, set := range []H200Set{EvenSet, AllSet} {
+		cs, err := set.cells()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			if _, ok := H200LabMeasured(c.costs, c.pop, c.k); !ok {
+				t.Errorf("%s: no measurement of the lab's kernels", c.detail())
+			}
+		}
+	}
 }
 
 // TestSweepShape: with even costs the time falls from k = 1 and rises
