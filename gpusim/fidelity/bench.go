@@ -99,7 +99,7 @@ type BenchOptions struct {
 // RunBenches runs the round-2 microbenchmark cells on the simulator's
 // H200 profile.
 func RunBenches(opts BenchOptions) (*BenchReport, error) {
-	env, err := newBenchEnv("sim:h200?racecheck=false")
+	env, err := newBenchEnv("sim:h200?racecheck=false&timeout=0")
 	if err != nil {
 		return nil, err
 	}

@@ -169,7 +169,7 @@ func Run(profile string, opts Options) (*Report, error) {
 		s := runs[clock]
 		if s == nil {
 			var err error
-			if s, err = newSumRunner(fmt.Sprintf("sim:%s?clock=%s&racecheck=false", profile, clock)); err != nil {
+			if s, err = newSumRunner(fmt.Sprintf("sim:%s?clock=%s&racecheck=false&timeout=0", profile, clock)); err != nil {
 				return nil, err
 			}
 			runs[clock] = s
@@ -450,7 +450,7 @@ func (r *Report) determinism(step func(string)) error {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			s, err := newSumRunner(fmt.Sprintf("sim:%s?seed=1&racecheck=false", d.Profile))
+			s, err := newSumRunner(fmt.Sprintf("sim:%s?seed=1&racecheck=false&timeout=0", d.Profile))
 			if err != nil {
 				errs[i] = err
 				return
@@ -536,7 +536,7 @@ func runSoftmax(step func(string), tol float64) (RatioCheck, error) {
 	sm := softmaxRef
 	rc := RatioCheck{Name: fmt.Sprintf("softmax denominator atomic/shuffle at n=%d (%s)", sm.N, sm.Profile),
 		Measured: sm.AtomicMs / sm.ShuffleMs, Fits: sm.Fits}
-	dev, err := gpu.Open("sim:" + sm.Profile + "?racecheck=false")
+	dev, err := gpu.Open("sim:" + sm.Profile + "?racecheck=false&timeout=0")
 	if err != nil {
 		return rc, err
 	}
