@@ -676,7 +676,7 @@ func (m *module) LaunchContext(ctx context.Context, fn *cudac.Func, cfg gpudrive
 		if dl, ok := ctx.Deadline(); ok && time.Until(dl) < lim.limit {
 			lim.limit, lim.deadline = max(time.Until(dl), time.Millisecond), true
 		}
-		lim.stop = ctx.Done()
+		lim.stop, lim.cause = ctx.Done(), ctx.Err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("cudarun: launch %s: %w", fn.Name, err)
@@ -692,11 +692,22 @@ func (m *module) LaunchContext(ctx context.Context, fn *cudac.Func, cfg gpudrive
 
 // launchLimit is what stops one launch: the time limit, and whether it
 // is the caller's deadline rather than the device's own; a channel that
-// closes when the caller cancels.
+// closes when the caller's context is done, and why it is.
 type launchLimit struct {
 	limit    time.Duration
 	deadline bool
 	stop     <-chan struct{}
+	cause    func() error
+}
+
+// pastDeadline says whether the launch stopped because the caller's
+// deadline passed: the limit taken from it ran out, or the context's own
+// timer closed stop first (the two race when they are the same instant).
+func (l launchLimit) pastDeadline(err error) bool {
+	if errors.Is(err, errPastLimit) {
+		return l.deadline
+	}
+	return errors.Is(err, errStopped) && l.cause != nil && errors.Is(l.cause(), context.DeadlineExceeded)
 }
 
 // launch runs inside do.
@@ -747,7 +758,7 @@ func (m *module) launch(drv driver, fn *cudac.Func, cfg gpudriver.LaunchConfig, 
 		Shared: uint32(cfg.SharedBytes), Args: slots, CapturePrint: m.printf, Cooperative: cfg.Cooperative,
 		limit: lim.limit, stop: lim.stop,
 	})
-	if errors.Is(err, errPastLimit) && lim.deadline {
+	if lim.pastDeadline(err) {
 		m.dev.st.retire(fmt.Sprintf("kernel %s ran past its caller's deadline", fn.Name))
 		return nil, &gpudriver.LaunchError{Kind: gpudriver.ErrTimeout, Kernel: fn.Name, Msg: "the caller's deadline passed while it ran; " + helperKilled}
 	}
