@@ -3,11 +3,16 @@
 # that its timings are honest, in two steps, because the GPU machine has no
 # Go toolchain:
 #
-#   scripts/gpu-evidence.sh build
+#   scripts/gpu-evidence.sh build [PKG...]
 #       on the development machine (Go, gcc): builds with cgo, into
 #       bin/gpu-evidence/, the test binary of every package whose tests use
 #       a GPU (cudarun, and each package whose tests import it or
 #       internal/testenv) and the warplab command, and records the commit.
+#       Naming packages (as in labs/queue) builds only those of them: the
+#       compressed binaries of all of them are larger than one copy to the
+#       GPU machine may be, so a run can be split in two. The steps after
+#       the test binaries (timed comparisons, warplab on the GPU) go with
+#       cudarun's binary: a run without it does only its packages' tests.
 #
 #   scripts/gpu-evidence.sh run DIR
 #       on the GPU machine, from the root of the same tree with
@@ -37,7 +42,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin="$root/bin/gpu-evidence"
 
 usage() {
-	echo "usage: $0 build | run DIR" >&2
+	echo "usage: $0 build [PKG...] | run DIR" >&2
 	exit 2
 }
 
@@ -54,6 +59,15 @@ build() {
 	pkgs=$(go list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... |
 		awk -v m="$module" '{ for (i = 2; i <= NF; i++) if ($i == m "/cudarun" || $i == m "/internal/testenv") { print $1; break } }' |
 		grep -vx "$module/internal/testenv" | sort -u)
+	if [ $# -gt 0 ]; then
+		local want="" w
+		for w in "$@"; do
+			w=${w#./}
+			echo "$pkgs" | grep -qx "$module/$w" || { echo "gpu-evidence: $w is not a package whose tests use a GPU" >&2; exit 2; }
+			want="$want $module/$w"
+		done
+		pkgs=$want
+	fi
 	: >"$bin/PACKAGES"
 	local p rel name
 	for p in $pkgs; do
@@ -140,6 +154,17 @@ run() {
 	while read -r rel name; do
 		step "tests of $rel, one process" "$rel" "$bin/$name" -test.v -test.count=1 -test.timeout=30m
 	done <"$bin/PACKAGES"
+	if [ -e "$bin/cudarun.test" ]; then
+		backend_steps
+	else
+		echo "gpu-evidence: no cudarun.test in this build: the timed comparisons and warplab steps are left to the run that has it" >&2
+	fi
+	report
+}
+
+# backend_steps runs the timed comparisons and warplab on the GPU (inside
+# run, with its step function).
+backend_steps() {
 	step "BenchmarkDay26Timing, a process of its own" cudarun "$bin/cudarun.test" -test.run '^$' -test.bench '^BenchmarkDay26Timing$' -test.benchtime 1x -test.v
 	step "BenchmarkLaunchLatency, a process of its own" cudarun "$bin/cudarun.test" -test.run '^$' -test.bench '^BenchmarkLaunchLatency$' -test.benchtime 500x -test.v
 	step "warplab devices" . "$bin/warplab" devices
@@ -160,12 +185,17 @@ run() {
 		--set n=4194304 --set runs=20
 	step "warplab run on the GPU: a kernel that never ends, --timeout 2s (exit 1 and the time-limit message expected)" . sh -c \
 		'start=$(date +%s.%N); out=$("$0" run cudarun/testdata/endless.cu --kernel endless --grid 132 --block 256 --buf stop=i32:1:zero --device cuda --timeout 2s 2>&1); rc=$?; echo "$out"; echo "exit $rc after $(awk -v a="$start" -v b="$(date +%s.%N)" "BEGIN{printf \"%.2f\", b-a}") s (process start, compile and helper start included)"; [ $rc -eq 1 ] && echo "$out" | grep -q "time limit exceeded in kernel endless"' "$bin/warplab"
+}
+
+# report writes the evidence file (inside run).
+report() {
 
 	{
 		echo "gpu-evidence: the real-GPU backend's tests and timed comparisons"
 		echo "date: $started (ended $(date -u '+%Y-%m-%d %H:%M:%S UTC'))"
 		sed 's/^/build: /' "$bin/MANIFEST"
 		echo "command: scripts/gpu-evidence.sh run $dir (WARPLAB_REQUIRE_GPU=1)"
+		echo "packages: $(cut -d' ' -f1 "$bin/PACKAGES" | tr '\n' ' ')$([ -e "$bin/cudarun.test" ] || echo '(no cudarun: its timed comparisons and the warplab steps are in the other run)')"
 		echo "machine: $(nvidia-smi --query-gpu=name,memory.total,driver_version,compute_cap --format=csv,noheader 2>/dev/null | head -1 || echo 'no nvidia-smi')"
 		echo "machine: $(uname -srm), $(nproc) CPUs"
 		if command -v nvidia-smi >/dev/null; then
@@ -187,7 +217,7 @@ run() {
 }
 
 case "${1:-}" in
-build) [ $# -eq 1 ] || usage; build ;;
+build) shift; build "$@" ;;
 run) [ $# -eq 2 ] || usage; run "$2" ;;
 *) usage ;;
 esac
