@@ -26,7 +26,8 @@ import (
 //     these two terms;
 //   - L2 throughput: the L2's atomic work as a throughput bound: the
 //     busiest line, and all lines together over the units that serve hot
-//     lines side by side;
+//     lines side by side (a unit hides one line's wait for a sector's
+//     previous float add behind the other lines it serves);
 //   - DRAM: the bytes moved in 64-byte granules (less a lane's reloads of
 //     the granule it read last, which the L1 serves), at the profile's
 //     achievable bandwidth;
@@ -66,11 +67,18 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 
 	l2 := out.L2.MaxLineNs
 	detail := "no global atomics"
-	if out.L2.HotLines > 0 {
-		par := min(max(1, cost.L2LineParallelism*float64(out.L2.HotLines)), cost.L2MaxParallelLines)
-		l2 = max(l2, out.L2.SumNs/par)
-		detail = fmt.Sprintf("%d hot lines; the busiest line serves %d operations on one address (longest chain)",
-			out.L2.HotLines, c.GlobalAtomicMaxChain)
+	if hot := float64(out.L2.HotLines); hot > 0 {
+		// The units that serve hot lines side by side each take several
+		// lines' transactions in one stream; while a line's transaction
+		// waits for its sector's previous operation, the unit serves the
+		// other lines' (the first-order term of a random interleaving of
+		// hot/par lines: the transaction before it is from its own line
+		// one time in hot/par).
+		par := min(max(1, cost.L2LineParallelism*hot), cost.L2MaxParallelLines)
+		work := out.L2.SumNs - out.L2.StallNs + out.L2.StallNs/(hot/par)
+		l2 = max(l2, work/par)
+		detail = fmt.Sprintf("%d hot lines, %.0f at once; the busiest line serves %d operations on one address (longest chain)",
+			out.L2.HotLines, par, c.GlobalAtomicMaxChain)
 	}
 	add("l2 throughput", l2, detail)
 

@@ -42,14 +42,18 @@ type atomStats struct {
 
 // lineState is one L2 line's share of the launch's global atomics.
 type lineState struct {
-	used   bool    // the line has received atomics
-	ops    int64   // operations issued
-	busyNs float64 // time the line's atomic unit is held
-	// free is the SM cycle its queue empties, kept in fractions of a
-	// cycle: an operation shorter than a cycle (an integer add on the
-	// H200, 1.45 cycles) would otherwise be rounded up at every step of a
-	// long chain.
+	used    bool    // the line has received atomics
+	ops     int64   // operations issued
+	busyNs  float64 // time the line's atomic unit is held, stalls included
+	stallNs float64 // time its queue waited for a sector's previous operation
+	// free is the SM cycle its queue can start the next transaction, kept
+	// in fractions of a cycle: an operation shorter than a cycle (an
+	// integer add on the H200, 1.45 cycles) would otherwise be rounded up
+	// at every step of a long chain.
 	free float64
+	// sector is the SM cycle each 32-byte sector's last operation
+	// completes: a later operation on the sector depends on its result.
+	sector [4]float64
 }
 
 func (s *atomStats) init() {
@@ -138,20 +142,35 @@ func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, used, floatAdd b
 
 // l2 queues one atomic instruction's transactions at the L2 and returns the
 // SM cycle the last completes. The lanes that hit one line form a
-// transaction, which holds the line for the longest of: the most operations
-// on one of its addresses (distinct addresses of a line are served side by
-// side); its lanes' operations times the per-address time (on the H200, 32
-// lanes on 16 addresses of one line, two each, take as long as 32 lanes on
-// 32 addresses: docs/evidence/2026-11-30-h200-aggregation-lab.txt,
+// transaction. The line's atomic unit takes transactions in arrival order
+// and issues a transaction's operations for the longest of: the most
+// operations on one of its addresses times the integer operation time
+// (L2OpInt); its lanes' operations times the per-address time (on the
+// H200, 32 lanes on 16 addresses of one line, two each, take as long as 32
+// lanes on 32 addresses: docs/evidence/2026-11-30-h200-aggregation-lab.txt,
 // bucketAtomic at 16 and 32 keys per warp); and the sum over its 32-byte
-// sectors of the most operations on one address there times the per-sector
-// time (a line's sectors are served one after another, so lanes scattered
-// over a line cost more than lanes on consecutive words:
+// sectors of the most operations on one address there times the
+// per-sector time (a line's sectors are served one after another, so lanes
+// scattered over a line cost more than lanes on consecutive words:
 // docs/evidence/2026-11-30-h200-microbenchmarks-round2, histshape.csv).
+//
+// An operation reads, modifies and writes its sector, and the next
+// operation on the sector waits for its result: a sector's operations are
+// a chain, each taking the type's operation time (L2OpF32 for a float add,
+// L2OpInt for the integer ones). A transaction starts when the line has
+// issued the one before it and every sector it touches has finished its
+// chain. For integers the chain is no longer than the issue, so only the
+// issue counts; a float add takes 2.4 times as long as its issue, so float
+// adds to one sector run at the float rate while float adds spread over a
+// line's sectors overlap (round-2 counters.csv, f32 warp packed: k = 1 to 8
+// counters, one sector, 1.766 ns an add; k = 16, two sectors, 1.276;
+// k = 32, four sectors, 0.97; the u32 rows 0.74, 0.72, 0.70).
+//
 // Global atomics run in virtual-time order (they wait for the global
 // scheduler), so each line's queue sees its transactions in order.
 func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cudac.Kind, floatAdd bool) int64 {
 	c := &x.m.Costs
+	ghz := x.m.ClockGHz
 	op := c.L2OpInt
 	if floatAdd {
 		op = c.L2OpF32
@@ -178,15 +197,33 @@ func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cuda
 				sectorMost[sec] = max(sectorMost[sec], g.count[j])
 			}
 		}
-		sectorOps := sectorMost[0] + sectorMost[1] + sectorMost[2] + sectorMost[3]
 		if aggregated {
-			most, lanes, sectorOps = 1, 1, 1
+			most, lanes = 1, 1
+			sectorMost = [4]int64{}
+			sectorMost[g.addrs[i]>>5&3] = 1
 		}
-		busy := max(float64(lanes)*c.L2Addr, float64(most)*op, float64(sectorOps)*c.L2Sector)
+		sectorOps := sectorMost[0] + sectorMost[1] + sectorMost[2] + sectorMost[3]
+		issue := max(float64(lanes)*c.L2Addr, float64(most)*c.L2OpInt, float64(sectorOps)*c.L2Sector)
 		ls := s.line(g.addrs[i])
-		ls.busyNs += busy
-		ls.free = max(float64(now), ls.free) + busy*x.m.ClockGHz
-		last = max(last, int64(math.Ceil(ls.free)))
+		queued := max(float64(now), ls.free)
+		start := queued
+		for sec, n := range sectorMost {
+			if n > 0 {
+				start = max(start, ls.sector[sec])
+			}
+		}
+		end := start + issue*ghz
+		for sec, n := range sectorMost {
+			if n > 0 {
+				ls.sector[sec] = start + float64(n)*op*ghz
+				end = max(end, ls.sector[sec])
+			}
+		}
+		stall := (start - queued) / ghz
+		ls.stallNs += stall
+		ls.busyNs += stall + issue
+		ls.free = start + issue*ghz
+		last = max(last, int64(math.Ceil(end)))
 	}
 	s.drained = max(s.drained, last)
 	return last
@@ -197,6 +234,7 @@ func (s *atomStats) l2Profile() L2Profile {
 	s.eachLine(func(ls *lineState) {
 		p.MaxLineNs = max(p.MaxLineNs, ls.busyNs)
 		p.SumNs += ls.busyNs
+		p.StallNs += ls.stallNs
 	})
 	p.HotLines = s.nlines
 	return p
