@@ -61,7 +61,8 @@ type Counters struct {
 
 	// Shared atomics. Conflicts counts, per request, the lanes beyond the
 	// first that hit an address another lane of the warp also hits (they
-	// serialise); CASRetries the extra loop trips of the compare-and-swap
+	// serialise; not the lanes of a shared atomicAdd of 1 whose result is
+	// unused, nvcc's ATOMS.POPC.INC, which adds their count at once); CASRetries the extra loop trips of the compare-and-swap
 	// loop that a shared float atomicAdd compiles to.
 	SharedAtomicRequests  int64 `json:"shared_atomic_requests"`
 	SharedAtomicOps       int64 `json:"shared_atomic_ops"`

@@ -127,7 +127,12 @@ func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, used, floatAdd b
 	case spShared:
 		c.SharedAtomicRequests++
 		c.SharedAtomicOps += int64(g.n)
-		c.SharedAtomicConflicts += int64(g.n - g.k)
+		// The lanes beyond the first on an address serialise, except in
+		// an ATOMS.POPC.INC, whose lanes on one address are one operation
+		// (the caller counts them once).
+		for i := 0; i < g.k; i++ {
+			c.SharedAtomicConflicts += g.count[i] - 1
+		}
 		if floatAdd {
 			// A shared float add is a compare-and-swap loop: k lanes on one
 			// address take k trips, the i-th losing i-1 times.

@@ -417,6 +417,7 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 	size := kindSize(k)
 	agg := in.Flags&ir.FlagAggregatable != 0
 	fullOnly := in.Flags&ir.FlagAggFullWarp != 0
+	popc := in.Flags&ir.FlagPopcInc != 0
 	acc := access{"atomic " + op.String(), pc}
 	floatAdd := op == cudac.AtomicAdd && (k == cudac.Float32 || k == cudac.Float64)
 	addF32 := op == cudac.AtomicAdd && k == cudac.Float32 && in.B != ir.NoReg
@@ -523,6 +524,12 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 		}
 		// The compiler's guard: some aggregations need every lane active.
 		aggNow := agg && (!fullOnly || w.mask == 0xffffffff)
+		if popc && group.space == spShared {
+			// ATOMS.POPC.INC: one increment per address, by its lane count.
+			for i := 0; i < group.k; i++ {
+				group.count[i] = 1
+			}
+		}
 		done := x.atom.record(x, w, &group, aggNow, hasDst, floatAdd, k)
 		switch {
 		case group.space == spShared:

@@ -191,7 +191,13 @@ func (l *lowerer) builtin(e *cudac.BuiltinCall, want bool) operand {
 }
 
 func (l *lowerer) atomic(e *cudac.BuiltinCall, want bool) operand {
-	a := l.args(e)
+	a := make([]Reg, len(e.Args))
+	one := false
+	for i, arg := range e.Args {
+		o := l.expr(arg, true)
+		one = one || (i == 1 && o.isImm && o.imm == 1)
+		a[i] = l.materialize(o)
+	}
 	in := Inst{Op: Atom, T: e.Elem.Kind, Aux: int32(e.Builtin), A: a[0], B: NoReg, C: NoReg, Dst: NoReg,
 		Space: l.spaceOf(e.Args[0]), Scope: e.Scope, Order: e.Order}
 	if len(a) > 1 {
@@ -204,6 +210,17 @@ func (l *lowerer) atomic(e *cudac.BuiltinCall, want bool) operand {
 		in.Dst = l.tmp()
 	}
 	in.Flags |= l.aggregation(e, want)
+	if one && !want && e.Builtin == cudac.AtomicAdd && e.Elem.IsInteger() && e.Elem.Size() == 4 {
+		// A shared atomicAdd(p, 1) whose result is unused is nvcc's
+		// ATOMS.POPC.INC.32: each address is incremented once by the number
+		// of lanes on it (docs/evidence/2026-11-29-h200-microbenchmarks,
+		// sass_atomics.txt shared_kernel<2, *>; atomics_shared.csv: 256
+		// threads adding 1u to one shared address, u32_atomic_one one_rt,
+		// 0.014 ms, as fast as to 256 addresses, where u32_atomic_lane one_rt,
+		// adding a per-lane value, takes 0.271). The engine applies it so to
+		// shared memory only; a global one is a per-lane REDG.
+		in.Flags |= FlagPopcInc
+	}
 	l.emit(in)
 	if in.Dst == NoReg {
 		return immOp(0)

@@ -162,6 +162,10 @@ const (
 	// to the struct's alignment.
 	FlagAlign8
 	FlagAlign16
+	// FlagPopcInc: a 32-bit integer atomicAdd of the constant 1 whose
+	// result is unused, which nvcc compiles for shared memory to
+	// ATOMS.POPC.INC: the lanes on one address are one operation.
+	FlagPopcInc
 )
 
 // Space hints where a memory instruction's address probably points. The
