@@ -74,10 +74,10 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 		// other lines' (the first-order term of a random interleaving of
 		// hot/par lines: the transaction before it is from its own line
 		// one time in hot/par).
-		par := min(max(1, cost.L2LineParallelism*hot), cost.L2MaxParallelLines)
-		work := out.L2.SumNs - out.L2.StallNs + out.L2.StallNs/(hot/par)
+		par := cost.ParallelLines(hot)
+		work := out.L2.SumNs - out.L2.StallNs + out.L2.StallNs/max(1, hot/par)
 		l2 = max(l2, work/par)
-		detail = fmt.Sprintf("%d hot lines, %.0f at once; the busiest line serves %d operations on one address (longest chain)",
+		detail = fmt.Sprintf("%d hot lines, %.1f at once; the busiest line serves %d operations on one address (longest chain)",
 			out.L2.HotLines, par, c.GlobalAtomicMaxChain)
 	}
 	add("l2 throughput", l2, detail)

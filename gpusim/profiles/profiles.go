@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 )
@@ -86,10 +87,12 @@ type Cost struct {
 	// the sum over the 32-byte sectors it touches of the most lanes on one
 	// address of the sector.
 	L2AddrNs, L2OpF32Ns, L2OpF64Ns, L2OpIntNs, L2SectorNs float64
-	// L2LineParallelism is the fraction of the hot lines whose transactions
-	// the L2 serves concurrently, when many lines are hot, up to
-	// L2MaxParallelLines lines at once.
-	L2LineParallelism  float64
+	// L2LinesAtOnce is how many lines' worth of transactions the L2 serves
+	// at once when a launch's atomics go to a given number of hot lines,
+	// measured at some numbers of lines (ParallelLines interpolates
+	// between them); beyond the last it grows in proportion to the hot
+	// lines, up to L2MaxParallelLines lines at once.
+	L2LinesAtOnce      []LinesAtOnce
 	L2MaxParallelLines float64
 	// JitterCycles is the largest random delay added where a warp reaches
 	// an instruction other blocks observe: it orders atomics differently
@@ -106,6 +109,34 @@ type Cost struct {
 	// issue cost of a global store or of an atomic whose result is unused
 	// (a reduction), which the warp does not wait for.
 	LocalCycles, StoreCycles int64
+}
+
+// LinesAtOnce is one measured point of Cost.L2LinesAtOnce: with Hot lines
+// receiving atomics, the L2 served AtOnce lines' worth at once.
+type LinesAtOnce struct{ Hot, AtOnce float64 }
+
+// ParallelLines returns how many lines' worth of atomic transactions the
+// L2 serves at once when hot lines receive them: the measured points
+// interpolated on log-log axes, and beyond the last point in proportion
+// to hot, up to L2MaxParallelLines. Below the first point it is the
+// first point's value.
+func (c *Cost) ParallelLines(hot float64) float64 {
+	t := c.L2LinesAtOnce
+	if len(t) == 0 || hot <= 0 {
+		return 1
+	}
+	if hot <= t[0].Hot {
+		return t[0].AtOnce
+	}
+	for i := 1; i < len(t); i++ {
+		if hot <= t[i].Hot {
+			a, b := t[i-1], t[i]
+			f := math.Log(hot/a.Hot) / math.Log(b.Hot/a.Hot)
+			return math.Exp(math.Log(a.AtOnce) + f*math.Log(b.AtOnce/a.AtOnce))
+		}
+	}
+	last := t[len(t)-1]
+	return max(last.AtOnce, min(last.AtOnce*hot/last.Hot, c.L2MaxParallelLines))
 }
 
 // Source kinds, prefixes of the Sources entries.
