@@ -26,8 +26,9 @@ import (
 //     these two terms;
 //   - L2 throughput: the L2's atomic work as a throughput bound: the
 //     busiest line, and all lines together over the units that serve hot
-//     lines side by side (a unit hides one line's wait for a sector's
-//     previous float add behind the other lines it serves);
+//     lines side by side, as many as the lines hot in the same window of
+//     arrivals allow (a unit hides one line's wait for a sector's previous
+//     float add behind the other lines it serves);
 //   - DRAM: the bytes moved in 64-byte granules (less a lane's reloads of
 //     the granule it read last, which the L1 serves), at the profile's
 //     achievable bandwidth;
@@ -68,17 +69,25 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 	l2 := out.L2.MaxLineNs
 	detail := "no global atomics"
 	if hot := float64(out.L2.HotLines); hot > 0 {
-		// The units that serve hot lines side by side each take several
-		// lines' transactions in one stream; while a line's transaction
-		// waits for its sector's previous operation, the unit serves the
-		// other lines' (the first-order term of a random interleaving of
-		// hot/par lines: the transaction before it is from its own line
-		// one time in hot/par).
-		par := cost.ParallelLines(hot)
-		work := out.L2.SumNs - out.L2.StallNs + out.L2.StallNs/max(1, hot/par)
-		l2 = max(l2, work/par)
-		detail = fmt.Sprintf("%d hot lines, %.1f at once; the busiest line serves %d operations on one address (longest chain)",
-			out.L2.HotLines, par, c.GlobalAtomicMaxChain)
+		// How many lines the units serve at once depends on the lines hot
+		// together: each window of arrivals is served at its own lines'
+		// rate, one window after another. The units that serve hot lines
+		// side by side each take several lines' transactions in one
+		// stream; while a line's transaction waits for its sector's
+		// previous operation, the unit serves the other lines' (the
+		// first-order term of a random interleaving of lines/par lines:
+		// the transaction before it is from its own line one time in
+		// lines/par).
+		var work, peak float64
+		for _, w := range out.L2.Windows {
+			lines := float64(w.Lines)
+			par := cost.ParallelLines(lines)
+			work += (w.BusyNs - w.StallNs + w.StallNs/max(1, lines/par)) / par
+			peak = max(peak, par)
+		}
+		l2 = max(l2, work)
+		detail = fmt.Sprintf("%d hot lines, up to %.1f at once; the busiest line serves %d operations on one address (longest chain)",
+			out.L2.HotLines, peak, c.GlobalAtomicMaxChain)
 	}
 	add("l2 throughput", l2, detail)
 

@@ -38,6 +38,11 @@ type atomStats struct {
 	perAddr addrCounts // operations issued per address, and the lines by page
 	nlines  int64      // lines that received atomics
 	drained int64      // the last cycle any line is busy
+	// The current window of virtual time (see L2Profile.Windows) and the
+	// windows before it.
+	win     int64
+	cur     L2Window
+	windows []L2Window
 }
 
 // lineState is one L2 line's share of the launch's global atomics.
@@ -54,11 +59,30 @@ type lineState struct {
 	// sector is the SM cycle each 32-byte sector's last operation
 	// completes: a later operation on the sector depends on its result.
 	sector [4]float64
+	// win is the last window (plus one) in which the line was hot.
+	win int64
 }
 
 func (s *atomStats) init() {
 	s.perAddr.init()
 	s.nlines = 0
+	s.win, s.cur, s.windows = 0, L2Window{}, nil
+}
+
+// window moves the window of virtual time to the one holding cycle now
+// (a transaction that arrives out of order counts in the current one) and
+// counts ls as hot in it.
+func (s *atomStats) window(x *exec, now int64, ls *lineState) {
+	if w := now / max(1, x.m.Costs.Global); w > s.win {
+		if s.cur.Lines > 0 {
+			s.windows = append(s.windows, s.cur)
+		}
+		s.win, s.cur = w, L2Window{}
+	}
+	if ls.win != s.win+1 {
+		ls.win = s.win + 1
+		s.cur.Lines++
+	}
 }
 
 // line returns the state of the L2 line that holds addr, adding it on first use.
@@ -210,6 +234,7 @@ func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cuda
 		sectorOps := sectorMost[0] + sectorMost[1] + sectorMost[2] + sectorMost[3]
 		issue := max(float64(lanes)*c.L2Addr, float64(most)*c.L2OpInt, float64(sectorOps)*c.L2Sector)
 		ls := s.line(g.addrs[i])
+		s.window(x, now, ls)
 		queued := max(float64(now), ls.free)
 		start := queued
 		for sec, n := range sectorMost {
@@ -227,6 +252,8 @@ func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cuda
 		stall := (start - queued) / ghz
 		ls.stallNs += stall
 		ls.busyNs += stall + issue
+		s.cur.StallNs += stall
+		s.cur.BusyNs += stall + issue
 		ls.free = start + issue*ghz
 		last = max(last, int64(math.Ceil(end)))
 	}
@@ -242,6 +269,10 @@ func (s *atomStats) l2Profile() L2Profile {
 		p.StallNs += ls.stallNs
 	})
 	p.HotLines = s.nlines
+	p.Windows = s.windows
+	if s.cur.Lines > 0 {
+		p.Windows = append(p.Windows, s.cur)
+	}
 	return p
 }
 

@@ -156,6 +156,19 @@ type L2Profile struct {
 	SumNs     float64 // all lines together, stalls included
 	StallNs   float64 // the part of SumNs spent waiting on a sector
 	HotLines  int64   // lines that received atomics
+	// Windows splits the same work by when it arrived: transactions that
+	// arrive within one global-memory latency (Costs.Global cycles) of
+	// each other compete for the L2's units together, so how many lines
+	// the L2 serves at once depends on the lines hot in the same window,
+	// not on all the lines the launch ever touched.
+	Windows []L2Window
+}
+
+// L2Window is the L2 atomic work that arrived in one window of virtual time.
+type L2Window struct {
+	BusyNs  float64 // the lines' busy time, stalls included
+	StallNs float64 // the part of BusyNs spent waiting on a sector
+	Lines   int64   // distinct lines that received transactions
 }
 
 // DefaultBudget returns the warp-instruction budget of a launch that sets
