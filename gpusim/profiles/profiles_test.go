@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -89,5 +90,25 @@ func TestSourcesCiteFilesThatExist(t *testing.T) {
 	}
 	if n == 0 {
 		t.Error("no profile source cites a file under docs/")
+	}
+}
+
+// TestParallelLines checks the interpolation of Cost.L2LinesAtOnce: the
+// measured points themselves, a value between two of them on log-log axes,
+// the first point below it, and growth in proportion beyond the last up
+// to L2MaxParallelLines.
+func TestParallelLines(t *testing.T) {
+	c := Cost{L2LinesAtOnce: []LinesAtOnce{{1, 1}, {2, 0.86}, {8, 1.92}, {128, 22.9}}, L2MaxParallelLines: 64}
+	for _, tc := range []struct{ hot, want float64 }{
+		{0.5, 1}, {1, 1}, {2, 0.86}, {8, 1.92}, {128, 22.9},
+		{4, math.Sqrt(0.86 * 1.92)}, // halfway on log axes
+		{256, 45.8}, {1 << 20, 64},
+	} {
+		if got := c.ParallelLines(tc.hot); math.Abs(got-tc.want) > 1e-9*tc.want {
+			t.Errorf("ParallelLines(%g) = %g, want %g", tc.hot, got, tc.want)
+		}
+	}
+	if got := (&Cost{}).ParallelLines(100); got != 1 {
+		t.Errorf("no table: ParallelLines = %g, want 1", got)
 	}
 }
