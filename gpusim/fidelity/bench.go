@@ -97,7 +97,9 @@ type BenchOptions struct {
 }
 
 // RunBenches runs the round-2 microbenchmark cells on the simulator's
-// H200 profile.
+// H200 profile. Its launches have no wall-clock limit (timeout=0): the
+// large cells run for minutes on a busy machine, and each has an
+// instruction budget.
 func RunBenches(opts BenchOptions) (*BenchReport, error) {
 	env, err := newBenchEnv("sim:h200?racecheck=false&timeout=0")
 	if err != nil {
