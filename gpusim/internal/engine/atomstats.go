@@ -43,30 +43,36 @@ type atomStats struct {
 	win     int64
 	cur     L2Window
 	windows []L2Window
+	// chains holds, by line, the SM cycle each 32-byte sector's last
+	// operation completes: a later operation on the sector depends on its
+	// result. Only lines that received a float add have one: an integer
+	// operation's chain never outlasts its issue, so it never delays the
+	// next transaction, and the lines of an integer launch need none.
+	chains map[uint64]*[4]float64
 }
 
 // lineState is one L2 line's share of the launch's global atomics.
 type lineState struct {
-	used    bool    // the line has received atomics
-	ops     int64   // operations issued
-	busyNs  float64 // time the line's atomic unit is held, stalls included
-	stallNs float64 // time its queue waited for a sector's previous operation
+	used bool // the line has received atomics
+	// chained: the line has received a float add, whose sector chains
+	// (atomStats.chains) later transactions must wait for.
+	chained bool
+	// win is the last window (plus one, truncated) in which the line was hot.
+	win    int32
+	ops    int64   // operations issued
+	busyNs float64 // time the line's atomic unit is held, stalls included
 	// free is the SM cycle its queue can start the next transaction, kept
 	// in fractions of a cycle: an operation shorter than a cycle (an
 	// integer add on the H200, 1.45 cycles) would otherwise be rounded up
 	// at every step of a long chain.
 	free float64
-	// sector is the SM cycle each 32-byte sector's last operation
-	// completes: a later operation on the sector depends on its result.
-	sector [4]float64
-	// win is the last window (plus one) in which the line was hot.
-	win int64
 }
 
 func (s *atomStats) init() {
 	s.perAddr.init()
 	s.nlines = 0
 	s.win, s.cur, s.windows = 0, L2Window{}, nil
+	s.chains = nil
 }
 
 // window moves the window of virtual time to the one holding cycle now
@@ -79,8 +85,8 @@ func (s *atomStats) window(x *exec, now int64, ls *lineState) {
 		}
 		s.win, s.cur = w, L2Window{}
 	}
-	if ls.win != s.win+1 {
-		ls.win = s.win + 1
+	if w := int32(s.win + 1); ls.win != w {
+		ls.win = w
 		s.cur.Lines++
 	}
 }
@@ -237,20 +243,25 @@ func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cuda
 		s.window(x, now, ls)
 		queued := max(float64(now), ls.free)
 		start := queued
-		for sec, n := range sectorMost {
-			if n > 0 {
-				start = max(start, ls.sector[sec])
+		var chain *[4]float64
+		if ls.chained || op > c.L2OpInt {
+			chain = s.chain(ls, line)
+			for sec, n := range sectorMost {
+				if n > 0 {
+					start = max(start, chain[sec])
+				}
 			}
 		}
 		end := start + issue*ghz
-		for sec, n := range sectorMost {
-			if n > 0 {
-				ls.sector[sec] = start + float64(n)*op*ghz
-				end = max(end, ls.sector[sec])
+		if chain != nil {
+			for sec, n := range sectorMost {
+				if n > 0 {
+					chain[sec] = start + float64(n)*op*ghz
+					end = max(end, chain[sec])
+				}
 			}
 		}
 		stall := (start - queued) / ghz
-		ls.stallNs += stall
 		ls.busyNs += stall + issue
 		s.cur.StallNs += stall
 		s.cur.BusyNs += stall + issue
@@ -261,12 +272,25 @@ func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cuda
 	return last
 }
 
+// chain returns the sector chains of line, the line of ls, adding them.
+func (s *atomStats) chain(ls *lineState, line uint64) *[4]float64 {
+	if s.chains == nil {
+		s.chains = map[uint64]*[4]float64{}
+	}
+	ch := s.chains[line]
+	if ch == nil {
+		ch = &[4]float64{}
+		s.chains[line] = ch
+		ls.chained = true
+	}
+	return ch
+}
+
 func (s *atomStats) l2Profile() L2Profile {
 	var p L2Profile
 	s.eachLine(func(ls *lineState) {
 		p.MaxLineNs = max(p.MaxLineNs, ls.busyNs)
 		p.SumNs += ls.busyNs
-		p.StallNs += ls.stallNs
 	})
 	p.HotLines = s.nlines
 	p.Windows = s.windows

@@ -150,11 +150,10 @@ type Outcome struct {
 // L2Profile is the L2's atomic work: each line's busy time in nanoseconds,
 // summed over the transactions that hit it. A line is busy while it serves
 // a transaction and while a transaction at the head of its queue waits for
-// a sector whose previous operation has not completed (StallNs).
+// a sector whose previous operation has not completed.
 type L2Profile struct {
 	MaxLineNs float64 // the busiest line
 	SumNs     float64 // all lines together, stalls included
-	StallNs   float64 // the part of SumNs spent waiting on a sector
 	HotLines  int64   // lines that received atomics
 	// Windows splits the same work by when it arrived: transactions that
 	// arrive within one global-memory latency (Costs.Global cycles) of
