@@ -117,7 +117,7 @@ func preprocess(toks []token, d *diags, o *options) ([]token, map[string]*macro,
 	sort.Strings(names)
 	p.defines = defines
 	for _, name := range names {
-		if !validMacroName(name) {
+		if !IsIdentifier(name) {
 			d.errorf(Pos{File: d.file}, "%s %s=%s: %q is not a macro name (a letter or '_', then letters, digits or '_')", p.flag(), name, defines[name], name)
 			continue
 		}
@@ -919,9 +919,9 @@ func (p *preprocessor) flag() string {
 	return p.defineFlag
 }
 
-// validMacroName reports whether s is an identifier, as a macro's name
-// must be.
-func validMacroName(s string) bool {
+// IsIdentifier reports whether s is a C identifier: a letter or '_',
+// then letters, digits or '_' (a macro's name, a buffer's name).
+func IsIdentifier(s string) bool {
 	if s == "" {
 		return false
 	}

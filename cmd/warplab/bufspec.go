@@ -536,7 +536,7 @@ func parseDefine(s string) (defineSpec, error) {
 	if !ok {
 		value = "1"
 	}
-	if !isIdent(name) {
+	if !cudac.IsIdentifier(name) {
 		what := fmt.Sprintf("%q is not a macro name", name)
 		if name == "" {
 			what = "the macro name is empty"
@@ -567,22 +567,6 @@ func parseDefines(list []string) ([]defineSpec, []cudac.Option, error) {
 		opts = append(opts, cudac.Define(d.name, d.value))
 	}
 	return specs, opts, nil
-}
-
-// isIdent reports whether s is a C identifier.
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		switch {
-		case r == '_', 'a' <= r && r <= 'z', 'A' <= r && r <= 'Z':
-		case i > 0 && '0' <= r && r <= '9':
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // randint draws an integer from the span values from lo (two's-complement
