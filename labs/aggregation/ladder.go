@@ -178,7 +178,7 @@ func Ladder(dev *gpu.Device, opts LadderOptions) (*LadderTable, error) {
 	if err := opts.resolve(dev); err != nil {
 		return nil, err
 	}
-	warm, runs, err := launchCounts(dev.Capabilities(), opts.WarmUps, opts.Runs)
+	warm, runs, err := labkit.LaunchCounts("aggregation", dev.Capabilities(), opts.WarmUps, opts.Runs)
 	if err != nil {
 		return nil, err
 	}

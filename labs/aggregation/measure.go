@@ -9,18 +9,6 @@ import (
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
-// launchCounts resolves WarmUps and Runs options for a device as
-// gpu.NewMethod does: 0 means the default (3 warm-ups and 10 timed runs
-// on a GPU; no warm-up and one run where the time is modelled, since the
-// model is deterministic), and a negative WarmUps means none.
-func launchCounts(caps gpu.Capabilities, warm, runs int) (int, int, error) {
-	m, err := gpu.NewMethod(caps, warm, runs, gpu.StatMean)
-	if err != nil {
-		return 0, 0, fmt.Errorf("aggregation: Runs: %w", err)
-	}
-	return m.WarmUps, m.Reps, nil
-}
-
 // cell is one kernel on one input, launched warm + runs times.
 type cell struct {
 	kernel Kernel

@@ -144,7 +144,7 @@ func sweeps(dev *gpu.Device, blocks, sizes []int, warm, runs int, progress labs.
 			return nil, err
 		}
 	}
-	warm, runs, err = launchCounts(dev.Capabilities(), warm, runs)
+	warm, runs, err = labkit.LaunchCounts("atomics", dev.Capabilities(), warm, runs)
 	if err != nil {
 		return nil, err
 	}

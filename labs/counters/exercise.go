@@ -181,7 +181,7 @@ func check(dev *gpu.Device, a Answer, c ExerciseConfig) labs.Feedback {
 	}
 	f.Passf(PartWithin, "%d %s slices take %d of the %d bytes", a.Slices, layoutName(a.Padded), bytes, c.Budget)
 
-	warm, runs, err := launchCounts(dev.Capabilities(), 0, 0)
+	warm, runs, err := labkit.LaunchCounts("counters", dev.Capabilities(), 0, 0)
 	if err != nil {
 		f.Failf("re-run", "%v", err)
 		return f

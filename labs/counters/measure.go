@@ -8,33 +8,6 @@ import (
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
-// Launch counts on a GPU.
-const (
-	gpuWarmUps = 3
-	gpuRuns    = 10
-)
-
-// launchCounts resolves warm-ups and runs for a device: 0 means the
-// default (3 and 10 on a GPU; none and one where the time is modelled,
-// since the model is deterministic); a negative warm-up count means none.
-func launchCounts(caps gpu.Capabilities, warm, runs int) (int, int, error) {
-	if runs < 0 {
-		return 0, 0, fmt.Errorf("counters: Runs %d: want at least 1 (0 for the default)", runs)
-	}
-	if warm < 0 {
-		warm = 0
-	} else if warm == 0 && caps.MeasuredTiming {
-		warm = gpuWarmUps
-	}
-	if runs == 0 {
-		runs = 1
-		if caps.MeasuredTiming {
-			runs = gpuRuns
-		}
-	}
-	return warm, runs, nil
-}
-
 // cell is one rung at one k and layout, launched warm + runs times.
 type cell struct {
 	rung    Rung

@@ -9,30 +9,6 @@ import (
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
-// Launch counts on a GPU.
-const (
-	gpuWarmUps = 3
-	gpuRuns    = 10
-)
-
-func launchCounts(caps gpu.Capabilities, warm, runs int) (int, int, error) {
-	if runs < 0 {
-		return 0, 0, fmt.Errorf("queue: Runs %d: want at least 1 (0 for the default)", runs)
-	}
-	if warm < 0 {
-		warm = 0
-	} else if warm == 0 && caps.MeasuredTiming {
-		warm = gpuWarmUps
-	}
-	if runs == 0 {
-		runs = 1
-		if caps.MeasuredTiming {
-			runs = gpuRuns
-		}
-	}
-	return warm, runs, nil
-}
-
 // cell is one pop at one k on one cost distribution.
 type cell struct {
 	pop    Pop

@@ -147,7 +147,7 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 	if err := opts.resolve(dev); err != nil {
 		return nil, err
 	}
-	warm, runs, err := launchCounts(dev.Capabilities(), opts.WarmUps, opts.Runs)
+	warm, runs, err := labkit.LaunchCounts("queue", dev.Capabilities(), opts.WarmUps, opts.Runs)
 	if err != nil {
 		return nil, err
 	}

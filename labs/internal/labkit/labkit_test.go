@@ -3,6 +3,7 @@ package labkit
 import (
 	"errors"
 	"math"
+	"strings"
 	"sync/atomic"
 	"testing"
 
@@ -114,5 +115,27 @@ func TestFloats(t *testing.T) {
 	}
 	if got := FormatFloat32(6289136.5); got != "6289136.5" {
 		t.Errorf("FormatFloat32 = %q", got)
+	}
+}
+
+func TestLaunchCounts(t *testing.T) {
+	sim, gpuCaps := gpu.Capabilities{}, gpu.Capabilities{MeasuredTiming: true}
+	for _, c := range []struct {
+		caps               gpu.Capabilities
+		warm, runs         int
+		wantWarm, wantRuns int
+	}{
+		{sim, 0, 0, 0, 1},
+		{gpuCaps, 0, 0, gpu.DefaultWarmUps, gpu.DefaultReps},
+		{gpuCaps, -1, 5, 0, 5},
+		{sim, 2, 7, 2, 7},
+	} {
+		w, r, err := LaunchCounts("lab", c.caps, c.warm, c.runs)
+		if err != nil || w != c.wantWarm || r != c.wantRuns {
+			t.Errorf("LaunchCounts(%+v, %d, %d) = %d, %d, %v; want %d, %d", c.caps, c.warm, c.runs, w, r, err, c.wantWarm, c.wantRuns)
+		}
+	}
+	if _, _, err := LaunchCounts("queue", sim, 0, -3); err == nil || !strings.HasPrefix(err.Error(), "queue: Runs: ") {
+		t.Errorf("negative runs: %v, want an error naming the lab", err)
 	}
 }
