@@ -21,12 +21,6 @@ const (
 // default: 256, as in the course notes' histogram.
 func DefaultBins() []int { return []int{256} }
 
-// Launch counts on a GPU.
-const (
-	gpuWarmUps = 3
-	gpuRuns    = 10
-)
-
 // ShapeOptions configure Shapes; the zero value runs every kernel on
 // every input with DefaultN elements and DefaultBins.
 type ShapeOptions struct {
@@ -150,7 +144,7 @@ func Shapes(dev *gpu.Device, o ShapeOptions) (*ShapeTable, error) {
 	}
 	warm, runs := 0, 1
 	if dev.Capabilities().MeasuredTiming {
-		warm, runs = gpuWarmUps, gpuRuns
+		warm, runs = gpu.DefaultWarmUps, gpu.DefaultReps
 	}
 	info := dev.Info()
 	t := &ShapeTable{N: o.N, Block: o.Block, Device: info.Name}

@@ -189,9 +189,9 @@ func (lab) Options() []labs.Option {
 			Usage: "elements of the card comparison (16777216: the notes' size, slower on the simulator)"},
 		{Name: "cards", Kind: labs.String, Default: strings.Join(DefaultCards(), ","),
 			Usage: "simulator profiles the card comparison predicts, comma-separated"},
-		{Name: "warm-ups", Kind: labs.Int, Default: strconv.Itoa(gpuWarmUps), Max: 100,
+		{Name: "warm-ups", Kind: labs.Int, Default: strconv.Itoa(gpu.DefaultWarmUps), Max: 100,
 			Usage: "untimed launches before the timed ones, on a GPU"},
-		{Name: "runs", Kind: labs.Int, Default: strconv.Itoa(gpuRuns), Max: 1000,
+		{Name: "runs", Kind: labs.Int, Default: strconv.Itoa(gpu.DefaultReps), Max: 1000,
 			Usage: "timed launches per cell, on a GPU"},
 	}
 }

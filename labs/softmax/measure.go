@@ -8,13 +8,6 @@ import (
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
-// The launch counts on a GPU, as the course's harnesses time: CUDA
-// events around each launch, the mean of the timed ones.
-const (
-	gpuWarmUps = 3
-	gpuRuns    = 10
-)
-
 // series is one cell of a table: a kernel launched warm + runs times at
 // one size, each launch into an accumulator slot of its own, zeroed
 // before the launch.
