@@ -169,6 +169,7 @@ type gpuState struct {
 	info    gpudriver.Info
 	arch    string
 	drv     driver // nil after a fault, until the next call starts a helper
+	gated   driver // the driver whose timing gate is set up, if any
 	gen     int
 	lost    string // what the last fault was: "an illegal address in kernel k"
 	// helper starts a helper process for the GPU and returns its driver;
@@ -751,11 +752,17 @@ func (m *module) launch(drv driver, fn *cudac.Func, cfg gpudriver.LaunchConfig, 
 		}
 		f.dynLimit = cfg.SharedBytes
 	}
+	if m.dev.cfg.GatedTiming {
+		if err := st.setGate(drv); err != nil {
+			return nil, fmt.Errorf("cudarun: launch %s: timing=gated: %w", fn.Name, err)
+		}
+	}
 	g, b := cfg.Grid, cfg.Block
 	lr, err := drv.launch(launchReq{
 		Fn:   f.H,
 		Grid: [3]uint32{uint32(g.X), uint32(g.Y), uint32(g.Z)}, Block: [3]uint32{uint32(b.X), uint32(b.Y), uint32(b.Z)},
 		Shared: uint32(cfg.SharedBytes), Args: slots, CapturePrint: m.printf, Cooperative: cfg.Cooperative,
+		Gated: m.dev.cfg.GatedTiming,
 		limit: lim.limit, stop: lim.stop,
 	})
 	if lim.pastDeadline(err) {
@@ -774,10 +781,63 @@ func (m *module) launch(drv driver, fn *cudac.Func, cfg gpudriver.LaunchConfig, 
 	}
 	return &gpudriver.Result{
 		Device:      st.info.Name,
-		Timing:      gpudriver.Timing{Ms: float64(lr.Ms), Source: "measured, " + st.info.Name, Measured: true},
+		Timing:      gpudriver.Timing{Ms: float64(lr.Ms), Source: "measured, " + st.info.Name + lr.Gate.note(), Measured: true},
 		Printf:      string(lr.Printf),
 		Diagnostics: []gpudriver.Diagnostic{},
 	}, nil
+}
+
+// gateKernel is the timing gate's kernel (see wl_launch): one thread that
+// spins on a flag in mapped host memory until the host sets it, or until
+// limit nanoseconds of the GPU's global timer have passed, when it sets
+// the flag's second word.
+const gateKernel = "warplab_gate"
+
+const gateSource = `extern "C" __global__ void warplab_gate(volatile unsigned int *flag, unsigned long long limit) {
+	unsigned long long t0, t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+	while (flag[0] == 0) {
+		asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+		if (t - t0 > limit) {
+			flag[1] = 1;
+			return;
+		}
+	}
+}
+`
+
+// setGate sets up the timing gate on drv, compiling its kernel for the
+// GPU first; inside do. A driver that replaces a retired one sets it up
+// again.
+func (s *gpuState) setGate(drv driver) error {
+	if s.gated == drv {
+		return nil
+	}
+	in := nvrtcInput{file: "warplab_gate.cu", src: []byte(gateSource), text: gateSource}
+	img, err := compileImage(in, compileOptions(s.arch, false, nil), []string{gateKernel})
+	if err != nil {
+		return fmt.Errorf("compiling the gate: %w", err)
+	}
+	if err := drv.setGate(img.Data); err != nil {
+		s.afterError(err, "setting up the timing gate")
+		return fmt.Errorf("setting up the gate: %w", err)
+	}
+	s.gated = drv
+	return nil
+}
+
+// note is what a Timing's Source adds for a launch that asked for the
+// gate and did not have it.
+func (g gateUse) note() string {
+	switch g {
+	case gateFirst:
+		return " (not gated: the kernel's first launch)"
+	case gateExpired:
+		return " (the timing gate expired: the time includes the host's submission)"
+	case gateOff:
+		return " (not gated: an earlier launch's gate expired)"
+	}
+	return ""
 }
 
 // fault turns a failed launch into a *gpudriver.LaunchError and retires the

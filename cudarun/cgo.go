@@ -39,6 +39,9 @@ typedef struct {
 	wlres (*memcpyHtoD)(wlptr, const void *, size_t);
 	wlres (*memcpyDtoH)(void *, wlptr, size_t);
 	wlres (*memsetD8)(wlptr, unsigned char, size_t);
+	wlres (*memHostAlloc)(void **, size_t, unsigned int);
+	wlres (*memHostGetDevicePointer)(wlptr *, void *, unsigned int);
+	wlres (*memFreeHost)(void *);
 	wlres (*launchKernel)(void *, unsigned int, unsigned int, unsigned int,
 		unsigned int, unsigned int, unsigned int, unsigned int, void *, void **, void **);
 	wlres (*launchCooperative)(void *, unsigned int, unsigned int, unsigned int,
@@ -116,6 +119,9 @@ static int wl_cuda_load(const char *path, char *err, size_t errlen) {
 	WLS(wlc, memcpyHtoD, "cuMemcpyHtoD_v2", NULL, 0);
 	WLS(wlc, memcpyDtoH, "cuMemcpyDtoH_v2", NULL, 0);
 	WLS(wlc, memsetD8, "cuMemsetD8_v2", NULL, 0);
+	WLS(wlc, memHostAlloc, "cuMemHostAlloc", NULL, 1);
+	WLS(wlc, memHostGetDevicePointer, "cuMemHostGetDevicePointer_v2", "cuMemHostGetDevicePointer", 1);
+	WLS(wlc, memFreeHost, "cuMemFreeHost", NULL, 1);
 	WLS(wlc, launchKernel, "cuLaunchKernel", NULL, 0);
 	WLS(wlc, launchCooperative, "cuLaunchCooperativeKernel", NULL, 1);
 	WLS(wlc, eventCreate, "cuEventCreate", NULL, 0);
@@ -220,16 +226,53 @@ static const char *wl_cuErrorString(wlres r) {
 	return s;
 }
 
+// wl_gate_t is the timing gate of a context: a kernel (gate, one thread)
+// that spins until the host sets flag[0], or until limit_ns of the GPU's
+// global timer have passed, when it sets flag[1]. flag is host memory
+// mapped into the device (dflag). gate is NULL where there is none.
+typedef struct {
+	void *gate;
+	volatile unsigned int *flag;
+	wlptr dflag;
+	unsigned long long limit_ns;
+} wl_gate_t;
+
+// wl_gate_alloc allocates the gate's two flags in mapped host memory.
+static wlres wl_gate_alloc(wl_gate_t *g) {
+	if (!wlc.memHostAlloc || !wlc.memHostGetDevicePointer || !wlc.memFreeHost) return 801; // not supported
+	void *p = NULL;
+	wlres r = wlc.memHostAlloc(&p, 64, 0x01 | 0x02); // CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP
+	if (r) return r;
+	wlptr d = 0;
+	r = wlc.memHostGetDevicePointer(&d, p, 0);
+	if (r) {
+		wlc.memFreeHost(p);
+		return r;
+	}
+	memset(p, 0, 64);
+	g->flag = (volatile unsigned int *)p;
+	g->dflag = d;
+	return 0;
+}
+
 // wl_launch records start, launches f and records stop, in one call from
 // Go so that nothing but the driver's own work sits between the events.
 // args holds nargs 8-byte slots, each a parameter's value in its low bytes;
 // they are copied here, and cuLaunchKernel copies them again before it
 // returns. coop launches with cuLaunchCooperativeKernel (801, not
 // supported, when the driver lacks it). *stage says which step failed: 0
-// the start event, 1 the launch, 2 the stop event.
+// the start event, 1 the launch, 2 the stop event, 5 the gate.
+//
+// With a gate (g != NULL), the gate kernel is queued first and released
+// only after the stop event is queued: the GPU then meets the start event,
+// the launch and the stop event together, and the time between the events
+// is the GPU's alone, without the host's submission of the launch (which
+// the GPU, idle, would otherwise spend waiting after it had timestamped
+// the start). The gate is released on every path once it is queued.
 static wlres wl_launch(uintptr_t f, unsigned int gx, unsigned int gy, unsigned int gz,
 		unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem,
-		const unsigned long long *args, int nargs, int coop, void *start, void *stop, int *stage) {
+		const unsigned long long *args, int nargs, int coop, void *start, void *stop,
+		wl_gate_t *g, int *stage) {
 	int n = nargs > 0 ? nargs : 1;
 	unsigned long long slots[n];
 	void *params[n];
@@ -237,20 +280,42 @@ static wlres wl_launch(uintptr_t f, unsigned int gx, unsigned int gy, unsigned i
 		slots[i] = args[i];
 		params[i] = &slots[i];
 	}
+	wlres r = 0;
+	if (g) {
+		*stage = 5;
+		g->flag[0] = 0;
+		g->flag[1] = 0;
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		unsigned long long gslots[2] = {g->dflag, g->limit_ns};
+		void *gparams[2] = {&gslots[0], &gslots[1]};
+		r = wlc.launchKernel(g->gate, 1, 1, 1, 1, 1, 1, 0, NULL, gparams, NULL);
+		if (r) return r;
+	}
 	*stage = 0;
-	wlres r = wlc.eventRecord(start, NULL);
-	if (r) return r;
+	r = wlc.eventRecord(start, NULL);
+	if (r) goto release;
 	*stage = 1;
 	if (coop) {
-		if (!wlc.launchCooperative) return 801;
-		r = wlc.launchCooperative((void *)f, gx, gy, gz, bx, by, bz, shmem, NULL, nargs > 0 ? params : NULL);
+		r = wlc.launchCooperative ? wlc.launchCooperative((void *)f, gx, gy, gz, bx, by, bz, shmem, NULL, nargs > 0 ? params : NULL) : 801;
 	} else {
 		r = wlc.launchKernel((void *)f, gx, gy, gz, bx, by, bz, shmem, NULL, nargs > 0 ? params : NULL, NULL);
 	}
-	if (r) return r;
+	if (r) goto release;
 	*stage = 2;
-	return wlc.eventRecord(stop, NULL);
+	r = wlc.eventRecord(stop, NULL);
+release:
+	if (g) __atomic_store_n(&g->flag[0], 1u, __ATOMIC_SEQ_CST);
+	return r;
 }
+
+// wl_gate_set names the gate kernel and how long it waits.
+static void wl_gate_set(wl_gate_t *g, uintptr_t f, unsigned long long limit_ns) {
+	g->gate = (void *)f;
+	g->limit_ns = limit_ns;
+}
+
+// wl_gate_expired reports whether the last gate gave up waiting.
+static int wl_gate_expired(wl_gate_t *g) { return (int)__atomic_load_n(&g->flag[1], __ATOMIC_SEQ_CST); }
 
 // wl_redirect_begin points file descriptor 1 at fd and returns a copy of
 // the old descriptor 1, or -1.
@@ -299,6 +364,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 	"unsafe"
 )
 
@@ -671,25 +737,55 @@ func eventElapsed(start, stop unsafe.Pointer) (float32, error) {
 }
 
 // launchStage names the step of launchTimed that failed.
-var launchStage = [...]string{"cuEventRecord (start)", "cuLaunchKernel", "cuEventRecord (stop)"}
+var launchStage = [...]string{0: "cuEventRecord (start)", 1: "cuLaunchKernel", 2: "cuEventRecord (stop)", 5: "cuLaunchKernel (the timing gate)"}
 
 // launchTimed records start, launches f with args (one 8-byte slot per
-// parameter), cooperatively if coop, and records stop. On failure it says
-// which step failed.
-func launchTimed(f uint64, grid, block [3]uint32, shared uint32, args []uint64, coop bool, start, stop unsafe.Pointer) (stage int, err error) {
+// parameter), cooperatively if coop, and records stop; behind g's gate
+// when g is not nil. On failure it says which step failed.
+func launchTimed(f uint64, grid, block [3]uint32, shared uint32, args []uint64, coop bool, start, stop unsafe.Pointer, g *gate) (stage int, err error) {
 	var p *C.ulonglong
 	if len(args) > 0 {
 		p = (*C.ulonglong)(unsafe.Pointer(&args[0]))
 	}
+	var gp *C.wl_gate_t
+	if g != nil {
+		gp = g.c
+	}
 	var st C.int
 	r := C.wl_launch(C.uintptr_t(f), C.uint(grid[0]), C.uint(grid[1]), C.uint(grid[2]),
 		C.uint(block[0]), C.uint(block[1]), C.uint(block[2]), C.uint(shared),
-		p, C.int(len(args)), C.int(b2i(coop)), start, stop, &st)
+		p, C.int(len(args)), C.int(b2i(coop)), start, stop, gp, &st)
 	if r != 0 {
 		return int(st), check(launchStage[st], r)
 	}
 	return 0, nil
 }
+
+// gate is a context's timing gate (see wl_launch): the gate kernel and
+// its flags in mapped host memory, allocated by C so that Go never holds
+// the device's view of them.
+type gate struct {
+	c *C.wl_gate_t
+}
+
+// newGate makes the gate of the current context from fn, the gate
+// kernel's handle; it gives up waiting after limit.
+func newGate(fn uint64, limit time.Duration) (*gate, error) {
+	c := (*C.wl_gate_t)(C.calloc(1, C.size_t(unsafe.Sizeof(C.wl_gate_t{}))))
+	if c == nil {
+		return nil, fmt.Errorf("out of memory for the timing gate")
+	}
+	if err := check("cuMemHostAlloc (the timing gate's flag)", C.wl_gate_alloc(c)); err != nil {
+		C.free(unsafe.Pointer(c))
+		return nil, err
+	}
+	C.wl_gate_set(c, C.uintptr_t(fn), C.ulonglong(limit.Nanoseconds()))
+	return &gate{c: c}, nil
+}
+
+// expired reports whether the gate's last wait ran out before the host
+// released it: that launch's time includes its submission after all.
+func (g *gate) expired() bool { return C.wl_gate_expired(g.c) != 0 }
 
 func b2i(b bool) int {
 	if b {

@@ -25,6 +25,9 @@ type driver interface {
 	unloadModule(m uint64) error
 	function(m uint64, name string) (fnInfo, error)
 	setDynamicShared(f uint64, n int) error
+	// setGate loads image, the gate kernel (gateSource), as the timing
+	// gate of the driver's context; a second call does nothing.
+	setGate(image []byte) error
 	launch(q launchReq) (launchRes, error)
 	close()
 }
@@ -45,6 +48,9 @@ type launchReq struct {
 	Args         []uint64 // one 8-byte slot per parameter
 	CapturePrint bool     // the kernel may call printf: capture descriptor 1
 	Cooperative  bool     // launch with cuLaunchCooperativeKernel
+	// Gated queues the launch behind the timing gate (timing=gated; the
+	// driver's setGate must have run), except as launchRes.Gate says.
+	Gated bool
 	// limit is the wall-clock limit of the launch, 0 for none; only a
 	// helper's driver (workerDriver) can enforce one, by killing the
 	// helper. It stays in the parent: gob sends exported fields only.
@@ -60,12 +66,41 @@ type launchRes struct {
 	Ms     float32
 	Printf []byte
 	Stage  int
+	Gate   gateUse
 }
+
+// gateUse says how a launch that asked for the timing gate used it.
+type gateUse int
+
+const (
+	gateUnasked gateUse = iota // the launch did not ask for it
+	gateHeld                   // queued behind the gate: the GPU's time alone
+	// gateFirst: the kernel's first launch in this context, never gated:
+	// the driver may load the kernel then (lazy loading), which waits for
+	// the work already queued, the gate included, and would stall until
+	// the gate gave up.
+	gateFirst
+	// gateExpired: the gate gave up waiting (gateLimit) before the host
+	// had queued the launch, so its time includes some of the host's
+	// submission; the kernel is not gated again in this context.
+	gateExpired
+	gateOff // an earlier launch of the kernel let its gate expire
+)
+
+// gateLimit is how long the gate kernel waits for the host to release it.
+// Queuing a launch takes microseconds; a wait this long means the driver
+// itself waited for the gate (a synchronising launch), and the launch
+// goes on at once instead of stalling.
+const gateLimit = 200 * time.Millisecond
 
 // localDriver runs the driver API in this process on one context.
 type localDriver struct {
 	ctx         cuCtx
 	start, stop unsafe.Pointer // the timing events
+	gate        *gate          // nil until setGate
+	// launched holds the kernels launched at least once (the gate is
+	// not used at a first launch); nogate those whose gate expired.
+	launched, nogate map[uint64]bool
 }
 
 // newLocalDriver retains GPU ordinal's primary context and creates the
@@ -81,7 +116,7 @@ func newLocalDriver(ordinal int) (*localDriver, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &localDriver{ctx: ctx}
+	l := &localDriver{ctx: ctx, launched: map[uint64]bool{}, nogate: map[uint64]bool{}}
 	if err := ctxSetCurrent(ctx); err != nil {
 		return nil, err
 	}
@@ -165,8 +200,37 @@ func (l *localDriver) setDynamicShared(f uint64, n int) error {
 	return l.call(func() error { return funcSetAttr(f, funcAttrMaxDynamicShared, n) })
 }
 
+func (l *localDriver) setGate(image []byte) error {
+	if l.gate != nil {
+		return nil
+	}
+	return l.call(func() error {
+		m, err := moduleLoad(image)
+		if err != nil {
+			return err
+		}
+		f, err := moduleFunction(m, gateKernel)
+		if err == nil {
+			// Asking an attribute loads the kernel now, not at its
+			// first launch.
+			_, err = funcAttr(f, funcAttrNumRegs)
+		}
+		var g *gate
+		if err == nil {
+			g, err = newGate(f, gateLimit)
+		}
+		if err != nil {
+			moduleUnload(m)
+			return err
+		}
+		l.gate = g
+		return nil
+	})
+}
+
 // launch records the start event, launches, records the stop event, and
-// waits for the stop event. With CapturePrint, descriptor 1 points at a
+// waits for the stop event; behind the timing gate when q.Gated, except
+// at the kernel's first launch and after its gate has once expired. With CapturePrint, descriptor 1 points at a
 // temporary file while the launch is synchronised, which is when the
 // driver writes device printf output.
 func (l *localDriver) launch(q launchReq) (launchRes, error) {
@@ -182,7 +246,21 @@ func (l *localDriver) launch(q launchReq) (launchRes, error) {
 			defer f.Close()
 			capture = f
 		}
-		stage, err := launchTimed(q.Fn, q.Grid, q.Block, q.Shared, q.Args, q.Cooperative, l.start, l.stop)
+		var g *gate
+		if q.Gated {
+			switch {
+			case l.gate == nil:
+				return fmt.Errorf("the timing gate is not set up")
+			case l.nogate[q.Fn]:
+				res.Gate = gateOff
+			case !l.launched[q.Fn]:
+				res.Gate = gateFirst
+			default:
+				res.Gate, g = gateHeld, l.gate
+			}
+		}
+		stage, err := launchTimed(q.Fn, q.Grid, q.Block, q.Shared, q.Args, q.Cooperative, l.start, l.stop, g)
+		l.launched[q.Fn] = true
 		if err != nil {
 			res.Stage = stage
 			return err
@@ -208,6 +286,10 @@ func (l *localDriver) launch(q launchReq) (launchRes, error) {
 		}
 		if err != nil {
 			return err
+		}
+		if g != nil && g.expired() {
+			res.Gate = gateExpired
+			l.nogate[q.Fn] = true
 		}
 		res.Stage = 4
 		res.Ms, err = eventElapsed(l.start, l.stop)

@@ -212,7 +212,15 @@ func TestConformanceAfterFault(t *testing.T) {
 //
 //	cudarun.test -test.run '^$' -test.bench LaunchLatency -test.benchtime 500x -test.v
 func BenchmarkLaunchLatency(b *testing.B) {
-	d := openGPU(b, "cuda")
+	for _, timing := range []string{gpu.TimingUngated, gpu.TimingGated} {
+		b.Run("timing="+timing, func(b *testing.B) { launchLatency(b, timing) })
+	}
+}
+
+// launchLatency times an empty kernel, one launch at a time, on a device
+// whose launches are timed as timing says.
+func launchLatency(b *testing.B, timing string) {
+	d := openGPU(b, "cuda?timing="+timing)
 	if helperMode(0) {
 		b.Fatal("a fault earlier in this process moved the GPU work to a helper process: run the benchmark in a process of its own")
 	}
@@ -224,12 +232,14 @@ func BenchmarkLaunchLatency(b *testing.B) {
 		}
 	}
 	var us []float64
+	sources := map[string]int{}
 	for b.Loop() {
 		res, err := k.Launch(cfg)
 		if err != nil {
 			b.Fatal(err)
 		}
 		us = append(us, res.Timing.Ms*1000)
+		sources[res.Timing.Source]++
 	}
 	slices.Sort(us)
 	var sum float64
@@ -241,8 +251,11 @@ func BenchmarkLaunchLatency(b *testing.B) {
 	b.ReportMetric(mean, "mean-us")
 	b.ReportMetric(us[0], "min-us")
 	name := d.Info().Name
-	b.Logf("%s, empty kernel, events around one launch, %d launches: median %.3f us, mean %.3f us, min %.3f us, max %.3f us (nvcc on the H200: 5.712, 6.006, 4.480)",
-		name, len(us), median, mean, us[0], us[len(us)-1])
+	b.Logf("%s, empty kernel, events around one launch, timing=%s, %d launches: median %.3f us, mean %.3f us, min %.3f us, max %.3f us (nvcc on the H200, ungated: 5.712, 6.006, 4.480); timing sources %v",
+		name, timing, len(us), median, mean, us[0], us[len(us)-1], sources)
+	if len(sources) != 1 {
+		b.Errorf("the launches' timing sources differ (a gate that expired, or a launch not gated): %v", sources)
+	}
 	if !strings.Contains(name, "H200") {
 		b.Logf("the reference figures are an H200's and this GPU is %s: reported, not compared", name)
 		return

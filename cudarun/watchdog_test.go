@@ -99,6 +99,7 @@ func (f *fakeDriver) function(m uint64, name string) (fnInfo, error) {
 }
 
 func (f *fakeDriver) setDynamicShared(uint64, int) error { return nil }
+func (f *fakeDriver) setGate([]byte) error               { return nil }
 
 func (f *fakeDriver) launch(q launchReq) (launchRes, error) {
 	if q.Fn == fakeSpin {

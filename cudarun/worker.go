@@ -117,6 +117,8 @@ func serveHelper(open func() (driver, error)) int {
 			r.F, err = drv.function(q.P, q.Name)
 		case "shared":
 			err = drv.setDynamicShared(q.P, int(q.N))
+		case "gate":
+			err = drv.setGate(q.Data)
 		case "launch":
 			r.L, err = drv.launch(q.L)
 		default:
@@ -331,6 +333,11 @@ func (w *workerDriver) function(m uint64, name string) (fnInfo, error) {
 
 func (w *workerDriver) setDynamicShared(f uint64, n int) error {
 	_, err := w.call(&wreq{Op: "shared", P: f, N: int64(n)})
+	return err
+}
+
+func (w *workerDriver) setGate(image []byte) error {
+	_, err := w.call(&wreq{Op: "gate", Data: image})
 	return err
 }
 

@@ -87,7 +87,7 @@ func ExampleParseSpec() {
 	// sim:h200?seed=7&order=deterministic h200 7 deterministic
 	// sim:h200?seed=8&order=deterministic
 	// gpu: device spec "sim:t4?budget=-1": option budget=-1: want a positive number of warp instructions
-	// gpu: device spec "cuda:1?seed=3": unknown option seed (cuda options: fmad, timeout)
+	// gpu: device spec "cuda:1?seed=3": unknown option seed (cuda options: fmad, timeout, timing)
 }
 
 // A device remembers its spec, so a lab can open the same simulated

@@ -29,6 +29,7 @@ import (
 //	memory=sc|relaxed           sim: relaxed lets global stores reach other blocks late and out of order, as the PTX memory model allows (default sc)
 //	interleave=coarse|fine      sim: fine also switches between a block's warps at shared-memory loads and stores, with seeded delays, so that races between warps change the results from seed to seed (default coarse)
 //	timeout=DURATION            sim, cuda: wall-clock limit of one launch, 100ms to 24h such as 30s or 2m; 0 for none (default 10s on a GPU, 60s on the simulator)
+//	timing=gated|ungated        cuda: how CUDA events time a launch: gated queues the start event and the launch behind a gate that the host opens once the stop event is queued, so that the time is the GPU's alone; ungated records them as the host submits them, and the time includes whatever the GPU waits for the launch to arrive (default ungated)
 //
 // String spells a Spec in canonical form: the backend, the device and,
 // for the simulator, the seed, then the options that differ from their
@@ -46,8 +47,9 @@ type Spec struct {
 	clock     Clock
 	timeout   time.Duration // 0 the backend's default, noTimeout none
 	memory    Memory
-	fine      bool // interleave=fine
-	hasDevice bool // another backend's spec named a device
+	fine      bool   // interleave=fine
+	timing    string // "" the default (DefaultTiming), TimingGated or TimingUngated
+	hasDevice bool   // another backend's spec named a device
 }
 
 // DefaultTimeout is the wall-clock limit of one launch on a GPU when the
@@ -57,6 +59,16 @@ type Spec struct {
 // enough that a notebook cell with an endless loop returns before its
 // user gives up on it.
 const DefaultTimeout = 10 * time.Second
+
+// The ways a GPU's launch may be timed (timing=).
+const (
+	TimingGated   = "gated"
+	TimingUngated = "ungated"
+)
+
+// DefaultTiming is how a GPU's launches are timed when the spec does not
+// say (timing=).
+const DefaultTiming = TimingUngated
 
 // DefaultSimTimeout is the wall-clock limit of one simulated launch when
 // the spec sets none (sim:t4?timeout=...). The simulator runs a lab's
@@ -317,6 +329,20 @@ var specOptions = []specOption{
 			}
 			return s.timeout.String()
 		}},
+	{"timing", []string{backendCUDA},
+		func(s *Spec, v string) error {
+			switch v {
+			case TimingGated, TimingUngated:
+			default:
+				return fmt.Errorf("want %s or %s", TimingGated, TimingUngated)
+			}
+			s.timing = ""
+			if v != DefaultTiming {
+				s.timing = v
+			}
+			return nil
+		},
+		func(s Spec) string { return s.timing }},
 }
 
 // normTimeout turns a limit into the Spec field: 0 (none) into
@@ -596,6 +622,18 @@ func (s Spec) Timeout() time.Duration {
 	return s.timeout
 }
 
+// Timing returns how a GPU's launches are timed, TimingGated or
+// TimingUngated; "" for backends that do not measure.
+func (s Spec) Timing() string {
+	switch {
+	case s.backend != backendCUDA:
+		return ""
+	case s.timing == "":
+		return DefaultTiming
+	}
+	return s.timing
+}
+
 // WithTimeout returns the same device with another launch time limit, 0
 // for none. A spec whose backend has no such limit (the automatic choice,
 // another backend) is returned unchanged; a limit outside the option's
@@ -649,5 +687,6 @@ func (s Spec) config() driver.Config {
 		Timeout:        s.Timeout(),
 		RelaxedMemory:  s.memory == MemoryRelaxed,
 		FineInterleave: s.fine,
+		GatedTiming:    s.Timing() == TimingGated,
 	}
 }

@@ -51,6 +51,15 @@ func TestParseSpec(t *testing.T) {
 		{"cuda?timeout=0", "cuda:0?timeout=0", func(s Spec) bool { return s.Timeout() == 0 }},
 		{"cuda?timeout=0s", "cuda:0?timeout=0", func(s Spec) bool { return s.Timeout() == 0 }},
 		{"cuda?timeout=100ms", "cuda:0?timeout=100ms", func(s Spec) bool { return s.Timeout() == 100*time.Millisecond }},
+		{"cuda", "cuda:0", func(s Spec) bool { return s.Timing() == DefaultTiming }},
+		{"cuda?timing=" + DefaultTiming, "cuda:0", func(s Spec) bool { return s.Timing() == DefaultTiming }},
+		{"cuda?timing=gated&timeout=0", "cuda:0?timeout=0" + optIf(DefaultTiming != TimingGated, "&timing=gated"), func(s Spec) bool {
+			return s.Timing() == TimingGated && s.config().GatedTiming
+		}},
+		{"cuda:1?timing=ungated", "cuda:1" + optIf(DefaultTiming != TimingUngated, "?timing=ungated"), func(s Spec) bool {
+			return s.Timing() == TimingUngated && !s.config().GatedTiming
+		}},
+		{"sim:t4", "sim:t4?seed=1", func(s Spec) bool { return s.Timing() == "" && !s.config().GatedTiming }},
 		{"sim:t4", "sim:t4?seed=1", func(s Spec) bool { return s.Timeout() == DefaultSimTimeout }},
 		{"sim:h200?timeout=30s", "sim:h200?seed=1&timeout=30s", func(s Spec) bool { return s.Timeout() == 30*time.Second }},
 		{"sim:t4?timeout=1m", "sim:t4?seed=1", func(s Spec) bool { return s.Timeout() == DefaultSimTimeout }},
@@ -93,12 +102,14 @@ func TestParseSpecErrors(t *testing.T) {
 		{"sim:t4?clock=fast", `option clock=fast: want boost, base or MHz`},
 		{"sim:t4?memory=weak", `option memory=weak: want sc or relaxed`},
 		{"sim:t4?interleave=lanes", `option interleave=lanes: want coarse or fine`},
-		{"cuda?interleave=fine", `unknown option interleave (cuda options: fmad, timeout)`},
-		{"cuda?memory=relaxed", `unknown option memory (cuda options: fmad, timeout)`},
+		{"cuda?timing=fast", `option timing=fast: want gated or ungated`},
+		{"sim:t4?timing=gated", `unknown option timing (sim options: seed, order, fmad, racecheck, budget, clock, memory, interleave, timeout)`},
+		{"cuda?interleave=fine", `unknown option interleave (cuda options: fmad, timeout, timing)`},
+		{"cuda?memory=relaxed", `unknown option memory (cuda options: fmad, timeout, timing)`},
 		{"sim:t4?speed=3", `unknown option speed (sim options: seed, order, fmad, racecheck, budget, clock, memory, interleave, timeout)`},
 		{"sim:t4?Seed=3", `unknown option Seed (sim options: seed, order, fmad, racecheck, budget, clock, memory, interleave, timeout)`},
-		{"cuda?seed=3", `unknown option seed (cuda options: fmad, timeout)`},
-		{"cuda:0?order=deterministic", `unknown option order (cuda options: fmad, timeout)`},
+		{"cuda?seed=3", `unknown option seed (cuda options: fmad, timeout, timing)`},
+		{"cuda:0?order=deterministic", `unknown option order (cuda options: fmad, timeout, timing)`},
 		{"fakegpu?seed=3", `unknown option seed: backend fakegpu takes no options`},
 		{"sim:t4?seed=1&seed=2", `option seed given twice`},
 		{"cuda?timeout=-1s", `option timeout=-1s: want a duration from 100ms to 24h0m0s such as 30s or 2m, or 0 for no limit`},
@@ -281,4 +292,12 @@ func TestWithTimeout(t *testing.T) {
 	if got := cuda.config().Timeout; got != DefaultTimeout {
 		t.Errorf("config().Timeout = %v, want %v", got, DefaultTimeout)
 	}
+}
+
+// optIf returns s when cond holds, else "".
+func optIf(cond bool, s string) string {
+	if cond {
+		return s
+	}
+	return ""
 }

@@ -55,6 +55,10 @@ type Config struct {
 	// FineInterleave switches between a block's warps at shared-memory
 	// loads and stores too (interleave=fine), after seeded delays.
 	FineInterleave bool
+	// GatedTiming times a GPU's launches behind a gate (timing=gated): the
+	// start event and the launch wait in the stream until both are
+	// queued, so that the time between the events is the GPU's alone.
+	GatedTiming bool
 }
 
 // Availability is one device a backend offers, or the reason it offers none.
