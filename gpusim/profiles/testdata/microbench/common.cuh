@@ -6,7 +6,11 @@
 //   - print_header(): "# key: value" comment lines with the device, clocks,
 //     CUDA versions and the command line, at the top of every CSV.
 //   - EvTimer: CUDA-event timing of one launch (events around the launch,
-//     synchronised after it, so launches never overlap).
+//     synchronised after it, so launches never overlap). With env MB_GATE=1
+//     the start event and the launch are queued behind a gate kernel that
+//     the host releases once the stop event is queued, so that the time is
+//     the GPU's alone, without the host's submission of the launch; this is
+//     what warplab's cudarun does with timing=gated.
 //   - Stats: n, mean, median, min, max, stdev of a set of timings.
 //   - Budget: a wall-clock budget (each program's own, capped by env
 //     MB_BUDGET_S) so that a program stops
@@ -111,6 +115,20 @@ inline std::string utc_now() {
     return buf;
 }
 
+// Whether EvTimer gates its launches: env MB_GATE=1.
+inline bool gate_wanted() {
+    const char* e = std::getenv("MB_GATE");
+    return e && std::strcmp(e, "1") == 0;
+}
+
+// How many gated launches found the gate expired (the host took longer than
+// the gate's limit to queue the launch, or the launch itself waited for the
+// gate, as a first launch under lazy module loading does); finish() prints it.
+inline int& gate_expired() {
+    static int n = 0;
+    return n;
+}
+
 // Prints the comment header that starts every CSV. Call once, first.
 inline DevInfo print_header(const char* program, const char* what, int argc, char** argv) {
     CK(cudaSetDevice(0));
@@ -140,6 +158,8 @@ inline DevInfo print_header(const char* program, const char* what, int argc, cha
                 __CUDACC_VER_BUILD__);
 #endif
     std::printf("# cudart_header_version: %d\n", CUDART_VERSION);
+    std::printf("# timing: %s\n", gate_wanted() ? "gated (MB_GATE=1: start event and launch queued behind a gate kernel released after the stop event is queued)"
+                                                 : "ungated (events recorded as the host submits the launch)");
     std::fflush(stdout);
     std::fprintf(stderr, "[%s] %s, %d SMs, cc %d.%d, runtime %d, driver %d\n", program,
                  d.name.c_str(), d.sms, d.cc_major, d.cc_minor, d.runtime_version,
@@ -173,28 +193,65 @@ inline Stats stats_of(std::vector<double> v) {
 
 // ---------------------------------------------------------------- timing
 
+// The gate: one thread spins until the host sets flag[0], or until limit_ns
+// of the GPU's global timer have passed, when it sets flag[1]. flag is host
+// memory mapped into the device.
+__global__ void mb_gate_kernel(volatile unsigned* flag, unsigned long long limit_ns) {
+    unsigned long long t0, t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    while (flag[0] == 0) {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+        if (t - t0 > limit_ns) {
+            flag[1] = 1;
+            return;
+        }
+    }
+}
+
 // Times one launch with CUDA events recorded in the default stream around it,
-// then waits for the stop event. Returns milliseconds.
+// then waits for the stop event. Returns milliseconds. With MB_GATE=1 (and
+// gate true) the events and the launch wait behind mb_gate_kernel until the
+// stop event is queued: the GPU meets them back to back, and the time does
+// not include the host's submission of the launch, which an idle GPU would
+// otherwise spend waiting after it had timestamped the start event.
 class EvTimer {
 public:
-    EvTimer() {
+    EvTimer() : gate_(gate_wanted()) {
         CK(cudaEventCreate(&a_));
         CK(cudaEventCreate(&b_));
+        if (gate_) {
+            CK(cudaHostAlloc(reinterpret_cast<void**>(&flag_), 64, cudaHostAllocMapped));
+            CK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&dflag_), const_cast<unsigned*>(flag_), 0));
+            flag_[0] = flag_[1] = 0;
+        }
     }
     ~EvTimer() {
         cudaEventDestroy(a_);
         cudaEventDestroy(b_);
+        if (gate_) cudaFreeHost(const_cast<unsigned*>(flag_));
     }
     EvTimer(const EvTimer&) = delete;
     EvTimer& operator=(const EvTimer&) = delete;
 
+    bool gated() const { return gate_; }
+
     template <class F>
-    double ms(F&& launch) {
+    double ms(F&& launch, bool gate = true) {
+        const bool g = gate_ && gate;
+        if (g) {
+            flag_[0] = 0;
+            flag_[1] = 0;
+            __atomic_thread_fence(__ATOMIC_SEQ_CST);
+            mb_gate_kernel<<<1, 1>>>(dflag_, 200000000ull);  // 200 ms
+            CK_LAUNCH();
+        }
         CK(cudaEventRecord(a_, 0));
         launch();
         CK_LAUNCH();
         CK(cudaEventRecord(b_, 0));
+        if (g) __atomic_store_n(const_cast<unsigned*>(&flag_[0]), 1u, __ATOMIC_SEQ_CST);
         CK(cudaEventSynchronize(b_));
+        if (g && flag_[1]) ++gate_expired();
         float m = 0;
         CK(cudaEventElapsedTime(&m, a_, b_));
         return m;
@@ -202,18 +259,23 @@ public:
 
 private:
     cudaEvent_t a_, b_;
+    bool gate_;
+    volatile unsigned* flag_ = nullptr;
+    unsigned* dflag_ = nullptr;
 };
 
 // Runs warm + reps launches; setup(i) runs before launch i, outside the timed
 // region (to reset accumulators, flush caches, ...). Returns the timed ms of
-// the reps runs only.
+// the reps runs only. Under MB_GATE=1 only the timed runs are gated: the
+// first launch of a kernel may load it (lazy loading), which waits for the
+// gate, and warm-ups come first.
 template <class Setup, class Launch>
 std::vector<double> time_runs(EvTimer& tm, int warm, int reps, Setup&& setup, Launch&& launch) {
     std::vector<double> out;
     out.reserve(reps);
     for (int i = 0; i < warm + reps; ++i) {
         setup(i);
-        double m = tm.ms([&] { launch(i); });
+        double m = tm.ms([&] { launch(i); }, i >= warm);
         if (i >= warm) out.push_back(m);
     }
     return out;
@@ -290,6 +352,7 @@ inline const char* note_check(bool ok) {
 
 inline int finish(const char* program, const Budget& b) {
     std::printf("# S %s: checks_failed=%d elapsed_s=%.1f\n", program, failures(), b.elapsed());
+    if (gate_wanted()) std::printf("# gate_expired: %d\n", gate_expired());
     std::printf("# end\n");
     std::fflush(stdout);
     std::fprintf(stderr, "[%s] done in %.1f s, %d failed checks\n", program, b.elapsed(),

@@ -12,6 +12,10 @@
 // as queue.cu, so that a run of both (MB_PROGS="queue queue_lab") says whether
 // the difference is the source or the compiler (NVRTC vs nvcc); the lab's
 // TestOnGPU and `warplab sass` of the same kernels give the NVRTC side.
+//
+// env MB_RESET=copy resets the head and the output before each launch with
+// cudaMemcpy from host zeros, as warplab's gpu.Buffer.Zero does, in place of
+// cudaMemset; MB_GATE=1 gates the timed launches (common.cuh's EvTimer).
 #include "common.cuh"
 
 #include "../../../../labs/queue/kernels/queue.cu"
@@ -54,6 +58,10 @@ int main(int argc, char** argv) {
     float* out;
     CK(cudaMalloc(&head, 4));
     CK(cudaMalloc(&out, (size_t)n * 4));
+    const char* reset_env = std::getenv("MB_RESET");
+    const bool copy_reset = reset_env && std::strcmp(reset_env, "copy") == 0;
+    std::vector<float> zeros(copy_reset ? n : 0, 0.0f);
+    std::printf("# reset: %s before each launch\n", copy_reset ? "cudaMemcpy from host zeros (MB_RESET=copy)" : "cudaMemset");
     std::printf("costs,pop,k,items,grid,block,pops,median_ms,mean_ms,min_ms,max_ms,stdev_ms,check\n");
     for (const Costs& c : costs) {
         std::vector<float> want(n);
@@ -62,8 +70,13 @@ int main(int argc, char** argv) {
             for (unsigned k : ks) {
                 if (budget.over("queue_lab")) break;
                 auto setup = [&](int) {
-                    CK(cudaMemset(head, 0, 4));
-                    CK(cudaMemset(out, 0, (size_t)n * 4));
+                    if (copy_reset) {
+                        CK(cudaMemcpy(head, zeros.data(), 4, cudaMemcpyHostToDevice));
+                        CK(cudaMemcpy(out, zeros.data(), (size_t)n * 4, cudaMemcpyHostToDevice));
+                    } else {
+                        CK(cudaMemset(head, 0, 4));
+                        CK(cudaMemset(out, 0, (size_t)n * 4));
+                    }
                 };
                 auto launch = [&](int) {
                     if (warp) popWarp<<<grid, block>>>(head, n, k, c.light, c.heavy, c.period, out);
