@@ -87,6 +87,24 @@ const (
 	gateOff // an earlier launch of the kernel let its gate expire
 )
 
+// gateFor decides whether a launch goes behind the gate: asked, the
+// launch asked for it (timing=gated); ready, the gate is set up; launched,
+// the kernel has been launched before in this context; expired, an
+// earlier gate of the kernel's expired.
+func gateFor(asked, ready, launched, expired bool) (gateUse, error) {
+	switch {
+	case !asked:
+		return gateUnasked, nil
+	case !ready:
+		return gateUnasked, fmt.Errorf("the timing gate is not set up")
+	case expired:
+		return gateOff, nil
+	case !launched:
+		return gateFirst, nil
+	}
+	return gateHeld, nil
+}
+
 // gateLimit is how long the gate kernel waits for the host to release it.
 // Queuing a launch takes microseconds; a wait this long means the driver
 // itself waited for the gate (a synchronising launch), and the launch
@@ -247,17 +265,13 @@ func (l *localDriver) launch(q launchReq) (launchRes, error) {
 			capture = f
 		}
 		var g *gate
-		if q.Gated {
-			switch {
-			case l.gate == nil:
-				return fmt.Errorf("the timing gate is not set up")
-			case l.nogate[q.Fn]:
-				res.Gate = gateOff
-			case !l.launched[q.Fn]:
-				res.Gate = gateFirst
-			default:
-				res.Gate, g = gateHeld, l.gate
-			}
+		var err error
+		res.Gate, err = gateFor(q.Gated, l.gate != nil, l.launched[q.Fn], l.nogate[q.Fn])
+		if err != nil {
+			return err
+		}
+		if res.Gate == gateHeld {
+			g = l.gate
 		}
 		stage, err := launchTimed(q.Fn, q.Grid, q.Block, q.Shared, q.Args, q.Cooperative, l.start, l.stop, g)
 		l.launched[q.Fn] = true
