@@ -328,7 +328,7 @@ func (d *device) Info() gpudriver.Info {
 }
 
 func (d *device) Capabilities() gpudriver.Capabilities {
-	return gpudriver.Capabilities{MeasuredTiming: true}
+	return gpudriver.Capabilities{MeasuredTiming: true, GatedTiming: d.cfg.GatedTiming}
 }
 
 // Close frees the device's memory and modules; what a fault took is

@@ -43,6 +43,10 @@ type Info struct {
 type Capabilities struct {
 	// MeasuredTiming: Result.Timing comes from CUDA events on real hardware.
 	MeasuredTiming bool `json:"measured_timing"`
+	// GatedTiming: the start event and the launch wait behind a gate until
+	// the stop event is queued too (timing=gated), so that the time is the
+	// GPU's alone, without the host's submission of the launch.
+	GatedTiming bool `json:"gated_timing"`
 	// ModelledTiming: Result.Timing comes from a cost model.
 	ModelledTiming bool `json:"modelled_timing"`
 	// Counters: Result.Counters is filled in.

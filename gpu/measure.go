@@ -8,8 +8,9 @@ import (
 
 // How a kernel's time is taken, on a GPU by default: untimed warm-up
 // launches, then timed repetitions, each timed by CUDA events recorded
-// just before and just after the launch. The labs and `warplab run` share
-// these numbers and Method's description of them.
+// just before and just after the launch (gated or not: see the spec option
+// timing=). The labs and `warplab run` share these numbers and Method's
+// description of them.
 const (
 	DefaultWarmUps = 3
 	DefaultReps    = 10
@@ -28,28 +29,46 @@ type Method struct {
 	WarmUps   int    `json:"warm_ups"`
 	Reps      int    `json:"repetitions"`
 	Statistic string `json:"statistic"` // StatMedian or StatMean
-	// Timer is "CUDA events around each launch" on a GPU, "the cost
-	// model" on the simulator.
+	// Timer is TimerGated or TimerEvents on a GPU, TimerModel on the
+	// simulator.
 	Timer string `json:"timer"`
 	// Measured: the times are a GPU's (Capabilities.MeasuredTiming).
 	Measured bool `json:"measured"`
 }
 
-// The Timer of each kind of device.
+// The Timer of each kind of device: a GPU whose launches are timed
+// gated (timing=gated) or not, the simulator.
 const (
+	TimerGated  = "CUDA events around each launch, gated (the GPU's time, not the host's submission)"
 	TimerEvents = "CUDA events around each launch"
 	TimerModel  = "the cost model"
 )
 
 // MethodOf is the method of warmUps warm-ups and reps timed launches
 // taken as they are (0 warm-ups is none), on a device whose times are
-// measured or modelled: for describing launches already made.
+// measured or modelled: for describing launches already made. A measured
+// method's Timer is that of DefaultTiming; NewMethod takes it from the
+// device's Capabilities.
 func MethodOf(measured bool, warmUps, reps int, stat string) Method {
 	m := Method{WarmUps: warmUps, Reps: reps, Statistic: stat, Timer: TimerModel, Measured: measured}
 	if measured {
 		m.Timer = TimerEvents
+		if DefaultTiming == TimingGated {
+			m.Timer = TimerGated
+		}
 	}
 	return m
+}
+
+// timerOf is the Timer of a device with caps.
+func timerOf(caps Capabilities) string {
+	switch {
+	case !caps.MeasuredTiming:
+		return TimerModel
+	case caps.GatedTiming:
+		return TimerGated
+	}
+	return TimerEvents
 }
 
 // DefaultMethod is the method for a device: on a GPU the median of
@@ -73,6 +92,7 @@ func NewMethod(caps Capabilities, warmUps, reps int, stat string) (Method, error
 		return Method{}, fmt.Errorf("gpu: statistic %q: want %s or %s", stat, StatMedian, StatMean)
 	}
 	m := MethodOf(caps.MeasuredTiming, warmUps, reps, stat)
+	m.Timer = timerOf(caps)
 	switch {
 	case m.WarmUps < 0:
 		m.WarmUps = 0

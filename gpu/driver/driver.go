@@ -166,7 +166,11 @@ type Info struct {
 // Capabilities says what a device can do; gpu.Capabilities documents the
 // fields.
 type Capabilities struct {
-	MeasuredTiming     bool `json:"measured_timing"`
+	MeasuredTiming bool `json:"measured_timing"`
+	// GatedTiming: a measured launch's CUDA events and the launch wait
+	// behind a gate until all three are queued (timing=gated), so that the
+	// time is the GPU's alone.
+	GatedTiming        bool `json:"gated_timing"`
 	ModelledTiming     bool `json:"modelled_timing"`
 	Counters           bool `json:"counters"`
 	Seeded             bool `json:"seeded"`
