@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // simWallTime is the wall time of the lab's headless run with its default
@@ -94,12 +94,7 @@ func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * floa
 // String returns the report as plain text: the tables, then the time the
 // lab took.
 func (r *Report) String() string {
-	var b strings.Builder
-	for _, t := range r.Tables() {
-		b.WriteString(t.String() + "\n")
-	}
-	fmt.Fprintf(&b, "aggregation lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
-	return b.String()
+	return labkit.ReportText(r.Tables(), "aggregation", r.Device.Name, r.Seconds)
 }
 
 // lab is the aggregation lab as the registry knows it.
@@ -128,11 +123,11 @@ func (lab) Options() []labs.Option {
 	return []labs.Option{
 		{Name: "n", Kind: labs.Int, Default: strconv.Itoa(DefaultN), Max: maxN,
 			Usage: "elements of every input of the ladder"},
-		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: 1024, Valid: wholeWarps,
+		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: 1024, Valid: labkit.WholeWarps,
 			Usage: "threads per block of the ladder, a multiple of 32"},
 		{Name: "buckets", Kind: labs.Int, Default: strconv.Itoa(DefaultBuckets), Max: maxBuckets,
 			Usage: "buckets of the per-bucket append"},
-		{Name: "keys-per-warp", Kind: labs.Ints, Default: joinInts(DefaultKeysPerWarp()), Max: 32, Valid: dividesWarp,
+		{Name: "keys-per-warp", Kind: labs.Ints, Default: labkit.JoinInts(DefaultKeysPerWarp()), Max: 32, Valid: dividesWarp,
 			Usage: "distinct keys in each warp of the per-bucket rows, each dividing 32 and at most buckets"},
 		{Name: "order-n", Kind: labs.Int, Default: strconv.Itoa(defaultOrderN), Max: maxN,
 			Usage: "elements of the order experiment's compaction"},
@@ -148,12 +143,8 @@ func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, 
 	var o Options
 	ints := map[string]*int{"n": &o.Ladder.N, "block-size": &o.Ladder.BlockSize, "buckets": &o.Ladder.Buckets,
 		"order-n": &o.Order.N, "order-runs": &o.Order.Runs}
-	for name, dst := range ints {
-		x, err := s.Int(name)
-		if err != nil {
-			return nil, err
-		}
-		*dst = x
+	if err := labkit.ReadInts(s, ints); err != nil {
+		return nil, err
 	}
 	keys, err := s.Ints("keys-per-warp")
 	if err != nil {
@@ -168,13 +159,6 @@ func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, 
 	return Lab(dev, o)
 }
 
-func wholeWarps(x int) error {
-	if x%32 != 0 {
-		return errors.New("want a multiple of 32 (whole warps)")
-	}
-	return nil
-}
-
 func dividesWarp(x int) error {
 	if 32%x != 0 {
 		return errors.New("want 1, 2, 4, 8, 16 or 32 (a divisor of the warp)")
@@ -187,12 +171,4 @@ func atLeastTwo(x int) error {
 		return errors.New("want at least 2 launches to compare")
 	}
 	return nil
-}
-
-func joinInts(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
 }

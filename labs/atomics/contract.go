@@ -3,11 +3,11 @@ package atomics
 import (
 	"errors"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // simWallTime is the wall time of the lab's headless run with its default
@@ -48,11 +48,11 @@ func (day26Lab) Info() labs.Info {
 // both sweeps, block-size to the sweep and the determinism experiment.
 func (day26Lab) Options() []labs.Option {
 	return []labs.Option{
-		{Name: "sizes", Kind: labs.Ints, Default: joinInts(DefaultSizes()), Max: maxElements,
+		{Name: "sizes", Kind: labs.Ints, Default: labkit.JoinInts(DefaultSizes()), Max: maxElements,
 			Usage: "elements summed in each row of the sweep and of the block-size sweep"},
 		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: maxBlock, Valid: powerOfTwo,
 			Usage: "threads per block of the sweep and the determinism experiment, a power of two"},
-		{Name: "block-sizes", Kind: labs.Ints, Default: joinInts(ExerciseBlockSizes()), Max: maxBlock, Valid: powerOfTwo,
+		{Name: "block-sizes", Kind: labs.Ints, Default: labkit.JoinInts(ExerciseBlockSizes()), Max: maxBlock, Valid: powerOfTwo,
 			Usage: "threads per block of the exercise's block-size sweep, powers of two"},
 		{Name: "baseline", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: maxBlock, Valid: powerOfTwo,
 			Usage: "the block size the block-size sweep's ratios are taken against (swept too)"},
@@ -80,25 +80,16 @@ func (day26Lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Rep
 // optionsFrom turns the lab's resolved settings into Day26Options.
 func optionsFrom(s labs.Settings) (Day26Options, error) {
 	var o Day26Options
-	ints := map[string]*[]int{"sizes": &o.Sweep.Sizes, "block-sizes": &o.BlockSizes.BlockSizes}
-	for name, dst := range ints {
-		xs, err := s.Ints(name)
-		if err != nil {
-			return o, err
-		}
-		*dst = xs
+	if err := labkit.ReadIntLists(s, map[string]*[]int{"sizes": &o.Sweep.Sizes, "block-sizes": &o.BlockSizes.BlockSizes}); err != nil {
+		return o, err
 	}
 	one := map[string]*int{
 		"block-size": &o.Sweep.BlockSize, "baseline": &o.BlockSizes.Baseline,
 		"determinism-n": &o.Determinism.N, "determinism-runs": &o.Determinism.Runs,
 		"runs": &o.Sweep.Runs,
 	}
-	for name, dst := range one {
-		x, err := s.Int(name)
-		if err != nil {
-			return o, err
-		}
-		*dst = x
+	if err := labkit.ReadInts(s, one); err != nil {
+		return o, err
 	}
 	o.BlockSizes.Sizes = o.Sweep.Sizes
 	o.Determinism.BlockSize = o.Sweep.BlockSize
@@ -115,7 +106,7 @@ func exercise() *labs.Exercise {
 		Title:    exerciseTitle,
 		Variable: "answer",
 		Options: []labs.Option{
-			{Name: "sizes", Kind: labs.Ints, Default: joinInts(DefaultSizes()), Max: maxElements,
+			{Name: "sizes", Kind: labs.Ints, Default: labkit.JoinInts(DefaultSizes()), Max: maxElements,
 				Usage: "elements of the re-run block-size sweep: the sizes the student's notebook ran"},
 		},
 		New: func() any { return new(Day26Answer) },
@@ -142,12 +133,4 @@ func powerOfTwo(x int) error {
 		return errors.New("want a power of two (the tree sum halves the block at each step)")
 	}
 	return nil
-}
-
-func joinInts(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
 }

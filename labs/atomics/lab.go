@@ -7,6 +7,7 @@ import (
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // Day26Options configure Day26; the zero value runs the whole lab as the
@@ -123,18 +124,10 @@ func (r *Day26Report) Elapsed() time.Duration { return r.WallTime }
 // String returns the report as plain text: the tables, then the time
 // the lab took.
 func (r *Day26Report) String() string {
-	s := ""
-	for _, t := range r.Tables() {
-		s += t.String() + "\n"
-	}
-	return s + fmt.Sprintf("Day 26 lab on %s: %.1f s\n", r.Device.Name, r.WallTime.Seconds())
+	return labkit.ReportText(r.Tables(), "Day 26", r.Device.Name, r.WallTime.Seconds())
 }
 
 // Markdown returns the report as Markdown.
 func (r *Day26Report) Markdown() string {
-	s := ""
-	for _, t := range r.Tables() {
-		s += t.Markdown() + "\n"
-	}
-	return s + fmt.Sprintf("Day 26 lab on %s: %.1f s\n", r.Device.Name, r.WallTime.Seconds())
+	return labkit.ReportMarkdown(r.Tables(), "Day 26", r.Device.Name, r.WallTime.Seconds())
 }

@@ -1,14 +1,13 @@
 package cas
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // simWallTime is the wall time of the lab's headless run with its default
@@ -79,12 +78,7 @@ func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * floa
 
 // String returns the report as plain text.
 func (r *Report) String() string {
-	var b strings.Builder
-	for _, t := range r.Tables() {
-		b.WriteString(t.String() + "\n")
-	}
-	fmt.Fprintf(&b, "cas lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
-	return b.String()
+	return labkit.ReportText(r.Tables(), "cas", r.Device.Name, r.Seconds)
 }
 
 type lab struct{}
@@ -107,7 +101,7 @@ func (lab) Info() labs.Info {
 func (lab) Options() []labs.Option {
 	return []labs.Option{
 		{Name: "n", Kind: labs.Int, Default: strconv.Itoa(DefaultN), Max: maxN, Usage: "threads of the contention experiment, one value each"},
-		{Name: "contenders", Kind: labs.Ints, Default: joinInts(DefaultContenders()), Max: maxN, Usage: "threads per address of the contention experiment, each at most n"},
+		{Name: "contenders", Kind: labs.Ints, Default: labkit.JoinInts(DefaultContenders()), Max: maxN, Usage: "threads per address of the contention experiment, each at most n"},
 		{Name: "pairs", Kind: labs.Int, Default: strconv.Itoa(DefaultRandomPairs), Max: maxPairs, Usage: "random pairs of the correctness experiment, beside every pair of special values"},
 		{Name: "seed", Kind: labs.Int, Default: strconv.Itoa(DefaultSeed), Max: 1 << 30, Usage: "seed of the values"},
 	}
@@ -117,12 +111,8 @@ func (lab) Options() []labs.Option {
 func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
 	var o Options
 	var seed, pairs int
-	for name, dst := range map[string]*int{"n": &o.Contention.N, "pairs": &pairs, "seed": &seed} {
-		x, err := s.Int(name)
-		if err != nil {
-			return nil, err
-		}
-		*dst = x
+	if err := labkit.ReadInts(s, map[string]*int{"n": &o.Contention.N, "pairs": &pairs, "seed": &seed}); err != nil {
+		return nil, err
 	}
 	cs, err := s.Ints("contenders")
 	if err != nil {
@@ -136,12 +126,4 @@ func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, 
 	}
 	o.Contention.Progress = p
 	return Lab(dev, o)
-}
-
-func joinInts(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // simWallTime is the wall time of the lab's headless run with its default
@@ -85,12 +86,7 @@ func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * floa
 
 // String returns the report as plain text.
 func (r *Report) String() string {
-	var b strings.Builder
-	for _, t := range r.Tables() {
-		b.WriteString(t.String() + "\n")
-	}
-	fmt.Fprintf(&b, "counters lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
-	return b.String()
+	return labkit.ReportText(r.Tables(), "counters", r.Device.Name, r.Seconds)
 }
 
 type lab struct{}
@@ -119,7 +115,7 @@ func (lab) Options() []labs.Option {
 			Usage: "threads of every launch, each adding 1"},
 		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: 1024,
 			Usage: "threads per block, a multiple of 32"},
-		{Name: "slices", Kind: labs.Ints, Default: joinInts(DefaultSlices()), Max: maxSlices,
+		{Name: "slices", Kind: labs.Ints, Default: labkit.JoinInts(DefaultSlices()), Max: maxSlices,
 			Usage: "the numbers of slices k to sweep, powers of two",
 			Valid: func(k int) error { return validSlices(k) }},
 		{Name: "rungs", Kind: labs.String, Default: strings.Join(keys, ","),
@@ -156,12 +152,4 @@ func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, 
 	o.Sweep.Predict = s.Text("predict")
 	o.Sweep.Progress = p
 	return Lab(dev, o)
-}
-
-func joinInts(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
 }

@@ -1,14 +1,13 @@
 package histogram
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // simWallTime is the wall time of the lab's headless run with its default
@@ -83,12 +82,7 @@ func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * floa
 
 // String returns the report as plain text.
 func (r *Report) String() string {
-	var b strings.Builder
-	for _, t := range r.Tables() {
-		b.WriteString(t.String() + "\n")
-	}
-	fmt.Fprintf(&b, "histogram lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
-	return b.String()
+	return labkit.ReportText(r.Tables(), "histogram", r.Device.Name, r.Seconds)
 }
 
 type lab struct{}
@@ -115,7 +109,7 @@ func (lab) Options() []labs.Option {
 	return []labs.Option{
 		{Name: "n", Kind: labs.Int, Default: strconv.Itoa(DefaultN), Max: maxN, Usage: "elements of the shape experiment's inputs"},
 		{Name: "bins", Kind: labs.Ints, Default: "256", Max: maxBins, Usage: "bin counts of the shape experiment, each 1 to 4096"},
-		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlock), Max: 1024, Valid: wholeWarps,
+		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlock), Max: 1024, Valid: labkit.WholeWarps,
 			Usage: "threads per block of the shape experiment, a multiple of 32"},
 		{Name: "seed", Kind: labs.Int, Default: strconv.Itoa(DefaultSeed), Max: 1 << 30, Usage: "seed of the inputs"},
 		{Name: "barrier-n", Kind: labs.Int, Default: strconv.Itoa(DefaultBarrierN), Max: maxN, Usage: "elements of the missing-barrier experiment"},
@@ -130,12 +124,8 @@ func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, 
 	var seed int
 	ints := map[string]*int{"n": &o.Shapes.N, "block-size": &o.Shapes.Block, "seed": &seed,
 		"barrier-n": &o.Barrier.N, "barrier-bins": &o.Barrier.Bins, "barrier-seeds": &o.Barrier.Seeds}
-	for name, dst := range ints {
-		x, err := s.Int(name)
-		if err != nil {
-			return nil, err
-		}
-		*dst = x
+	if err := labkit.ReadInts(s, ints); err != nil {
+		return nil, err
 	}
 	bins, err := s.Ints("bins")
 	if err != nil {
@@ -145,11 +135,4 @@ func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, 
 	o.Shapes.Seed = uint64(seed)
 	o.Shapes.Progress, o.Barrier.Progress = p, p
 	return Lab(dev, o)
-}
-
-func wholeWarps(x int) error {
-	if x%32 != 0 {
-		return fmt.Errorf("want a multiple of 32 (whole warps)")
-	}
-	return nil
 }

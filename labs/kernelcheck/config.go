@@ -8,6 +8,7 @@ import (
 
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // Config is the checker's settings, read from labs.Settings by ConfigFrom
@@ -76,19 +77,12 @@ func DefaultConfig() Config {
 // Options returns the checker's settings with c's values as defaults, for
 // an Exercise's Options.
 func (c Config) Options() []labs.Option {
-	ints := func(xs []int) string {
-		s := make([]string, len(xs))
-		for i, x := range xs {
-			s[i] = strconv.Itoa(x)
-		}
-		return strings.Join(s, ",")
-	}
 	seeds := make([]string, len(c.Seeds))
 	for i, s := range c.Seeds {
 		seeds[i] = strconv.FormatUint(s, 10)
 	}
 	return []labs.Option{
-		{Name: OptSizes, Kind: labs.Ints, Default: ints(c.Sizes), Max: MaxSize,
+		{Name: OptSizes, Kind: labs.Ints, Default: labkit.JoinInts(c.Sizes), Max: MaxSize,
 			Usage: "element counts the kernel runs at (hidden checks use others)"},
 		{Name: OptSeeds, Kind: labs.Ints, Default: strings.Join(seeds, ","), Max: 1 << 30,
 			Usage: "simulator scheduler seeds; every size runs under each"},

@@ -3,12 +3,12 @@ package ordering
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // simWallTime is the wall time of the lab's headless run with its default
@@ -164,12 +164,7 @@ func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * floa
 
 // String returns the report as plain text.
 func (r *Report) String() string {
-	var b strings.Builder
-	for _, t := range r.Tables() {
-		b.WriteString(t.String() + "\n")
-	}
-	fmt.Fprintf(&b, "ordering lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
-	return b.String()
+	return labkit.ReportText(r.Tables(), "ordering", r.Device.Name, r.Seconds)
 }
 
 // lab is the ordering lab as the registry knows it.
@@ -216,12 +211,8 @@ func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, 
 	var o Options
 	ints := map[string]*int{"pairs": &o.Publish.Pairs, "trials": &o.Publish.Trials, "launches": &o.Publish.Launches,
 		"scope-blocks": &o.Scope.Blocks, "scope-launches": &o.Scope.Launches}
-	for name, dst := range ints {
-		x, err := s.Int(name)
-		if err != nil {
-			return nil, err
-		}
-		*dst = x
+	if err := labkit.ReadInts(s, ints); err != nil {
+		return nil, err
 	}
 	o.Predict = s.Text("predict")
 	o.Publish.Progress, o.Scope.Progress, o.Litmus.Progress = p, p, p

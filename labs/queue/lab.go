@@ -9,6 +9,7 @@ import (
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // simWallTime is the wall time of the lab's headless run with its default
@@ -80,12 +81,7 @@ func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * floa
 
 // String returns the report as plain text.
 func (r *Report) String() string {
-	var b strings.Builder
-	for _, t := range r.Tables() {
-		b.WriteString(t.String() + "\n")
-	}
-	fmt.Fprintf(&b, "queue lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
-	return b.String()
+	return labkit.ReportText(r.Tables(), "queue", r.Device.Name, r.Seconds)
 }
 
 type lab struct{}
@@ -107,7 +103,7 @@ func (lab) Options() []labs.Option {
 	return []labs.Option{
 		{Name: "items", Kind: labs.Int, Default: strconv.Itoa(DefaultItems), Max: maxItems, Usage: "items in the queue"},
 		{Name: "blocks-per-sm", Kind: labs.Int, Default: strconv.Itoa(DefaultBlocksPerSM), Max: 32, Usage: "blocks of 256 threads per SM"},
-		{Name: "k", Kind: labs.Ints, Default: joinInts(DefaultK()), Max: maxK, Usage: "items per pop, powers of two",
+		{Name: "k", Kind: labs.Ints, Default: labkit.JoinInts(DefaultK()), Max: maxK, Usage: "items per pop, powers of two",
 			Valid: func(k int) error { return validK(k) }},
 		{Name: "costs", Kind: labs.String, Default: "even,uneven", Choices: []string{"even,uneven", "even", "uneven"},
 			Usage: "the cost distributions: even (32 each) and uneven (16, one in 64 costs 2048)"},
@@ -153,12 +149,4 @@ func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, 
 	o.Sweep.Predict = s.Text("predict")
 	o.Sweep.Progress = p
 	return Lab(dev, o)
-}
-
-func joinInts(xs []int) string {
-	s := make([]string, len(xs))
-	for i, x := range xs {
-		s[i] = strconv.Itoa(x)
-	}
-	return strings.Join(s, ",")
 }

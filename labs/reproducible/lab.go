@@ -3,12 +3,12 @@ package reproducible
 import (
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // simWallTime is the wall time of the lab's headless run with its default
@@ -78,12 +78,7 @@ func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * floa
 
 // String returns the report as plain text.
 func (r *Report) String() string {
-	var b strings.Builder
-	for _, t := range r.Tables() {
-		b.WriteString(t.String() + "\n")
-	}
-	fmt.Fprintf(&b, "reproducible lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
-	return b.String()
+	return labkit.ReportText(r.Tables(), "reproducible", r.Device.Name, r.Seconds)
 }
 
 type lab struct{}
@@ -123,12 +118,8 @@ func (lab) Options() []labs.Option {
 func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
 	var o Options
 	ints := map[string]*int{"n": &o.Sums.N, "runs": &o.Sums.Runs, "order-n": &o.Order.N, "order-runs": &o.Order.Runs, "predict-n": &o.Predict.N}
-	for name, dst := range ints {
-		x, err := s.Int(name)
-		if err != nil {
-			return nil, err
-		}
-		*dst = x
+	if err := labkit.ReadInts(s, ints); err != nil {
+		return nil, err
 	}
 	o.Sums.Progress, o.Order.Progress, o.Predict.Progress = p, p, p
 	return Lab(dev, o)

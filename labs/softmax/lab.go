@@ -9,6 +9,7 @@ import (
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labkit"
 	"github.com/warplab/warplab/labs/profile"
 )
 
@@ -145,12 +146,7 @@ func (r *Report) Elapsed() time.Duration { return time.Duration(r.Seconds * floa
 
 // String returns the report as text.
 func (r *Report) String() string {
-	var b strings.Builder
-	for _, t := range r.Tables() {
-		b.WriteString(t.String() + "\n")
-	}
-	fmt.Fprintf(&b, "softmax lab on %s: %.1f s\n", r.Device.Name, r.Seconds)
-	return b.String()
+	return labkit.ReportText(r.Tables(), "softmax", r.Device.Name, r.Seconds)
 }
 
 // lab is the softmax lab's labs.Lab.
@@ -173,15 +169,8 @@ func (lab) Info() labs.Info {
 }
 
 func (lab) Options() []labs.Option {
-	ints := func(xs []int) string {
-		s := make([]string, len(xs))
-		for i, x := range xs {
-			s[i] = strconv.Itoa(x)
-		}
-		return strings.Join(s, ",")
-	}
 	return []labs.Option{
-		{Name: "sizes", Kind: labs.Ints, Default: ints(DefaultSizes()), Max: MaxN,
+		{Name: "sizes", Kind: labs.Ints, Default: labkit.JoinInts(DefaultSizes()), Max: MaxN,
 			Usage: "element counts of the sweep (up to 16777216, the notes' size)"},
 		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: 1024,
 			Usage: "threads per block, a multiple of 32"},
@@ -201,20 +190,8 @@ func (l lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report
 	if err != nil {
 		return nil, err
 	}
-	block, err := s.Int("block-size")
-	if err != nil {
-		return nil, err
-	}
-	cardN, err := s.Int("card-n")
-	if err != nil {
-		return nil, err
-	}
-	warm, err := s.Int("warm-ups")
-	if err != nil {
-		return nil, err
-	}
-	runs, err := s.Int("runs")
-	if err != nil {
+	var block, cardN, warm, runs int
+	if err := labkit.ReadInts(s, map[string]*int{"block-size": &block, "card-n": &cardN, "warm-ups": &warm, "runs": &runs}); err != nil {
 		return nil, err
 	}
 	cards := []string{}

@@ -1,7 +1,8 @@
 // Package labkit is what warplab's lab packages share: a Runner that runs
 // a lab's independent launches on a device (concurrently on simulated
 // devices, sequentially on a GPU), progress reports, the simulator profile
-// that predicts a given GPU, and the float helpers the labs' checks use.
+// that predicts a given GPU, the float helpers the labs' checks use, and
+// the plumbing of the lab contract that every lab writes the same way.
 //
 // # Running launches
 //
@@ -24,4 +25,10 @@
 // The device passed to NewRunner is used as is on a GPU; on the simulator
 // it only supplies the spec, and its own launch count is not used, so
 // that an experiment replays exactly whatever ran on the device before.
+//
+// # The lab contract's plumbing
+//
+// A lab's Options write a list default with JoinInts; its Run reads its
+// whole-number settings with ReadInts and ReadIntLists; its report's
+// String is ReportText (the tables, then "NAME lab on DEVICE: 6.2 s").
 package labkit

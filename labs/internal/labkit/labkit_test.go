@@ -3,12 +3,15 @@ package labkit
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/labs"
 )
 
 func TestRunnerSeeds(t *testing.T) {
@@ -137,5 +140,67 @@ func TestLaunchCounts(t *testing.T) {
 	}
 	if _, _, err := LaunchCounts("queue", sim, 0, -3); err == nil || !strings.HasPrefix(err.Error(), "queue: Runs: ") {
 		t.Errorf("negative runs: %v, want an error naming the lab", err)
+	}
+}
+
+func TestJoinIntsReadsBack(t *testing.T) {
+	opts := []labs.Option{{Name: "k", Kind: labs.Ints, Default: JoinInts([]int{1, 4, 32})}}
+	s, err := labs.Resolve("lab", opts, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	if err := ReadIntLists(s, map[string]*[]int{"k": &got}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, []int{1, 4, 32}) || JoinInts(nil) != "" {
+		t.Errorf("read back %v, JoinInts(nil) = %q", got, JoinInts(nil))
+	}
+}
+
+func TestReadInts(t *testing.T) {
+	opts := []labs.Option{
+		{Name: "a", Kind: labs.Int, Default: "3"},
+		{Name: "b", Kind: labs.Int, Default: "5"},
+		{Name: "c", Kind: labs.Ints, Default: "2,4"},
+	}
+	s, err := labs.Resolve("lab", opts, map[string]string{"b": "7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b int
+	if err := ReadInts(s, map[string]*int{"a": &a, "b": &b}); err != nil || a != 3 || b != 7 {
+		t.Errorf("a, b = %d, %d (%v), want 3, 7", a, b, err)
+	}
+	// c holds two numbers, not one; and "z" is no option. The first name
+	// in order is reported.
+	err = ReadInts(s, map[string]*int{"z": &a, "c": &b})
+	if err == nil || !strings.Contains(err.Error(), "c=2,4: want one whole number") {
+		t.Errorf("err = %v, want the error of c", err)
+	}
+	var xs []int
+	if err := ReadIntLists(s, map[string]*[]int{"z": &xs}); err == nil || !strings.Contains(err.Error(), `no option "z"`) {
+		t.Errorf("err = %v, want no option z", err)
+	}
+}
+
+func TestWholeWarps(t *testing.T) {
+	if WholeWarps(64) != nil || WholeWarps(48) == nil {
+		t.Error("WholeWarps accepts 48 or refuses 64")
+	}
+}
+
+func TestReportText(t *testing.T) {
+	a := charts.NewTable("A", charts.Column{Header: "x"})
+	a.AddRow(charts.Int(1))
+	b := charts.NewTable("B", charts.Column{Header: "y"})
+	b.AddRow(charts.Text("z"))
+	got := ReportText([]*charts.Table{a, b}, "queue", "Tesla T4", 6.25)
+	want := a.String() + "\n" + b.String() + "\n" + "queue lab on Tesla T4: 6.2 s\n"
+	if got != want {
+		t.Errorf("ReportText:\n%s\nwant\n%s", got, want)
+	}
+	if got, want := ReportMarkdown([]*charts.Table{a}, "Day 26", "H200", 1), a.Markdown()+"\nDay 26 lab on H200: 1.0 s\n"; got != want {
+		t.Errorf("ReportMarkdown:\n%s\nwant\n%s", got, want)
 	}
 }
