@@ -133,8 +133,7 @@ func (lab) Options() []labs.Option {
 			Usage: "elements of the order experiment's compaction"},
 		{Name: "order-runs", Kind: labs.Int, Default: strconv.Itoa(defaultOrderRuns), Max: maxRuns, Valid: atLeastTwo,
 			Usage: "launches per kernel in the order experiment, at least 2"},
-		{Name: "predict", Kind: labs.String,
-			Usage: `on a GPU, the simulated device whose modelled times and counters go beside the measured ones: a sim: spec, "none", or empty for the profile closest to the GPU`},
+		labkit.PredictOption("modelled times and counters"),
 	}
 }
 

@@ -221,21 +221,11 @@ func Ladder(dev *gpu.Device, opts LadderOptions) (*LadderTable, error) {
 
 // predict runs the ladder on the simulator profile that predicts dev.
 func predict(dev *gpu.Device, opts LadderOptions) (*LadderTable, error) {
-	spec := opts.Predict
-	if spec == "" {
-		spec = labkit.PredictionSpec(dev.Info()).String()
-	}
-	if spec == "" {
-		return nil, nil
-	}
-	sim, err := gpu.Open(spec)
-	if err != nil {
-		return nil, fmt.Errorf("aggregation: opening %s to predict the ladder: %v", spec, err)
+	sim, err := labkit.OpenPrediction(dev, opts.Predict, "aggregation", "the ladder")
+	if sim == nil || err != nil {
+		return nil, err
 	}
 	defer sim.Close()
-	if sim.Capabilities().MeasuredTiming {
-		return nil, fmt.Errorf("aggregation: predicting with %s: not a simulator", spec)
-	}
 	p := opts
 	p.WarmUps, p.Runs, p.Predict = 0, 0, "none"
 	p.Progress = labkit.OrDefault(opts.Progress, "aggregation ladder, predicted")
@@ -243,15 +233,7 @@ func predict(dev *gpu.Device, opts LadderOptions) (*LadderTable, error) {
 }
 
 func timingSource(dev *gpu.Device, outs []outcome) (string, bool) {
-	for _, o := range outs {
-		if o.timing.Source != "" {
-			return o.timing.Source, o.timing.Measured
-		}
-	}
-	if dev.Capabilities().MeasuredTiming {
-		return "measured, " + dev.Info().Name, true
-	}
-	return "modelled, " + dev.Info().Profile + " profile", false
+	return labkit.TimingSource(dev, outs, func(o outcome) gpu.Timing { return o.timing })
 }
 
 func ladderRow(c cell, o outcome) LadderRow {
@@ -470,10 +452,7 @@ func (t *LadderTable) PredictedTable() *charts.Table {
 		if !ok || r.Ms <= 0 {
 			continue
 		}
-		ratio := charts.Float(pr.Ms/r.Ms, 2)
-		if q := pr.Ms / r.Ms; q < 1/1.3 || q > 1.3 {
-			ratio = ratio.Highlighted()
-		}
+		ratio := labkit.RatioCell(pr.Ms / r.Ms)
 		tab.AddRow(charts.Text(r.Case(t.Buckets)), charts.Text(string(r.Kernel)),
 			charts.Float(r.Ms, 4), charts.Float(pr.Ms, 4), ratio,
 			charts.Text(yesNo(t.fastestOfCase(r))), charts.Text(yesNo(p.fastestOfCase(pr))))

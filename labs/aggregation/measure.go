@@ -53,13 +53,7 @@ func measureCells(r *labkit.Runner, cs []cell, progress labs.Progress) ([]outcom
 		if c.keys != nil {
 			detail = fmt.Sprintf("%s n=%d %d keys/warp", c.kernel, c.n, distinctPerWarp(c.keys))
 		}
-		if r.Simulated() {
-			for l := range total {
-				jobs = append(jobs, launchJob(c, &out[i], l, l+1, detail))
-			}
-		} else {
-			jobs = append(jobs, launchJob(c, &out[i], 0, total, detail))
-		}
+		jobs = append(jobs, r.LaunchJobs(total, func(from, to int) labkit.Job { return launchJob(c, &out[i], from, to, detail) })...)
 	}
 	if err := r.Run(jobs, progress); err != nil {
 		return nil, err

@@ -62,8 +62,7 @@ func (day26Lab) Options() []labs.Option {
 			Usage: "launches per kernel in the determinism experiment"},
 		{Name: "runs", Kind: labs.Int, Max: maxRuns,
 			Usage: "timed launches per cell of the sweeps (default: 10 on a GPU after 3 warm-ups; 1 on the simulator, whose model is deterministic)"},
-		{Name: "predict", Kind: labs.String,
-			Usage: `on a GPU, the simulated device whose modelled times go beside the measured ones: a sim: spec, "none", or empty for the profile closest to the GPU`},
+		labkit.PredictOption("modelled times"),
 	}
 }
 

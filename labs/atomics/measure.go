@@ -95,13 +95,7 @@ func measure(r *labkit.Runner, ss []series, progress labs.Progress) ([]measured,
 		total := s.warm + s.runs
 		out[i] = measured{ms: make([]float64, s.runs), sums: make([]float32, total)}
 		detail := fmt.Sprintf("%s n=%d block=%d", s.kernel, s.n, s.block)
-		if r.Simulated() {
-			for l := range total {
-				jobs = append(jobs, launchJob(s, &out[i], l, l+1, detail))
-			}
-		} else {
-			jobs = append(jobs, launchJob(s, &out[i], 0, total, detail))
-		}
+		jobs = append(jobs, r.LaunchJobs(total, func(from, to int) labkit.Job { return launchJob(s, &out[i], from, to, detail) })...)
 	}
 	if err := r.Run(jobs, progress); err != nil {
 		return nil, err

@@ -106,19 +106,12 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 	}
 	t := tables[0]
 	if t.Measured && opts.Predict != "none" {
-		spec := opts.Predict
-		if spec == "" {
-			spec = labkit.PredictionSpec(dev.Info()).String()
+		sim, err := labkit.OpenPrediction(dev, opts.Predict, "atomics", "the sweep")
+		if err != nil {
+			return nil, err
 		}
-		if spec != "" {
-			sim, err := gpu.Open(spec)
-			if err != nil {
-				return nil, fmt.Errorf("atomics: opening %s to predict the sweep: %w", spec, err)
-			}
+		if sim != nil {
 			defer sim.Close()
-			if sim.Capabilities().MeasuredTiming {
-				return nil, fmt.Errorf("atomics: predicting with %s: not a simulator", spec)
-			}
 			p, err := Sweep(sim, SweepOptions{Sizes: opts.Sizes, BlockSize: opts.BlockSize,
 				Progress: labkit.OrDefault(opts.Progress, "Day 26 sweep, predicted")})
 			if err != nil {

@@ -1,14 +1,13 @@
 package counters
 
 import (
-	"bufio"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/warplab/warplab/charts"
-	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
@@ -43,18 +42,7 @@ type Measurement struct {
 // H200Measurements returns the committed H200 rows.
 func H200Measurements() ([]Measurement, error) {
 	var ms []Measurement
-	sc := bufio.NewScanner(strings.NewReader(h200CSV))
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") || strings.HasPrefix(text, "type,") {
-			continue
-		}
-		f := strings.Split(text, ",")
-		if len(f) != 14 {
-			return nil, fmt.Errorf("counters: %s:%d: %d fields, want 14", H200Evidence, line, len(f))
-		}
+	err := labkit.ReadEvidence("counters", H200Evidence, h200CSV, "type,", 14, func(f []string) error {
 		m := Measurement{Float: f[0] == "f32", Padded: f[2] == "padded"}
 		switch f[1] {
 		case "thread_warp":
@@ -64,24 +52,28 @@ func H200Measurements() ([]Measurement, error) {
 		case "warp":
 			m.Rung = PerWarp
 		default:
-			return nil, fmt.Errorf("counters: %s:%d: unknown mode %q", H200Evidence, line, f[1])
+			return fmt.Errorf("unknown mode %q", f[1])
 		}
 		var err error
 		if m.Slices, err = strconv.Atoi(f[3]); err != nil {
-			return nil, fmt.Errorf("counters: %s:%d: k: %v", H200Evidence, line, err)
+			return fmt.Errorf("k: %v", err)
 		}
 		if m.MedianMs, err = strconv.ParseFloat(f[7], 64); err != nil {
-			return nil, fmt.Errorf("counters: %s:%d: median_ms: %v", H200Evidence, line, err)
+			return fmt.Errorf("median_ms: %v", err)
 		}
 		if m.StdevMs, err = strconv.ParseFloat(f[11], 64); err != nil {
-			return nil, fmt.Errorf("counters: %s:%d: stdev_ms: %v", H200Evidence, line, err)
+			return fmt.Errorf("stdev_ms: %v", err)
 		}
 		if f[13] != "PASS" {
-			return nil, fmt.Errorf("counters: %s:%d: the H200's check did not pass", H200Evidence, line)
+			return errors.New("the H200's check did not pass")
 		}
 		ms = append(ms, m)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return ms, sc.Err()
+	return ms, nil
 }
 
 // H200Measured returns the H200's median for one cell.
@@ -167,7 +159,7 @@ func (r FidelityRow) Ratio() float64 { return r.PredictedMs / r.MeasuredMs }
 
 // Within30 reports whether the prediction is within ±30% of the
 // measurement.
-func (r FidelityRow) Within30() bool { q := r.Ratio(); return q >= 1/1.3 && q <= 1.3 }
+func (r FidelityRow) Within30() bool { return labkit.Within30(r.Ratio()) }
 
 // Row returns one cell's row.
 func (t *FidelityTable) Row(rung Rung, float bool, k int, padded bool) (FidelityRow, bool) {
@@ -201,14 +193,11 @@ func Fidelity(spec string, set H200Set, progress labs.Progress) (*FidelityTable,
 	if spec == "" {
 		spec = "sim:h200"
 	}
-	dev, err := gpu.Open(spec)
+	dev, err := labkit.OpenModel("counters", spec)
 	if err != nil {
-		return nil, fmt.Errorf("counters: opening %s: %v", spec, err)
+		return nil, err
 	}
 	defer dev.Close()
-	if dev.Capabilities().MeasuredTiming {
-		return nil, fmt.Errorf("counters: %s is not a simulator: the H200 table compares the model with committed measurements", spec)
-	}
 	r, err := labkit.NewRunner(dev)
 	if err != nil {
 		return nil, err
@@ -250,9 +239,8 @@ func (t *FidelityTable) Table() *charts.Table {
 	tab.Caption = fmt.Sprintf("measured: NVIDIA H200, the median of 7 launches after 2 warm-ups (%s); predicted: modelled, %s", H200Evidence, t.Spec)
 	var misses []string
 	for _, r := range t.Rows {
-		ratio := charts.Float(r.Ratio(), 2)
+		ratio := labkit.RatioCell(r.Ratio())
 		if !r.Within30() {
-			ratio = ratio.Highlighted()
 			misses = append(misses, fmt.Sprintf("%s %s k=%d %s (%.2fx)", typeName(r.Float), r.Rung, r.Slices, layoutName(r.Padded), r.Ratio()))
 		}
 		mf, pf, _ := t.OrderRight(r.Rung, r.Float, r.Slices)

@@ -124,8 +124,7 @@ func (lab) Options() []labs.Option {
 			Usage: "what the threads add: unsigned integers or floats"},
 		{Name: "h200", Kind: labs.String, Default: string(Claim), Choices: []string{string(Claim), string(K32), string(K32Float), string(NoH200)},
 			Usage: "the H200 cells (16M threads) whose simulator prediction goes beside the committed measurement"},
-		{Name: "predict", Kind: labs.String,
-			Usage: `on a GPU, the simulated device whose modelled times and counters go beside the measured ones: a sim: spec, "none", or empty for the profile closest to the GPU`},
+		labkit.PredictOption("modelled times and counters"),
 	}
 }
 

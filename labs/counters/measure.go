@@ -57,14 +57,7 @@ func measureCells(r *labkit.Runner, cs []cell, progress labs.Progress) ([]outcom
 	var jobs []labkit.Job
 	for i, c := range cs {
 		out[i].ms = make([]float64, c.runs)
-		total := c.warm + c.runs
-		if r.Simulated() {
-			for l := range total {
-				jobs = append(jobs, job(c, &out[i], l, l+1))
-			}
-		} else {
-			jobs = append(jobs, job(c, &out[i], 0, total))
-		}
+		jobs = append(jobs, r.LaunchJobs(c.warm+c.runs, func(from, to int) labkit.Job { return job(c, &out[i], from, to) })...)
 	}
 	if err := r.Run(jobs, progress); err != nil {
 		return nil, err

@@ -214,7 +214,7 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 }
 
 func predictSweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
-	sim, err := openPrediction(dev, opts.Predict)
+	sim, err := labkit.OpenPrediction(dev, opts.Predict, "counters", "")
 	if sim == nil || err != nil {
 		return nil, err
 	}
@@ -225,37 +225,8 @@ func predictSweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 	return Sweep(sim, p)
 }
 
-// openPrediction opens the simulator that predicts dev: spec, or the
-// profile closest to dev when spec is empty. It returns nil, nil when
-// there is none.
-func openPrediction(dev *gpu.Device, spec string) (*gpu.Device, error) {
-	if spec == "" {
-		spec = labkit.PredictionSpec(dev.Info()).String()
-	}
-	if spec == "" || spec == "none" {
-		return nil, nil
-	}
-	sim, err := gpu.Open(spec)
-	if err != nil {
-		return nil, fmt.Errorf("counters: opening %s to predict: %v", spec, err)
-	}
-	if sim.Capabilities().MeasuredTiming {
-		sim.Close()
-		return nil, fmt.Errorf("counters: predicting with %s: not a simulator", spec)
-	}
-	return sim, nil
-}
-
 func timingSource(dev *gpu.Device, outs []outcome) (string, bool) {
-	for _, o := range outs {
-		if o.timing.Source != "" {
-			return o.timing.Source, o.timing.Measured
-		}
-	}
-	if dev.Capabilities().MeasuredTiming {
-		return "measured, " + dev.Info().Name, true
-	}
-	return "modelled, " + dev.Info().Profile + " profile", false
+	return labkit.TimingSource(dev, outs, func(o outcome) gpu.Timing { return o.timing })
 }
 
 func row(c cell, o outcome) Row {
@@ -423,10 +394,7 @@ func (t *SweepTable) PredictedTable() *charts.Table {
 		if !ok || r.Ms <= 0 {
 			continue
 		}
-		ratio := charts.Float(pr.Ms/r.Ms, 2)
-		if q := pr.Ms / r.Ms; q < 1/1.3 || q > 1.3 {
-			ratio = ratio.Highlighted()
-		}
+		ratio := labkit.RatioCell(pr.Ms / r.Ms)
 		tab.AddRow(charts.Text(string(r.Rung)), charts.Int(int64(r.Slices)), charts.Text(r.Layout()),
 			charts.Float(r.Ms, 4), charts.Float(pr.Ms, 4), ratio,
 			charts.Text(t.fasterLayout(r.Rung, r.Slices)), charts.Text(p.fasterLayout(r.Rung, r.Slices)))

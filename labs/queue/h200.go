@@ -1,14 +1,13 @@
 package queue
 
 import (
-	"bufio"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/warplab/warplab/charts"
-	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
@@ -57,38 +56,31 @@ func H200LabMeasurements() ([]Measurement, error) { return parseH200(h200LabCSV,
 
 func parseH200(text, evidence string) ([]Measurement, error) {
 	var ms []Measurement
-	sc := bufio.NewScanner(strings.NewReader(text))
-	line := 0
-	for sc.Scan() {
-		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") || strings.HasPrefix(text, "costs,") {
-			continue
-		}
-		f := strings.Split(text, ",")
-		if len(f) != 13 {
-			return nil, fmt.Errorf("queue: %s:%d: %d fields, want 13", evidence, line, len(f))
-		}
+	err := labkit.ReadEvidence("queue", evidence, text, "costs,", 13, func(f []string) error {
 		m := Measurement{Costs: Even()}
 		if f[0] == "uneven" {
 			m.Costs = Uneven()
 		}
 		var err error
 		if m.Pop, err = ParsePop(f[1]); err != nil {
-			return nil, fmt.Errorf("queue: %s:%d: %v", evidence, line, err)
+			return err
 		}
 		if m.K, err = strconv.Atoi(f[2]); err != nil {
-			return nil, fmt.Errorf("queue: %s:%d: k: %v", evidence, line, err)
+			return fmt.Errorf("k: %v", err)
 		}
 		if m.MedianMs, err = strconv.ParseFloat(f[7], 64); err != nil {
-			return nil, fmt.Errorf("queue: %s:%d: median_ms: %v", evidence, line, err)
+			return fmt.Errorf("median_ms: %v", err)
 		}
 		if f[12] != "PASS" {
-			return nil, fmt.Errorf("queue: %s:%d: the H200's check did not pass", evidence, line)
+			return errors.New("the H200's check did not pass")
 		}
 		ms = append(ms, m)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	return ms, sc.Err()
+	return ms, nil
 }
 
 // H200Measured returns the H200's median for one cell of queue.csv.
@@ -173,7 +165,7 @@ type FidelityRow struct {
 func (r FidelityRow) Ratio() float64 { return r.PredictedMs / r.MeasuredMs }
 
 // Within30 reports whether the prediction is within ±30%.
-func (r FidelityRow) Within30() bool { q := r.Ratio(); return q >= 1/1.3 && q <= 1.3 }
+func (r FidelityRow) Within30() bool { return labkit.Within30(r.Ratio()) }
 
 // Fidelity runs the simulator (spec, "" for sim:h200) on the cells of
 // set at the H200's size and grid, beside the committed medians.
@@ -185,14 +177,11 @@ func Fidelity(spec string, set H200Set, progress labs.Progress) (*FidelityTable,
 	if spec == "" {
 		spec = "sim:h200"
 	}
-	dev, err := gpu.Open(spec)
+	dev, err := labkit.OpenModel("queue", spec)
 	if err != nil {
-		return nil, fmt.Errorf("queue: opening %s: %v", spec, err)
+		return nil, err
 	}
 	defer dev.Close()
-	if dev.Capabilities().MeasuredTiming {
-		return nil, fmt.Errorf("queue: %s is not a simulator: the H200 table compares the model with committed measurements", spec)
-	}
 	r, err := labkit.NewRunner(dev)
 	if err != nil {
 		return nil, err
@@ -232,9 +221,8 @@ func (t *FidelityTable) Table() *charts.Table {
 	tab.Caption = fmt.Sprintf("measured: NVIDIA H200, this lab's kernels built by nvcc, per-thread pops, the median of 7 launches after 2 warm-ups (%s); predicted: modelled, %s", H200LabEvidence, t.Spec)
 	var misses []string
 	for _, r := range t.Rows {
-		ratio := charts.Float(r.Ratio(), 2)
+		ratio := labkit.RatioCell(r.Ratio())
 		if !r.Within30() {
-			ratio = ratio.Highlighted()
 			misses = append(misses, fmt.Sprintf("%s k=%d (%.2fx)", r.Costs, r.K, r.Ratio()))
 		}
 		tab.AddRow(charts.Text(r.Costs.String()), charts.Int(int64(r.K)), charts.Int(r.LaneAtomics), charts.Int(r.Issued),

@@ -111,8 +111,7 @@ func (lab) Options() []labs.Option {
 			Usage: "who pops: each thread, or lane 0 for its warp"},
 		{Name: "h200", Kind: labs.String, Default: string(EvenSet), Choices: []string{string(EvenSet), string(AllSet), string(NoH200)},
 			Usage: "the H200 cells (4M items) whose simulator prediction goes beside the committed measurement"},
-		{Name: "predict", Kind: labs.String,
-			Usage: `on a GPU, the simulated device whose modelled times go beside the measured ones: a sim: spec, "none", or empty for the profile closest to the GPU`},
+		labkit.PredictOption("modelled times"),
 	}
 }
 

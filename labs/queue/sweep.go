@@ -175,19 +175,12 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 		t.Rows = append(t.Rows, row(c, outs[i]))
 	}
 	if t.Measured && opts.Predict != "none" {
-		spec := opts.Predict
-		if spec == "" {
-			spec = labkit.PredictionSpec(info).String()
+		sim, err := labkit.OpenPrediction(dev, opts.Predict, "queue", "")
+		if err != nil {
+			return nil, err
 		}
-		if spec != "" {
-			sim, err := gpu.Open(spec)
-			if err != nil {
-				return nil, fmt.Errorf("queue: opening %s to predict: %v", spec, err)
-			}
+		if sim != nil {
 			defer sim.Close()
-			if sim.Capabilities().MeasuredTiming {
-				return nil, fmt.Errorf("queue: predicting with %s: not a simulator", spec)
-			}
 			p := opts
 			p.WarmUps, p.Runs, p.Predict = 0, 0, "none"
 			// The prediction keeps the GPU's grid, not its own SMs'.
@@ -231,15 +224,7 @@ func sweepGrid(sim *gpu.Device, opts SweepOptions, blocks int) (*SweepTable, err
 }
 
 func timingSource(dev *gpu.Device, outs []outcome) (string, bool) {
-	for _, o := range outs {
-		if o.timing.Source != "" {
-			return o.timing.Source, o.timing.Measured
-		}
-	}
-	if dev.Capabilities().MeasuredTiming {
-		return "measured, " + dev.Info().Name, true
-	}
-	return "modelled, " + dev.Info().Profile + " profile", false
+	return labkit.TimingSource(dev, outs, func(o outcome) gpu.Timing { return o.timing })
 }
 
 func row(c cell, o outcome) Row {
@@ -388,10 +373,7 @@ func (t *SweepTable) PredictedTable() *charts.Table {
 		if !ok || r.Ms <= 0 {
 			continue
 		}
-		ratio := charts.Float(pr.Ms/r.Ms, 2)
-		if q := pr.Ms / r.Ms; q < 1/1.3 || q > 1.3 {
-			ratio = ratio.Highlighted()
-		}
+		ratio := labkit.RatioCell(pr.Ms / r.Ms)
 		tab.AddRow(charts.Text(r.Costs.String()), charts.Text(string(r.Pop)), charts.Int(int64(r.K)),
 			charts.Float(r.Ms, 4), charts.Float(pr.Ms, 4), ratio)
 	}

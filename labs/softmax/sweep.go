@@ -119,19 +119,12 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 		t.Rows = append(t.Rows, row)
 	}
 	if t.Measured && opts.Predict != "none" {
-		spec := opts.Predict
-		if spec == "" {
-			spec = labkit.PredictionSpec(info).String()
+		sim, err := labkit.OpenPrediction(dev, opts.Predict, "softmax", "the sweep")
+		if err != nil {
+			return nil, err
 		}
-		if spec != "" {
-			sim, err := gpu.Open(spec)
-			if err != nil {
-				return nil, fmt.Errorf("softmax: opening %s to predict the sweep: %v", spec, err)
-			}
+		if sim != nil {
 			defer sim.Close()
-			if sim.Capabilities().MeasuredTiming {
-				return nil, fmt.Errorf("softmax: predicting with %s: not a simulator", spec)
-			}
 			p, err := Sweep(sim, SweepOptions{Sizes: sizes, BlockSize: block,
 				Progress: labkit.OrDefault(opts.Progress, "softmax sweep, predicted")})
 			if err != nil {
@@ -315,10 +308,7 @@ func (t *SweepTable) PredictedTable() *charts.Table {
 			if !ok || !okc || c.Ms <= 0 {
 				continue
 			}
-			ratio := charts.Float(pc.Ms/c.Ms, 2)
-			if q := pc.Ms / c.Ms; q < 1/1.3 || q > 1.3 {
-				ratio = ratio.Highlighted()
-			}
+			ratio := labkit.RatioCell(pc.Ms / c.Ms)
 			tab.AddRow(charts.Int(int64(r.N)), charts.Text(string(c.Kernel)),
 				charts.Float(c.Ms, 4), charts.Float(c.StdevMs, 4), charts.Float(pc.Ms, 4), ratio,
 				charts.Text(string(r.Fastest())), charts.Text(string(pr.Fastest())))

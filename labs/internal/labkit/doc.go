@@ -31,4 +31,15 @@
 // A lab's Options write a list default with JoinInts; its Run reads its
 // whole-number settings with ReadInts and ReadIntLists; its report's
 // String is ReportText (the tables, then "NAME lab on DEVICE: 6.2 s").
+//
+// # Measured beside predicted
+//
+// A cell of an experiment is made by Runner.LaunchJobs: its warm-ups and
+// timed launches, a job each on the simulator, one job on a GPU.
+// TimingSource says where a table's times come from. On a GPU a lab's
+// sweep runs again on the simulator that OpenPrediction opens for its
+// "predict" setting (PredictOption), and RatioCell shows each prediction
+// over its measurement, highlighted outside the ±30% of Within30. A lab
+// that sets committed H200 measurements beside the model reads them with
+// ReadEvidence and runs the model that OpenModel opens.
 package labkit

@@ -193,3 +193,19 @@ func (s *Session) free() {
 	}
 	s.frees = nil
 }
+
+// LaunchJobs returns the jobs that make the launches of one cell of an
+// experiment, warm-ups first: on the simulator a job per launch, so that
+// they run concurrently (each seeded as if all had run in turn); on a GPU
+// one job that makes them back to back. job(from, to) returns the job
+// that makes the cell's launches from to to-1.
+func (r *Runner) LaunchJobs(launches int, job func(from, to int) Job) []Job {
+	if !r.Simulated() {
+		return []Job{job(0, launches)}
+	}
+	jobs := make([]Job, launches)
+	for l := range launches {
+		jobs[l] = job(l, l+1)
+	}
+	return jobs
+}
