@@ -2,7 +2,6 @@ package aggregation
 
 import (
 	"errors"
-	"strings"
 	"sync"
 
 	"github.com/warplab/warplab/gpu"
@@ -64,59 +63,32 @@ func exerciseConfig() kernelcheck.Config {
 	return c
 }
 
-// exercise is the exercise as the registry and the grader know it.
-func exercise() *labs.Exercise {
-	return &labs.Exercise{
-		Title:    exerciseTitle,
-		Variable: "answer",
-		Options:  exerciseConfig().Options(),
-		New:      func() any { return new(Answer) },
-		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
-			a, err := labs.Answer[Answer](answer)
-			if err != nil {
-				f := labs.Feedback{Exercise: exerciseTitle}
-				f.Failf(kernelcheck.PartCompiles, "%v", err)
-				return f
-			}
-			return finish(kernelcheck.Check(dev, harness(), a.Source, s), a.Source)
-		},
-	}
+// theExercise is the exercise as the registry, the grader and the
+// notebook's check cell run it.
+var theExercise = kernelcheck.Exercise[Answer]{
+	Title:      exerciseTitle,
+	Config:     exerciseConfig,
+	Harness:    harness,
+	Source:     func(a Answer) string { return a.Source },
+	Template:   AnswerTemplate,
+	Unanswered: "not answered yet: the template's atomicAggInc still sends one atomicAdd per lane. Aggregate it with __activemask and __match_any_sync.",
+	Finish:     finish,
 }
+
+func exercise() *labs.Exercise { return theExercise.Lab() }
 
 // Check checks an answer to the exercise on dev with the default
 // settings: the notebook's check cell.
-func Check(dev *gpu.Device, a Answer) labs.Feedback {
-	return finish(kernelcheck.CheckConfig(dev, harness(), a.Source, exerciseConfig()), a.Source)
-}
+func Check(dev *gpu.Device, a Answer) labs.Feedback { return theExercise.Check(dev, a) }
 
-// finish adapts the checker's feedback to the exercise: the template
-// untouched is not answered yet, the outputs are exact, and a failed
-// contention part says what to aggregate.
-func finish(f labs.Feedback, src string) labs.Feedback {
-	f.Exercise = exerciseTitle
-	if normalise(src) == normalise(AnswerTemplate) {
-		g := labs.Feedback{Exercise: exerciseTitle, Device: f.Device, Spec: f.Spec, Timing: f.Timing}
-		g.Add("answer", labs.Unanswered, "not answered yet: the template's atomicAggInc still sends one atomicAdd per lane. Aggregate it with __activemask and __match_any_sync.").Hint = 1
-		return g
-	}
-	// The outputs are indices, checked exactly, not within a tolerance.
+// finish adapts the checker's feedback on an answer to the exercise: the
+// outputs are indices, checked exactly, not within a tolerance, and a
+// failed contention part says what to aggregate.
+func finish(f labs.Feedback, _ string) labs.Feedback {
 	f.Tolerance = ""
-	for i := range f.Parts {
-		p := &f.Parts[i]
-		if p.Name == kernelcheck.PartContention && p.Verdict == labs.Fail {
-			if j := strings.Index(p.Message, " Combine values"); j >= 0 {
-				p.Message = p.Message[:j]
-			}
-			p.Message += " Group the lanes of each warp by their address (__match_any_sync over __activemask()) and let one lane of each group send the group's atomicAdd."
-			p.Hint = 2
-		}
-	}
+	kernelcheck.AdviseContention(&f, "Group the lanes of each warp by their address (__match_any_sync over __activemask()) and let one lane of each group send the group's atomicAdd.", 2)
 	return f
 }
-
-// normalise drops the spaces of s, so that re-indenting the template does
-// not count as an answer.
-func normalise(s string) string { return strings.Join(strings.Fields(s), "") }
 
 // harness tells the checker how to run bucketAppend.
 func harness() kernelcheck.Harness {

@@ -76,42 +76,30 @@ func exerciseConfig() kernelcheck.Config {
 	return c
 }
 
-func exercise() *labs.Exercise {
-	return &labs.Exercise{
-		Title:    exerciseTitle,
-		Variable: "answer",
-		Options:  exerciseConfig().Options(),
-		New:      func() any { return new(Answer) },
-		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
-			a, err := labs.Answer[Answer](answer)
-			if err != nil {
-				f := labs.Feedback{Exercise: exerciseTitle}
-				f.Failf(kernelcheck.PartCompiles, "%v", err)
-				return f
-			}
-			return finish(kernelcheck.Check(dev, harness(), a.Source, s), a.Source)
-		},
-	}
+// theExercise is the exercise as the registry, the grader and the
+// notebook's check cell run it.
+var theExercise = kernelcheck.Exercise[Answer]{
+	Title:      exerciseTitle,
+	Config:     exerciseConfig,
+	Harness:    harness,
+	Source:     func(a Answer) string { return a.Source },
+	Template:   AnswerTemplate,
+	Unanswered: "not answered yet: the template's atomicMaxFloat compares the bits as ints, which is wrong for negative floats. Write a compare-and-swap loop that compares as floats.",
+	Finish:     finish,
 }
+
+func exercise() *labs.Exercise { return theExercise.Lab() }
 
 // Check checks an answer on dev with the default settings: the
 // notebook's check cell.
-func Check(dev *gpu.Device, a Answer) labs.Feedback {
-	return finish(kernelcheck.CheckConfig(dev, harness(), a.Source, exerciseConfig()), a.Source)
-}
+func Check(dev *gpu.Device, a Answer) labs.Feedback { return theExercise.Check(dev, a) }
 
-func finish(f labs.Feedback, src string) labs.Feedback {
-	f.Exercise = exerciseTitle
-	if normalise(src) == normalise(AnswerTemplate) {
-		g := labs.Feedback{Exercise: exerciseTitle, Device: f.Device, Spec: f.Spec, Timing: f.Timing}
-		g.Add("answer", labs.Unanswered, "not answered yet: the template's atomicMaxFloat compares the bits as ints, which is wrong for negative floats. Write a compare-and-swap loop that compares as floats.").Hint = 1
-		return g
-	}
+// finish adapts the checker's feedback on an answer to the exercise: the
+// maxima are checked exactly, not within a tolerance.
+func finish(f labs.Feedback, _ string) labs.Feedback {
 	f.Tolerance = ""
 	return f
 }
-
-func normalise(s string) string { return strings.Join(strings.Fields(s), "") }
 
 func harness() kernelcheck.Harness {
 	ref := KernelSource()

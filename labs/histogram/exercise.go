@@ -2,7 +2,6 @@ package histogram
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
@@ -63,55 +62,31 @@ func ExerciseBins(n int) int { return []int{7, 256, 1000, 4096}[hash32(uint32(n)
 // three inputs in turn.
 func exerciseInput(seed uint64) Input { return Inputs()[seed%3] }
 
-func exercise() *labs.Exercise {
-	return &labs.Exercise{
-		Title:    exerciseTitle,
-		Variable: "answer",
-		Options:  exerciseConfig().Options(),
-		New:      func() any { return new(Answer) },
-		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
-			a, err := labs.Answer[Answer](answer)
-			if err != nil {
-				f := labs.Feedback{Exercise: exerciseTitle}
-				f.Failf(kernelcheck.PartCompiles, "%v", err)
-				return f
-			}
-			return finish(kernelcheck.Check(dev, harness(), a.Source, s), a.Source)
-		},
-	}
+// theExercise is the exercise as the registry, the grader and the
+// notebook's check cell run it.
+var theExercise = kernelcheck.Exercise[Answer]{
+	Title:      exerciseTitle,
+	Config:     exerciseConfig,
+	Harness:    harness,
+	Source:     func(a Answer) string { return a.Source },
+	Template:   AnswerTemplate,
+	Unanswered: "not answered yet: the template still sends one global atomic per element. Count into the shared bins, then merge them.",
+	Finish:     finish,
 }
+
+func exercise() *labs.Exercise { return theExercise.Lab() }
 
 // Check checks an answer on dev with the default settings: the
 // notebook's check cell.
-func Check(dev *gpu.Device, a Answer) labs.Feedback {
-	return finish(kernelcheck.CheckConfig(dev, harness(), a.Source, exerciseConfig()), a.Source)
-}
+func Check(dev *gpu.Device, a Answer) labs.Feedback { return theExercise.Check(dev, a) }
 
-// finish adapts the checker's feedback: the untouched template is not
-// answered yet, counts are exact, and a failed contention part says what
-// to privatise.
-func finish(f labs.Feedback, src string) labs.Feedback {
-	f.Exercise = exerciseTitle
-	if normalise(src) == normalise(AnswerTemplate) {
-		g := labs.Feedback{Exercise: exerciseTitle, Device: f.Device, Spec: f.Spec, Timing: f.Timing}
-		g.Add("answer", labs.Unanswered, "not answered yet: the template still sends one global atomic per element. Count into the shared bins, then merge them.").Hint = 1
-		return g
-	}
+// finish adapts the checker's feedback on an answer to the exercise: the
+// counts are exact, and a failed contention part says what to privatise.
+func finish(f labs.Feedback, _ string) labs.Feedback {
 	f.Tolerance = ""
-	for i := range f.Parts {
-		p := &f.Parts[i]
-		if p.Name == kernelcheck.PartContention && p.Verdict == labs.Fail {
-			if j := strings.Index(p.Message, " Combine values"); j >= 0 {
-				p.Message = p.Message[:j]
-			}
-			p.Message += " Add into the block's shared bins, and after a __syncthreads() send one global atomicAdd per non-empty bin."
-			p.Hint = 2
-		}
-	}
+	kernelcheck.AdviseContention(&f, "Add into the block's shared bins, and after a __syncthreads() send one global atomicAdd per non-empty bin.", 2)
 	return f
 }
-
-func normalise(s string) string { return strings.Join(strings.Fields(s), "") }
 
 func harness() kernelcheck.Harness {
 	ref := KernelSource()

@@ -42,6 +42,15 @@
 // them; the lab's Check function passes the resolved settings to Check.
 // The part names are constants (PartCompiles ... PartTime; Parts lists
 // them in order) for tests and graders that look a part up.
+//
+// A lab whose exercise is a student kernel declares it once as an
+// Exercise: its title, its Config and Harness, where the answer holds the
+// source, the template the notebook starts from (an answer that is still
+// the template, but for white space, is unanswered) and a Finish that
+// adapts the feedback (exact outputs, its own advice through
+// AdviseContention, a part of its own). Exercise.Lab is what the lab's
+// Info lists for labs.Check and the grader; Exercise.Check is the
+// notebook's check cell.
 // # What the checker does
 //
 // Check compiles the student's source with cudac, the front end both

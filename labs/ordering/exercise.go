@@ -131,30 +131,23 @@ func harness() kernelcheck.Harness {
 	}
 }
 
-// exercise is the exercise as the registry and the grader know it.
-func exercise() *labs.Exercise {
-	return &labs.Exercise{
-		Title:    exerciseTitle,
-		Variable: "answer",
-		Options:  exerciseConfig().Options(),
-		New:      func() any { return new(Answer) },
-		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
-			a, err := labs.Answer[Answer](answer)
-			if err != nil {
-				f := labs.Feedback{Exercise: exerciseTitle}
-				f.Failf(kernelcheck.PartCompiles, "%v", err)
-				return f
-			}
-			return finish(kernelcheck.Check(dev, harness(), a.Source, s), a.Source)
-		},
-	}
+// theExercise is the exercise as the registry, the grader and the
+// notebook's check cell run it.
+var theExercise = kernelcheck.Exercise[Answer]{
+	Title:      exerciseTitle,
+	Config:     exerciseConfig,
+	Harness:    harness,
+	Source:     func(a Answer) string { return a.Source },
+	Template:   AnswerTemplate,
+	Unanswered: "not answered yet: the template publishes with no order. Order the payload before the flag in the producer, and the flag before the payload in the consumer.",
+	Finish:     finish,
 }
+
+func exercise() *labs.Exercise { return theExercise.Lab() }
 
 // Check checks an answer to the exercise on dev with the default
 // settings: the notebook's check cell.
-func Check(dev *gpu.Device, a Answer) labs.Feedback {
-	return finish(kernelcheck.CheckConfig(dev, harness(), a.Source, exerciseConfig()), a.Source)
-}
+func Check(dev *gpu.Device, a Answer) labs.Feedback { return theExercise.Check(dev, a) }
 
 // wide matches the orders wider than device scope.
 var wide = regexp.MustCompile(`__threadfence_system\s*\(|\batomic[A-Za-z]+_system\s*\(|thread_scope_system`)
@@ -165,17 +158,11 @@ var wide = regexp.MustCompile(`__threadfence_system\s*\(|\batomic[A-Za-z]+_syste
 // simulator shows a stale read.
 var narrow = regexp.MustCompile(`\batomic[A-Za-z]+_block\s*\(|thread_scope_block`)
 
-// finish adapts the checker's feedback: the template untouched is not
-// answered yet, the tolerance line does not apply, and a correct answer
-// must use device scope: not block-scope atomics between blocks, nor
-// system scope where device scope is enough.
+// finish adapts the checker's feedback on an answer: the tolerance line
+// does not apply, and a correct answer must use device scope: not
+// block-scope atomics between blocks, nor system scope where device scope
+// is enough.
 func finish(f labs.Feedback, src string) labs.Feedback {
-	f.Exercise = exerciseTitle
-	if normalise(src) == normalise(AnswerTemplate) {
-		g := labs.Feedback{Exercise: exerciseTitle, Device: f.Device, Spec: f.Spec, Timing: f.Timing}
-		g.Add("answer", labs.Unanswered, "not answered yet: the template publishes with no order. Order the payload before the flag in the producer, and the flag before the payload in the consumer.").Hint = 1
-		return g
-	}
 	f.Tolerance = "exact: no stale read in any trial of any seed"
 	correct := false
 	for _, p := range f.Parts {
@@ -203,7 +190,3 @@ func finish(f labs.Feedback, src string) labs.Feedback {
 	}
 	return f
 }
-
-// normalise drops the spaces of s, so that re-indenting the template does
-// not count as an answer.
-func normalise(s string) string { return strings.Join(strings.Fields(s), "") }

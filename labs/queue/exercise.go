@@ -77,11 +77,9 @@ func exercise() *labs.Exercise {
 				return f
 			}
 			c := DefaultExercise()
-			for name, dst := range map[string]*int{"light": &c.Costs.Light, "heavy": &c.Costs.Heavy, "period": &c.Costs.Period, "items": &c.Items, "max-k": &c.MaxK} {
-				if *dst, err = s.Int(name); err != nil {
-					f.Failf("settings", "%v", err)
-					return f
-				}
+			if err := labkit.ReadInts(s, map[string]*int{"light": &c.Costs.Light, "heavy": &c.Costs.Heavy, "period": &c.Costs.Period, "items": &c.Items, "max-k": &c.MaxK}); err != nil {
+				f.Failf("settings", "%v", err)
+				return f
 			}
 			if c.Tolerance, err = s.Float("tolerance"); err != nil {
 				f.Failf("settings", "%v", err)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
@@ -85,44 +84,23 @@ func ExerciseInput(n int) []float32 {
 	return xs
 }
 
-func exercise() *labs.Exercise {
-	return &labs.Exercise{
-		Title:    exerciseTitle,
-		Variable: "answer",
-		Options:  exerciseConfig().Options(),
-		New:      func() any { return new(Answer) },
-		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
-			a, err := labs.Answer[Answer](answer)
-			if err != nil {
-				f := labs.Feedback{Exercise: exerciseTitle}
-				f.Failf(kernelcheck.PartCompiles, "%v", err)
-				return f
-			}
-			return finish(kernelcheck.Check(dev, harness(), a.Source, s), a.Source)
-		},
-	}
+// theExercise is the exercise as the registry, the grader and the
+// notebook's check cell run it.
+var theExercise = kernelcheck.Exercise[Answer]{
+	Title:      exerciseTitle,
+	Config:     exerciseConfig,
+	Harness:    harness,
+	Source:     func(a Answer) string { return a.Source },
+	Template:   AnswerTemplate,
+	Unanswered: "not answered yet: the template's float atomicAdd per block lands in a different order each run. Fix the order of the adds.",
 }
+
+func exercise() *labs.Exercise { return theExercise.Lab() }
 
 // Check checks an answer on dev with the default settings: the
 // notebook's check cell. On a GPU the reproducibility part also runs the
 // kernel there.
-func Check(dev *gpu.Device, a Answer) labs.Feedback {
-	return finish(kernelcheck.CheckConfig(dev, harness(), a.Source, exerciseConfig()), a.Source)
-}
-
-// finish adapts the checker's feedback: the untouched template is not
-// answered yet.
-func finish(f labs.Feedback, src string) labs.Feedback {
-	f.Exercise = exerciseTitle
-	if normalise(src) == normalise(AnswerTemplate) {
-		g := labs.Feedback{Exercise: exerciseTitle, Device: f.Device, Spec: f.Spec, Timing: f.Timing}
-		g.Add("answer", labs.Unanswered, "not answered yet: the template's float atomicAdd per block lands in a different order each run. Fix the order of the adds.").Hint = 1
-		return g
-	}
-	return f
-}
-
-func normalise(s string) string { return strings.Join(strings.Fields(s), "") }
+func Check(dev *gpu.Device, a Answer) labs.Feedback { return theExercise.Check(dev, a) }
 
 func harness() kernelcheck.Harness {
 	return kernelcheck.Harness{

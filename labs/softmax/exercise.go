@@ -104,26 +104,17 @@ func Harness() kernelcheck.Harness {
 	}
 }
 
-// Check checks an answer on dev's simulator profile with the default
-// settings; see kernelcheck for the parts.
-func Check(dev *gpu.Device, a Answer) labs.Feedback {
-	return kernelcheck.CheckConfig(dev, Harness(), a.Kernel, ExerciseConfig())
+// theExercise is the exercise as the registry, the grader and the
+// notebook's check cell run it.
+var theExercise = kernelcheck.Exercise[Answer]{
+	Title:   "Softmax exercise",
+	Config:  ExerciseConfig,
+	Harness: Harness,
+	Source:  func(a Answer) string { return a.Kernel },
 }
 
-func exercise() *labs.Exercise {
-	return &labs.Exercise{
-		Title:    "Softmax exercise",
-		Variable: "answer",
-		Options:  ExerciseConfig().Options(),
-		New:      func() any { return new(Answer) },
-		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
-			a, err := labs.Answer[Answer](answer)
-			if err != nil {
-				f := labs.Feedback{Exercise: "Softmax exercise"}
-				f.Failf(kernelcheck.PartCompiles, "%v", err)
-				return f
-			}
-			return kernelcheck.Check(dev, Harness(), a.Kernel, s)
-		},
-	}
-}
+// Check checks an answer on dev's simulator profile with the default
+// settings; see kernelcheck for the parts.
+func Check(dev *gpu.Device, a Answer) labs.Feedback { return theExercise.Check(dev, a) }
+
+func exercise() *labs.Exercise { return theExercise.Lab() }

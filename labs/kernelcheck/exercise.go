@@ -1,0 +1,108 @@
+package kernelcheck
+
+import (
+	"strings"
+
+	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
+)
+
+// Exercise is a lab's exercise whose answer, of type A, holds one student
+// kernel: what the lab's Info lists (Lab), what the grader checks, and
+// what the notebook's check cell calls (Check). Every check runs the
+// checker on the answer's Source, then gives the feedback to Finish.
+type Exercise[A any] struct {
+	// Title names the exercise in feedback: "Histogram exercise".
+	Title string
+	// Config returns the check's default settings; its Options are the
+	// exercise's, which an instructor's key may change.
+	Config func() Config
+	// Harness returns how the checker runs the kernel.
+	Harness func() Harness
+	// Source returns the answer's CUDA C.
+	Source func(A) string
+	// Template is the source the notebook's answer cell starts from. An
+	// answer that differs from it only in white space is not answered
+	// yet: its feedback is one unanswered part, "answer", that says
+	// Unanswered and points to hint 1. An empty Template checks every
+	// answer.
+	Template   string
+	Unanswered string
+	// Finish, when not nil, adapts the checker's feedback on any other
+	// answer to the exercise: exact outputs, advice of its own, a part
+	// of its own. src is the answer's source.
+	Finish func(f labs.Feedback, src string) labs.Feedback
+}
+
+// Lab returns the exercise as the lab contract knows it: its options are
+// Config's, and its Check converts the answer, checks it under resolved
+// settings and finishes the feedback. An answer of the wrong type fails
+// the part PartCompiles.
+func (e *Exercise[A]) Lab() *labs.Exercise {
+	return &labs.Exercise{
+		Title:    e.Title,
+		Variable: "answer",
+		Options:  e.Config().Options(),
+		New:      func() any { return new(A) },
+		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
+			a, err := labs.Answer[A](answer)
+			if err != nil {
+				f := labs.Feedback{Exercise: e.Title}
+				f.Failf(PartCompiles, "%v", err)
+				return f
+			}
+			src := e.Source(a)
+			return e.finish(Check(dev, e.Harness(), src, s), src)
+		},
+	}
+}
+
+// Check checks an answer on dev with the default settings: the notebook's
+// check cell.
+func (e *Exercise[A]) Check(dev *gpu.Device, a A) labs.Feedback {
+	return e.CheckConfig(dev, a, e.Config())
+}
+
+// CheckConfig is Check with the settings given as a Config.
+func (e *Exercise[A]) CheckConfig(dev *gpu.Device, a A, cfg Config) labs.Feedback {
+	src := e.Source(a)
+	return e.finish(CheckConfig(dev, e.Harness(), src, cfg), src)
+}
+
+// finish turns the checker's feedback on src into the exercise's: see
+// Template and Finish.
+func (e *Exercise[A]) finish(f labs.Feedback, src string) labs.Feedback {
+	if e.Template != "" && SameSource(src, e.Template) {
+		g := labs.Feedback{Exercise: e.Title, Device: f.Device, Spec: f.Spec, Timing: f.Timing}
+		g.Add("answer", labs.Unanswered, e.Unanswered).Hint = 1
+		return g
+	}
+	f.Exercise = e.Title
+	if e.Finish == nil {
+		return f
+	}
+	return e.Finish(f, src)
+}
+
+// SameSource reports whether two sources differ only in white space, so
+// that re-indenting a template does not count as an answer.
+func SameSource(a, b string) bool {
+	return strings.Join(strings.Fields(a), "") == strings.Join(strings.Fields(b), "")
+}
+
+// AdviseContention replaces the checker's general advice in a failed
+// contention part of f ("Combine values inside the warp and the block
+// first, ...") with advice, the exercise's own, and points the part to
+// hint.
+func AdviseContention(f *labs.Feedback, advice string, hint int) {
+	for i := range f.Parts {
+		p := &f.Parts[i]
+		if p.Name == PartContention && p.Verdict == labs.Fail {
+			if j := strings.Index(p.Message, " Combine values"); j >= 0 {
+				p.Message = p.Message[:j]
+			}
+			p.Message += " " + advice
+			p.Hint = hint
+		}
+	}
+}
