@@ -58,3 +58,15 @@ func GPU(t testing.TB) string {
 	NoGPU(t, why...)
 	return ""
 }
+
+// Open opens the device spec names ("sim:t4") for t and closes it when t
+// ends; a device that does not open fails t.
+func Open(t testing.TB, spec string) *gpu.Device {
+	t.Helper()
+	dev, err := gpu.Open(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { dev.Close() })
+	return dev
+}

@@ -1,8 +1,12 @@
 package testenv
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/warplab/warplab/gpu"
+	_ "github.com/warplab/warplab/gpusim"
 )
 
 // TestSkipOrFail checks that SkipOrFail skips without the variable and
@@ -45,6 +49,38 @@ func (r *recorder) Skip(args ...any) {
 	panic("skip")
 }
 func (r *recorder) Fatal(args ...any) {
-	r.failed, r.msg = true, args[0].(string)
+	r.failed, r.msg = true, fmt.Sprint(args...)
 	panic("fatal")
+}
+
+// TestOpen checks that Open returns an open device, closed when the test
+// ends, and fails the test on a spec that does not open.
+func TestOpen(t *testing.T) {
+	var k *gpu.Kernel
+	t.Run("open", func(t *testing.T) {
+		m, err := Open(t, "sim:t4").Compile("k.cu", []byte("__global__ void k() {}"))
+		if err == nil {
+			k, err = m.Kernel("k")
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(32)}); err != nil {
+			t.Fatalf("the device is not open: %v", err)
+		}
+	})
+	if k == nil {
+		t.FailNow()
+	}
+	if _, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(32)}); err == nil || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("a launch after the test ended: %v, want the device closed", err)
+	}
+	rec := &recorder{TB: t}
+	func() {
+		defer func() { recover() }()
+		Open(rec, "nosuch:x")
+	}()
+	if !rec.failed || !strings.Contains(rec.msg, "nosuch") {
+		t.Errorf("a bad spec: failed %v, message %q", rec.failed, rec.msg)
+	}
 }

@@ -4,28 +4,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/kernelcheck"
 )
-
-func open(t testing.TB, spec string) *gpu.Device {
-	t.Helper()
-	d, err := gpu.Open(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
 
 // small is a ladder that runs in a second: not a multiple of 32, so the
 // last warp is partial.
 var small = LadderOptions{N: 20000 + 7, KeysPerWarp: []int{1, 8, 32}, Progress: labs.NoProgress()}
 
 func TestLadderCounters(t *testing.T) {
-	l, err := Ladder(open(t, "sim:t4"), small)
+	l, err := Ladder(testenv.Open(t, "sim:t4"), small)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,11 +94,11 @@ func TestLadderCounters(t *testing.T) {
 func TestLadderReplays(t *testing.T) {
 	o := small
 	o.KeysPerWarp = []int{4}
-	a, err := Ladder(open(t, "sim:h200?seed=5"), o)
+	a, err := Ladder(testenv.Open(t, "sim:h200?seed=5"), o)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Ladder(open(t, "sim:h200?seed=5"), o)
+	b, err := Ladder(testenv.Open(t, "sim:h200?seed=5"), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +108,7 @@ func TestLadderReplays(t *testing.T) {
 }
 
 func TestLadderOptionErrors(t *testing.T) {
-	d := open(t, "sim:t4")
+	d := testenv.Open(t, "sim:t4")
 	for _, tc := range []struct {
 		o    LadderOptions
 		want string
@@ -147,7 +137,7 @@ func TestLadderOptionErrors(t *testing.T) {
 }
 
 func TestOrder(t *testing.T) {
-	o, err := Order(open(t, "sim:t4"), OrderOptions{N: 5000, Runs: 4, Progress: labs.NoProgress()})
+	o, err := Order(testenv.Open(t, "sim:t4"), OrderOptions{N: 5000, Runs: 4, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +160,7 @@ func TestOrder(t *testing.T) {
 		t.Error("the order table has no moved column")
 	}
 	// The table's note: ?order=deterministic fixes the order.
-	d, err := Order(open(t, "sim:t4?order=deterministic"), OrderOptions{N: 5000, Runs: 3, Progress: labs.NoProgress()})
+	d, err := Order(testenv.Open(t, "sim:t4?order=deterministic"), OrderOptions{N: 5000, Runs: 3, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +206,7 @@ func quick(t *testing.T, src string) labs.Feedback {
 	t.Helper()
 	c := exerciseConfig()
 	c.Sizes, c.Seeds = []int{1000, 4133}, []uint64{1, 2}
-	return theExercise.CheckConfig(open(t, "sim:t4"), Answer{Source: src}, c)
+	return theExercise.CheckConfig(testenv.Open(t, "sim:t4"), Answer{Source: src}, c)
 }
 
 func TestExercise(t *testing.T) {
@@ -272,7 +262,7 @@ func TestLabContract(t *testing.T) {
 	if info.Exercise == nil || info.Notebook != "notebooks/aggregation.ipynb" || len(info.Sources) != 2 {
 		t.Errorf("info %+v", info)
 	}
-	r, err := labs.Run(open(t, "sim:t4"), "aggregation", map[string]string{"n": "5000", "keys-per-warp": "1,32", "order-n": "3000", "order-runs": "2"}, labs.NoProgress())
+	r, err := labs.Run(testenv.Open(t, "sim:t4"), "aggregation", map[string]string{"n": "5000", "keys-per-warp": "1,32", "order-n": "3000", "order-runs": "2"}, labs.NoProgress())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,18 +273,18 @@ func TestLabContract(t *testing.T) {
 		t.Errorf("%d figures, want 2", got)
 	}
 	for _, bad := range []map[string]string{{"n": "0"}, {"keys-per-warp": "3"}, {"block-size": "33"}, {"nope": "1"}, {"order-runs": "1"}} {
-		if _, err := labs.Run(open(t, "sim:t4"), "aggregation", bad, labs.NoProgress()); err == nil {
+		if _, err := labs.Run(testenv.Open(t, "sim:t4"), "aggregation", bad, labs.NoProgress()); err == nil {
 			t.Errorf("settings %v ran", bad)
 		}
 	}
-	fb, err := labs.Check(open(t, "sim:t4"), "aggregation", &Answer{Source: AnswerTemplate}, map[string]string{"sizes": "100", "seeds": "1"})
+	fb, err := labs.Check(testenv.Open(t, "sim:t4"), "aggregation", &Answer{Source: AnswerTemplate}, map[string]string{"sizes": "100", "seeds": "1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p, _ := fb.Part("answer"); p.Verdict != labs.Unanswered {
 		t.Errorf("the template through labs.Check:\n%s", fb)
 	}
-	fb, err = labs.Check(open(t, "sim:t4"), "aggregation", "not an answer", nil)
+	fb, err = labs.Check(testenv.Open(t, "sim:t4"), "aggregation", "not an answer", nil)
 	if err != nil || fb.OK() {
 		t.Errorf("a string answer: %v\n%s", err, fb)
 	}

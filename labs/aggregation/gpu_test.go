@@ -14,7 +14,7 @@ import (
 
 // openGPU opens the first usable GPU, or skips the test (fails it under
 // WARPLAB_REQUIRE_GPU=1).
-func openGPU(t *testing.T) *gpu.Device { return open(t, testenv.GPU(t)) }
+func openGPU(t *testing.T) *gpu.Device { return testenv.Open(t, testenv.GPU(t)) }
 
 // TestOnGPU runs the whole lab on a real GPU: measured times after
 // warm-ups, every launch's tickets a permutation, the simulator's

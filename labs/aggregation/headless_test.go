@@ -3,6 +3,7 @@ package aggregation
 import (
 	"testing"
 
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 )
 
@@ -10,7 +11,7 @@ import (
 // `warplab lab aggregation` does; Info().SimWallTime records its time on
 // the 2-core development machine.
 func BenchmarkHeadless(b *testing.B) {
-	dev := open(b, "sim:t4")
+	dev := testenv.Open(b, "sim:t4")
 	for b.Loop() {
 		if _, err := labs.Run(dev, "aggregation", nil, labs.NoProgress()); err != nil {
 			b.Fatal(err)

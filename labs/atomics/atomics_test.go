@@ -10,22 +10,13 @@ import (
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // Small sizes keep the simulated tests fast.
 var smallSizes = []int{4096, 65536}
-
-func open(t testing.TB, spec string) *gpu.Device {
-	t.Helper()
-	dev, err := gpu.Open(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dev.Close() })
-	return dev
-}
 
 func TestKernelSources(t *testing.T) {
 	for _, k := range Kernels() {
@@ -52,7 +43,7 @@ func TestKernelSources(t *testing.T) {
 // TestSweepMechanics checks the sweep's bookkeeping on the simulator:
 // every launch's sum exact, GB/s from the time, the fastest the least.
 func TestSweepMechanics(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	s, err := Sweep(dev, SweepOptions{Sizes: smallSizes, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
@@ -117,7 +108,7 @@ func TestSweepMechanics(t *testing.T) {
 }
 
 func TestSweepRejectsBadOptions(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	for _, o := range []SweepOptions{
 		{BlockSize: 96}, {BlockSize: 2048}, {Sizes: []int{0}}, {Runs: -1},
 	} {
@@ -135,16 +126,16 @@ func TestSweepRejectsBadOptions(t *testing.T) {
 func TestReplay(t *testing.T) {
 	const spec = "sim:t4?seed=5"
 	opts := DeterminismOptions{N: 65536, Runs: 4, Progress: labs.NoProgress()}
-	a, err := Determinism(open(t, spec), opts)
+	a, err := Determinism(testenv.Open(t, spec), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := Determinism(open(t, spec), opts)
+	b, err := Determinism(testenv.Open(t, spec), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// One worker: the jobs run one after another.
-	dev := open(t, spec)
+	dev := testenv.Open(t, spec)
 	r, err := labkit.NewRunner(dev)
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +150,7 @@ func TestReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	// By hand, on one device: the launches in the same order.
-	byHand := open(t, spec)
+	byHand := testenv.Open(t, spec)
 	in, err := gpu.Upload(byHand, input(inexactInput, opts.N).data)
 	if err != nil {
 		t.Fatal(err)
@@ -195,7 +186,7 @@ func TestReplay(t *testing.T) {
 // With order=deterministic the simulator fixes the order of atomics, so
 // every run gives the same sum.
 func TestDeterministicOrder(t *testing.T) {
-	d, err := Determinism(open(t, "sim:t4?order=deterministic"), DeterminismOptions{N: 65536, Runs: 3, Progress: labs.NoProgress()})
+	d, err := Determinism(testenv.Open(t, "sim:t4?order=deterministic"), DeterminismOptions{N: 65536, Runs: 3, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +209,7 @@ func TestDeterminismRow(t *testing.T) {
 }
 
 func TestDeterminismTableAndChart(t *testing.T) {
-	d, err := Determinism(open(t, "sim:t4"), DeterminismOptions{N: 4096, Runs: 3, Progress: labs.NoProgress()})
+	d, err := Determinism(testenv.Open(t, "sim:t4"), DeterminismOptions{N: 4096, Runs: 3, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,11 +436,11 @@ func TestCheckReplays(t *testing.T) {
 	}
 	const spec = "sim:t4?seed=3"
 	opts := BlockSizeOptions{Sizes: smallSizes, Progress: labs.NoProgress()}
-	bt, err := BlockSizes(open(t, spec), opts)
+	bt, err := BlockSizes(testenv.Open(t, spec), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := BlockSizes(open(t, spec), opts)
+	again, err := BlockSizes(testenv.Open(t, spec), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -540,7 +531,7 @@ func TestMeasuredPath(t *testing.T) {
 }
 
 func TestReportJSON(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	r := &Day26Report{Device: dev.Info(), Capabilities: dev.Capabilities()}
 	var err error
 	if r.Sweep, err = Sweep(dev, SweepOptions{Sizes: []int{4096}, Progress: labs.NoProgress()}); err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 )
 
@@ -107,7 +108,7 @@ func TestExerciseCheckAnswerType(t *testing.T) {
 // A re-run that cannot run says so in a part, rather than failing the
 // check in silence.
 func TestCheckSaysWhenTheRerunFails(t *testing.T) {
-	f := check(open(t, "sim:t4"), Day26Answer{}, BlockSizeOptions{BlockSizes: []int{96}, Progress: labs.NoProgress()})
+	f := check(testenv.Open(t, "sim:t4"), Day26Answer{}, BlockSizeOptions{BlockSizes: []int{96}, Progress: labs.NoProgress()})
 	p, ok := f.Part("re-run")
 	if f.OK() || !ok || p.Verdict != labs.Fail || !strings.Contains(p.Message, "could not run again") || !strings.Contains(p.Message, "block size 96") {
 		t.Errorf("feedback = %s", f)

@@ -5,24 +5,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/kernelcheck"
 )
 
-func open(tb testing.TB, spec string) *gpu.Device {
-	tb.Helper()
-	dev, err := gpu.Open(spec)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { dev.Close() })
-	return dev
-}
-
 func TestCorrectness(t *testing.T) {
-	tab, err := Correctness(open(t, "sim:t4"), 256, 1)
+	tab, err := Correctness(testenv.Open(t, "sim:t4"), 256, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +37,7 @@ func TestCorrectness(t *testing.T) {
 }
 
 func TestContentionCountsRetries(t *testing.T) {
-	tab, err := Contention(open(t, "sim:h200"), ContentionOptions{N: 1 << 14, Contenders: []int{1, 32, 256}})
+	tab, err := Contention(testenv.Open(t, "sim:h200"), ContentionOptions{N: 1 << 14, Contenders: []int{1, 32, 256}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +59,7 @@ func TestContentionCountsRetries(t *testing.T) {
 			t.Errorf("%s C=%d: no H200 row", r.Kernel, r.Contenders)
 		}
 	}
-	if _, err := Contention(open(t, "sim:t4"), ContentionOptions{N: 100, Contenders: []int{200}}); err == nil || !strings.HasPrefix(err.Error(), "cas: ") {
+	if _, err := Contention(testenv.Open(t, "sim:t4"), ContentionOptions{N: 100, Contenders: []int{200}}); err == nil || !strings.HasPrefix(err.Error(), "cas: ") {
 		t.Errorf("200 contenders of 100 threads: %v", err)
 	}
 }
@@ -92,7 +82,7 @@ __global__ void foldMax(const float* v, int n, int C, float* m) {
 `
 
 func TestExercise(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	if f := Check(dev, Answer{Source: correctAnswer}); !f.OK() {
 		t.Fatalf("the CAS loop fails:\n%s", f)
 	}

@@ -19,7 +19,7 @@ import (
 // H200. Predictions outside ±30% are logged (calibration data). With
 // WARPLAB_GPU_REPORT=DIR it writes the report there as text and JSON.
 func TestOnGPU(t *testing.T) {
-	dev := open(t, testenv.GPU(t))
+	dev := testenv.Open(t, testenv.GPU(t))
 	r, err := Lab(dev, Options{Contention: ContentionOptions{N: H200Threads,
 		Contenders: []int{1, 32, 256, 4096, 65536, H200Threads}, Progress: labs.NoProgress()}})
 	if err != nil {

@@ -5,20 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 )
-
-func open(t testing.TB, spec string) *gpu.Device {
-	t.Helper()
-	d, err := gpu.Open(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
 
 // TestH200CopyMatchesEvidence keeps the embedded copy of counters.csv the
 // same as the committed evidence.
@@ -48,7 +38,7 @@ func TestH200CopyMatchesEvidence(t *testing.T) {
 // claim: a warp on one slice wants padding, lanes spread over a line
 // want packing; and the counters that explain it.
 func TestSweepShape(t *testing.T) {
-	dev := open(t, "sim:h200")
+	dev := testenv.Open(t, "sim:h200")
 	s, err := Sweep(dev, SweepOptions{Threads: 1 << 16, Slices: []int{1, 32}, Rungs: []Rung{ByWarp, ByLane, PerWarp, PerGrid}, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +81,7 @@ func TestSweepShape(t *testing.T) {
 }
 
 func TestSweepFloat(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	s, err := Sweep(dev, SweepOptions{Threads: 4096, Slices: []int{4}, Float: true, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +92,7 @@ func TestSweepFloat(t *testing.T) {
 }
 
 func TestBadOptions(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	for _, tc := range []struct {
 		o    SweepOptions
 		want string
@@ -127,7 +117,7 @@ func TestBadOptions(t *testing.T) {
 // TestExercise checks the check: unanswered, over the budget, and the
 // best choice of the re-run itself passing while the worst fails.
 func TestExercise(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	cfg := ExerciseConfig{Budget: 1024, Rung: ByWarp, Threads: 1 << 18, Tolerance: 0.15}
 	if f := CheckConfig(dev, Answer{}, cfg); f.OK() || f.Parts[0].Verdict != labs.Unanswered {
 		t.Errorf("empty answer: %s", f)
@@ -181,7 +171,7 @@ func TestRegistered(t *testing.T) {
 	if _, err := os.Stat("../../" + info.Notebook); err != nil {
 		t.Error(err)
 	}
-	if _, err := labs.Check(open(t, "sim:t4"), "counters", Answer{}, map[string]string{"budget-bytes": "128"}); err != nil {
+	if _, err := labs.Check(testenv.Open(t, "sim:t4"), "counters", Answer{}, map[string]string{"budget-bytes": "128"}); err != nil {
 		t.Error(err)
 	}
 }

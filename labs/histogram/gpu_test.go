@@ -20,7 +20,7 @@ import (
 // model's calibration data. With WARPLAB_GPU_REPORT=DIR it writes the
 // report there as text and JSON.
 func TestOnGPU(t *testing.T) {
-	dev := open(t, testenv.GPU(t))
+	dev := testenv.Open(t, testenv.GPU(t))
 	r, err := Lab(dev, Options{
 		Shapes:  ShapeOptions{N: H200N, Bins: []int{256, 4096}, Progress: labs.NoProgress()},
 		Barrier: BarrierOptions{Seeds: 20, Progress: labs.NoProgress()},

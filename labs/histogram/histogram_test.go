@@ -6,26 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/kernelcheck"
 )
 
-func open(tb testing.TB, spec string) *gpu.Device {
-	tb.Helper()
-	dev, err := gpu.Open(spec)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { dev.Close() })
-	return dev
-}
-
 func TestShapesExactAndAtomics(t *testing.T) {
 	// Enough elements that the resident grid (160 blocks on the T4) is
 	// smaller than one block per 256 elements (1024 blocks).
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	tab, err := Shapes(dev, ShapeOptions{N: 1 << 18, Bins: []int{256}})
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +60,7 @@ func TestShapesExactAndAtomics(t *testing.T) {
 }
 
 func TestMissingBarrierReportsRace(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	tab, err := MissingBarrier(dev, BarrierOptions{N: 1 << 14, Seeds: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +103,7 @@ func itoa(i int) string { return strconv.Itoa(i) }
 // its replay spec reproduces the same counts; the privatised kernel with
 // its barrier stays exact under the same schedules.
 func TestMissingBarrierWrongCounts(t *testing.T) {
-	dev := open(t, "sim:t4?seed=11")
+	dev := testenv.Open(t, "sim:t4?seed=11")
 	tab, err := MissingBarrier(dev, BarrierOptions{N: 1 << 13, Bins: 2048, Seeds: 4, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
@@ -137,14 +127,14 @@ func TestMissingBarrierWrongCounts(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, s)
 		}
 	}
-	again, err := MissingBarrier(open(t, replay), BarrierOptions{N: 1 << 13, Bins: 2048, Seeds: 1, Progress: labs.NoProgress()})
+	again, err := MissingBarrier(testenv.Open(t, replay), BarrierOptions{N: 1 << 13, Bins: 2048, Seeds: 1, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := again.Rows[0]; got != r {
 		t.Errorf("replaying %s: %+v, want %+v", replay, got, r)
 	}
-	fine := open(t, FineSpec(dev.Spec()).String())
+	fine := testenv.Open(t, FineSpec(dev.Spec()).String())
 	shapes, err := Shapes(fine, ShapeOptions{N: 1 << 13, Bins: []int{2048}, Kernels: []Kernel{Private, Resident}, Inputs: []Input{Uniform}, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +147,7 @@ func TestMissingBarrierWrongCounts(t *testing.T) {
 }
 
 func TestOptionsRefused(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	for _, o := range []ShapeOptions{{N: -1}, {Bins: []int{5000}}, {Block: 100}, {Inputs: []Input{"zipf"}}, {Kernels: []Kernel{NoBarrier}}} {
 		if _, err := Shapes(dev, o); err == nil || !strings.HasPrefix(err.Error(), "histogram: ") {
 			t.Errorf("%+v: got %v, want a histogram: error", o, err)
@@ -182,7 +172,7 @@ __global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {
 `
 
 func TestExercise(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	if f := Check(dev, Answer{Source: privatised}); !f.OK() {
 		t.Fatalf("the privatised kernel fails:\n%s", f)
 	}

@@ -21,7 +21,7 @@ import (
 // atomicAdd_block between blocks did is logged. With WARPLAB_GPU_REPORT=DIR it writes the report there as text and
 // JSON.
 func TestOnGPU(t *testing.T) {
-	dev := open(t, testenv.GPU(t))
+	dev := testenv.Open(t, testenv.GPU(t))
 	r, err := Lab(dev, Options{Publish: PublishOptions{Pairs: 528, Trials: 64, Launches: 50, Progress: labs.NoProgress()}})
 	if err != nil {
 		t.Fatal(err)

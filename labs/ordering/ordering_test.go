@@ -10,19 +10,10 @@ import (
 
 	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/kernelcheck"
 )
-
-func open(t testing.TB, spec string) *gpu.Device {
-	t.Helper()
-	d, err := gpu.Open(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
 
 var quick = PublishOptions{Pairs: 8, Trials: 8, Launches: 4, Progress: labs.NoProgress()}
 
@@ -30,7 +21,7 @@ var quick = PublishOptions{Pairs: 8, Trials: 8, Launches: 4, Progress: labs.NoPr
 // device-scope fence reads a stale payload under the relaxed model, the
 // fence never does, and the first stale seed reproduces one.
 func TestPublishSimulated(t *testing.T) {
-	pt, err := Publish(open(t, "sim:h200?seed=11"), quick)
+	pt, err := Publish(testenv.Open(t, "sim:h200?seed=11"), quick)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +45,7 @@ func TestPublishSimulated(t *testing.T) {
 		// The seed reproduces it, alone on a fresh device.
 		one := quick
 		one.Launches, one.Variants = 1, []Variant{r.Variant}
-		again, err := Publish(open(t, "sim:h200?seed="+strconv.FormatUint(r.FirstStaleSeed, 10)), one)
+		again, err := Publish(testenv.Open(t, "sim:h200?seed="+strconv.FormatUint(r.FirstStaleSeed, 10)), one)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +64,7 @@ func TestPublishSimulated(t *testing.T) {
 // TestPublishSequential: the default model never reads stale; the lab
 // switches to the relaxed one itself.
 func TestPublishSequential(t *testing.T) {
-	d := open(t, "sim:t4")
+	d := testenv.Open(t, "sim:t4")
 	if d.Spec().Memory() != gpu.MemorySC {
 		t.Fatalf("sim:t4 runs %v by default", d.Spec().Memory())
 	}
@@ -99,7 +90,7 @@ func TestPublishSequential(t *testing.T) {
 }
 
 func TestPublishOptions(t *testing.T) {
-	d := open(t, "sim:t4")
+	d := testenv.Open(t, "sim:t4")
 	for _, tc := range []struct {
 		o    PublishOptions
 		want string
@@ -148,7 +139,7 @@ func part(f labs.Feedback, name string) *labs.Part {
 }
 
 func TestExercise(t *testing.T) {
-	d := open(t, "sim:h200")
+	d := testenv.Open(t, "sim:h200")
 	if f := Check(d, Answer{Source: AnswerTemplate}); f.Parts[0].Verdict != labs.Unanswered {
 		t.Errorf("the template: %s", f)
 	}
@@ -246,7 +237,7 @@ func TestRegistered(t *testing.T) {
 			t.Errorf("option %s is unbounded", o.Name)
 		}
 	}
-	rep, err := l.Run(open(t, "sim:t4"), mustResolve(t, l.Options(), map[string]string{"pairs": "4", "trials": "4", "launches": "2"}), labs.NoProgress())
+	rep, err := l.Run(testenv.Open(t, "sim:t4"), mustResolve(t, l.Options(), map[string]string{"pairs": "4", "trials": "4", "launches": "2"}), labs.NoProgress())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +254,7 @@ func TestRegistered(t *testing.T) {
 // never does; under sequential consistency neither does.
 func TestScopeSimulated(t *testing.T) {
 	o := ScopeOptions{Blocks: 16, Adds: 2, Launches: 6, Progress: labs.NoProgress()}
-	st, err := Scope(open(t, "sim:h200?seed=3"), o)
+	st, err := Scope(testenv.Open(t, "sim:h200?seed=3"), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -287,7 +278,7 @@ func TestScopeSimulated(t *testing.T) {
 	// The replay spec's first launch of countBlock loses updates again:
 	// its first launch is countDevice's, so ask for the block kernel's
 	// seed directly on a device whose launch 0 is that seed.
-	d := open(t, replay)
+	d := testenv.Open(t, replay)
 	m, err := d.Compile(scopeFile, []byte(ScopeSource().Text))
 	if err != nil {
 		t.Fatal(err)
@@ -308,7 +299,7 @@ func TestScopeSimulated(t *testing.T) {
 	}
 	// Sequential consistency: the lab switches to the relaxed model
 	// itself, so run the kernels directly on the default model.
-	sc := open(t, "sim:h200?seed=3")
+	sc := testenv.Open(t, "sim:h200?seed=3")
 	m, err = sc.Compile(scopeFile, []byte(ScopeSource().Text))
 	if err != nil {
 		t.Fatal(err)
@@ -324,7 +315,7 @@ func TestScopeSimulated(t *testing.T) {
 			t.Errorf("sequential consistency: countBlock counted %d, want %d", got[0], blk.Want)
 		}
 	}
-	if _, err := Scope(open(t, "sim:t4"), ScopeOptions{Blocks: 5000}); err == nil {
+	if _, err := Scope(testenv.Open(t, "sim:t4"), ScopeOptions{Blocks: 5000}); err == nil {
 		t.Error("5000 blocks accepted")
 	}
 }
@@ -334,7 +325,7 @@ func TestScopeSimulated(t *testing.T) {
 // replays them, and never with device-scope fences.
 func TestLitmusSimulated(t *testing.T) {
 	o := LitmusOptions{Pairs: 16, Launches: 6, Progress: labs.NoProgress()}
-	lt, err := Litmus(open(t, "sim:h200?seed=5"), o)
+	lt, err := Litmus(testenv.Open(t, "sim:h200?seed=5"), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +348,7 @@ func TestLitmusSimulated(t *testing.T) {
 		}
 		// The first weak seed replays it: a device whose first launch has
 		// that seed, running only this kernel.
-		d := open(t, "sim:h200?memory=relaxed&seed="+strconv.FormatUint(r.FirstWeakSeed, 10))
+		d := testenv.Open(t, "sim:h200?memory=relaxed&seed="+strconv.FormatUint(r.FirstWeakSeed, 10))
 		m, err := d.Compile(litmusFile, []byte(LitmusSource().Text))
 		if err != nil {
 			t.Fatal(err)

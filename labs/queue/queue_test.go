@@ -5,20 +5,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 )
-
-func open(t testing.TB, spec string) *gpu.Device {
-	t.Helper()
-	d, err := gpu.Open(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { d.Close() })
-	return d
-}
 
 func TestH200CopyMatchesEvidence(t *testing.T) {
 	b, err := os.ReadFile("../../" + H200Evidence)
@@ -69,7 +59,7 @@ func TestH200CopyMatchesEvidence(t *testing.T) {
 // again once the batches are fewer than the threads; every output is
 // right; nvcc's warp aggregation shows in the counters.
 func TestSweepShape(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	s, err := Sweep(dev, SweepOptions{Items: 1 << 16, BlocksPerSM: 1, K: []int{1, 2, 64, 512}, Costs: []Costs{Even()}, Pops: []Pop{PerThread, PerWarp}, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +110,7 @@ func TestCheckItems(t *testing.T) {
 }
 
 func TestBadOptions(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	for _, tc := range []struct {
 		o    SweepOptions
 		want string
@@ -143,7 +133,7 @@ func TestBadOptions(t *testing.T) {
 }
 
 func TestExercise(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	c := ExerciseConfig{Costs: Costs{Light: 8, Heavy: 512, Period: 16}, Items: 1 << 16, BlocksPerSM: 1, MaxK: 64, Tolerance: 0.15}
 	if f := CheckConfig(dev, Answer{}, c); f.OK() || f.Parts[0].Verdict != labs.Unanswered {
 		t.Errorf("empty: %s", f)

@@ -23,7 +23,7 @@ import (
 // 20 times on the GPU. With WARPLAB_GPU_REPORT=DIR it writes the report
 // there as text and JSON.
 func TestOnGPU(t *testing.T) {
-	dev := open(t, testenv.GPU(t))
+	dev := testenv.Open(t, testenv.GPU(t))
 	r, err := Lab(dev, Options{
 		Sums:    SumOptions{N: H200N[0], Runs: 20, Progress: labs.NoProgress()},
 		Order:   OrderOptions{Progress: labs.NoProgress()},

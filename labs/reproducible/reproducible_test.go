@@ -4,21 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/kernelcheck"
 )
-
-func open(t testing.TB, spec string) *gpu.Device {
-	t.Helper()
-	dev, err := gpu.Open(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dev.Close() })
-	return dev
-}
 
 // lastBlock is the exercise's answer the way cuda-samples'
 // threadFenceReduction does it: each block writes its partial, the last
@@ -88,7 +78,7 @@ func part(t *testing.T, f labs.Feedback, name string, v labs.Verdict, subs ...st
 }
 
 func TestExercise(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	t.Run("template", func(t *testing.T) {
 		f := Check(dev, Answer{Source: AnswerTemplate})
 		part(t, f, "answer", labs.Unanswered)
@@ -121,7 +111,7 @@ func TestExercise(t *testing.T) {
 }
 
 func TestSums(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	st, err := Sums(dev, SumOptions{N: 1 << 14, Runs: 6})
 	if err != nil {
 		t.Fatal(err)
@@ -158,7 +148,7 @@ func TestSums(t *testing.T) {
 }
 
 func TestOrder(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	ot, err := Order(dev, OrderOptions{N: 1 << 13, Runs: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -189,7 +179,7 @@ func TestPredict(t *testing.T) {
 	if testing.Short() {
 		t.Skip("models 4M-element sums")
 	}
-	pt, err := Predict(open(t, "sim:t4"), PredictOptions{})
+	pt, err := Predict(testenv.Open(t, "sim:t4"), PredictOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +197,7 @@ func TestPredict(t *testing.T) {
 }
 
 func TestBadOptions(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	for _, c := range []struct {
 		name string
 		err  error
@@ -240,7 +230,7 @@ func TestLabContract(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	rep, err := labs.Run(open(t, "sim:t4"), "reproducible", map[string]string{"n": "16384", "runs": "3", "order-n": "4096", "order-runs": "2"}, nil)
+	rep, err := labs.Run(testenv.Open(t, "sim:t4"), "reproducible", map[string]string{"n": "16384", "runs": "3", "order-n": "4096", "order-runs": "2"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +248,7 @@ func TestLabContract(t *testing.T) {
 // `warplab lab reproducible` does; Info().SimWallTime records its time on
 // the 2-core development machine.
 func BenchmarkHeadless(b *testing.B) {
-	dev := open(b, "sim:t4")
+	dev := testenv.Open(b, "sim:t4")
 	for b.Loop() {
 		if _, err := labs.Run(dev, "reproducible", nil, labs.NoProgress()); err != nil {
 			b.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/gpu/driver"
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/softmax"
 )
@@ -27,7 +28,7 @@ var registerFake sync.Once
 
 func openFake(t *testing.T) *gpu.Device {
 	registerFake.Do(func() { gpu.Register("fakesoftmax", fakeGPU{}) })
-	return open(t, "fakesoftmax")
+	return testenv.Open(t, "fakesoftmax")
 }
 
 func (fakeGPU) Open(driver.Config) (driver.Device, error) {

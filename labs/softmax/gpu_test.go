@@ -18,7 +18,7 @@ import (
 // WARPLAB_REQUIRE_GPU=1).
 func openGPU(t *testing.T) *gpu.Device {
 	t.Helper()
-	return open(t, testenv.GPU(t))
+	return testenv.Open(t, testenv.GPU(t))
 }
 
 // TestOnGPU runs the whole lab on a real GPU with the notes' size in the

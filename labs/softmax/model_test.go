@@ -3,6 +3,7 @@ package softmax_test
 import (
 	"testing"
 
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/softmax"
 )
@@ -12,7 +13,7 @@ import (
 // (softmax.H200Microbench): each time within ±30%. The notes' size,
 // 16,777,216, runs only without -short.
 func TestModelPredictsH200Microbench(t *testing.T) {
-	dev := open(t, "sim:h200")
+	dev := testenv.Open(t, "sim:h200")
 	var sizes []int
 	for _, q := range softmax.H200Microbench() {
 		if q.N <= 1<<20 || !testing.Short() {

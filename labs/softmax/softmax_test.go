@@ -7,25 +7,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warplab/warplab/gpu"
 	_ "github.com/warplab/warplab/gpusim"
+	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/kernelcheck"
 	"github.com/warplab/warplab/labs/softmax"
 )
 
-func open(t testing.TB, spec string) *gpu.Device {
-	t.Helper()
-	dev, err := gpu.Open(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dev.Close() })
-	return dev
-}
-
 func TestSweep(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	s, err := softmax.Sweep(dev, softmax.SweepOptions{Sizes: []int{32, 4096, 65536, 100003}, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
@@ -65,7 +55,7 @@ func TestSweep(t *testing.T) {
 }
 
 func TestSweepBadOptions(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	for _, o := range []softmax.SweepOptions{{BlockSize: 100}, {BlockSize: 2048}, {Sizes: []int{0}}, {Sizes: []int{1 << 25}}} {
 		if _, err := softmax.Sweep(dev, o); err == nil {
 			t.Errorf("%+v: no error", o)
@@ -79,7 +69,7 @@ func TestCards(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates 2 x 2 launches of a million elements")
 	}
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	c, err := softmax.Cards(dev, softmax.CardsOptions{N: 1 << 20, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
@@ -108,7 +98,7 @@ func TestCards(t *testing.T) {
 }
 
 func TestProfileOf(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	s, err := softmax.Sweep(dev, softmax.SweepOptions{Sizes: []int{65536}, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +147,7 @@ func TestRegistered(t *testing.T) {
 }
 
 func TestLabRun(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	r, err := labs.Run(dev, "softmax", map[string]string{"sizes": "1024,16384", "card-n": "16384", "cards": "gtx1650"}, labs.NoProgress())
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +194,7 @@ __global__ void denomWarp(const float* x, float* denom, int n) {
 }`
 
 func TestExercise(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	for _, tc := range []struct {
 		name, src string
 		ok        bool
@@ -249,7 +239,7 @@ __global__ void denomWarp(const float* x, float* denom, int n) {
 }
 
 func TestExerciseThroughRegistry(t *testing.T) {
-	dev := open(t, "sim:t4")
+	dev := testenv.Open(t, "sim:t4")
 	f, err := labs.Check(dev, "softmax", &softmax.Answer{Kernel: solution}, map[string]string{"sizes": "777", "seeds": "5,6"})
 	if err != nil {
 		t.Fatal(err)
