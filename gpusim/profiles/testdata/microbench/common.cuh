@@ -220,7 +220,7 @@ public:
         CK(cudaEventCreate(&a_));
         CK(cudaEventCreate(&b_));
         if (gate_) {
-            CK(cudaHostAlloc(reinterpret_cast<void**>(&flag_), 64, cudaHostAllocMapped));
+            CK(cudaHostAlloc(reinterpret_cast<void**>(const_cast<unsigned**>(&flag_)), 64, cudaHostAllocMapped));
             CK(cudaHostGetDevicePointer(reinterpret_cast<void**>(&dflag_), const_cast<unsigned*>(flag_), 0));
             flag_[0] = flag_[1] = 0;
         }
