@@ -51,13 +51,18 @@
 // labs/atomics (Day 26) is the reference; a new lab copies its shape:
 //
 //  1. A package labs/NAME with typed experiments (Sweep(dev, opts)) whose
-//     options structs take a Progress, and tables that render themselves.
+//     options structs take a Progress, and tables that render themselves;
+//     its kernels embedded and shown as a Source (ReadSource). What every
+//     lab's experiments share (running launches, predicting a GPU's
+//     times, reading committed measurements) is in labs/internal/labkit.
 //  2. A type implementing Lab, registered in init: Info with the course
 //     documents cited by title, Options with a Usage and a Max for every
-//     number, and Run mapping Settings onto the options structs and
-//     returning a Report whose Elapsed is a field of the report.
+//     number, and Run mapping Settings onto the options structs (labkit's
+//     ReadInts) and returning a Report whose Elapsed is a field of the
+//     report and whose String is labkit.ReportText.
 //  3. An Exercise whose Check returns Feedback built with Passf, Failf and
-//     Add, never a lab-specific feedback type.
+//     Add, never a lab-specific feedback type; an exercise whose answer
+//     is a student kernel is a kernelcheck.Exercise.
 //  4. A BenchmarkHeadless that runs the lab through Run with its defaults
 //     on the simulator; its ns/op on the development machine is
 //     Info.SimWallTime.

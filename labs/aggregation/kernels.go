@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/warplab/warplab/labs/internal/listing"
+	"github.com/warplab/warplab/labs"
 )
 
 // The lab's kernels: one file for the single counter, one for the
@@ -102,13 +102,9 @@ func kernelList() string {
 	return strings.Join(s, ", ")
 }
 
-// Source is one of the lab's CUDA C files as the package embeds it.
-// charts.Show displays it with its syntax coloured.
-type Source struct {
-	// File is the path in the package: "kernels/counter.cu".
-	File string `json:"file"`
-	Text string `json:"text"`
-}
+// Source is one of the lab's CUDA C files as the package embeds it,
+// shown by charts.Show with its syntax coloured.
+type Source = labs.Source
 
 // Counter returns the single-counter kernels' source: compactAtomic,
 // compactBallot, atomicAggInc, compactAggInc and compactHidden.
@@ -119,20 +115,5 @@ func Counter() Source { return source("kernels/counter.cu") }
 func Buckets() Source { return source("kernels/buckets.cu") }
 
 func source(file string) Source {
-	b, err := kernelFS.ReadFile(file)
-	if err != nil {
-		return Source{File: file, Text: "// no such file"}
-	}
-	return Source{File: file, Text: string(b)}
+	return labs.ReadSource(kernelFS, file)
 }
-
-func (s Source) listing() listing.Listing { return listing.Listing{Name: s.File, Source: s.Text} }
-
-// String returns the source as plain text, headed by its file name.
-func (s Source) String() string { return s.listing().String() }
-
-// Markdown returns the source as a fenced code block.
-func (s Source) Markdown() string { return s.listing().Markdown() }
-
-// HTML returns the source with line numbers and coloured syntax.
-func (s Source) HTML() string { return s.listing().HTML() }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/warplab/warplab/labs/internal/listing"
+	"github.com/warplab/warplab/labs"
 )
 
 //go:embed kernels/*.cu
@@ -44,30 +44,11 @@ func ParsePop(s string) (Pop, error) {
 	return "", fmt.Errorf("queue: unknown pop %q (want thread or warp)", s)
 }
 
-// Source is the lab's CUDA C file as the package embeds it. charts.Show
-// displays it with its syntax coloured.
-type Source struct {
-	// File is the path in the package: "kernels/queue.cu".
-	File string `json:"file"`
-	Text string `json:"text"`
-}
+// Source is the lab's CUDA C file as the package embeds it, shown by
+// charts.Show with its syntax coloured.
+type Source = labs.Source
 
 // Kernels returns the lab's kernels.
 func Kernels() Source {
-	b, err := kernelFS.ReadFile(kernelFile)
-	if err != nil {
-		return Source{File: kernelFile, Text: "// no such file"}
-	}
-	return Source{File: kernelFile, Text: string(b)}
+	return labs.ReadSource(kernelFS, kernelFile)
 }
-
-func (s Source) listing() listing.Listing { return listing.Listing{Name: s.File, Source: s.Text} }
-
-// String returns the source as plain text, headed by its file name.
-func (s Source) String() string { return s.listing().String() }
-
-// Markdown returns the source as a fenced code block.
-func (s Source) Markdown() string { return s.listing().Markdown() }
-
-// HTML returns the source with line numbers and coloured syntax.
-func (s Source) HTML() string { return s.listing().HTML() }
