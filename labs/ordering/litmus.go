@@ -63,19 +63,10 @@ type LitmusOptions struct {
 }
 
 func (o *LitmusOptions) resolve() error {
-	if o.Pairs == 0 {
-		o.Pairs = DefaultLitmusPairs
+	if err := orDefault(&o.Pairs, DefaultLitmusPairs, maxPairs, "litmus pairs"); err != nil {
+		return err
 	}
-	if o.Launches == 0 {
-		o.Launches = DefaultLitmusLaunches
-	}
-	if o.Pairs < 1 || o.Pairs > maxPairs {
-		return fmt.Errorf("ordering: litmus pairs = %d: want 1 to %d", o.Pairs, maxPairs)
-	}
-	if o.Launches < 1 || o.Launches > maxLaunches {
-		return fmt.Errorf("ordering: litmus launches = %d: want 1 to %d", o.Launches, maxLaunches)
-	}
-	return nil
+	return orDefault(&o.Launches, DefaultLitmusLaunches, maxLaunches, "litmus launches")
 }
 
 // LitmusRow is one kernel's count.
@@ -104,15 +95,12 @@ func Litmus(dev *gpu.Device, o LitmusOptions) (*LitmusTable, error) {
 	if err := o.resolve(); err != nil {
 		return nil, err
 	}
-	run := dev
-	sim := dev.Spec().Backend() == "sim"
+	run, sim, err := relaxed(dev)
+	if err != nil {
+		return nil, err
+	}
 	if sim {
-		d, err := gpu.OpenSpec(RelaxedSpec(dev.Spec()))
-		if err != nil {
-			return nil, fmt.Errorf("ordering: %w", err)
-		}
-		defer d.Close()
-		run = d
+		defer run.Close()
 	}
 	t := &LitmusTable{Device: run.Info().Name, Spec: run.Spec().String(), Simulated: sim}
 	m, err := run.Compile(litmusFile, []byte(LitmusSource().Text))

@@ -2,6 +2,7 @@ package ordering
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"regexp"
 	"strconv"
@@ -107,6 +108,12 @@ func TestPublishOptions(t *testing.T) {
 	}
 	if _, err := Lab(d, Options{Predict: "cuda"}); err != nil {
 		t.Errorf("predict is ignored on the simulator, got %v", err)
+	}
+	if _, err := Scope(d, ScopeOptions{Adds: maxScopeAdds + 1}); err == nil || err.Error() != fmt.Sprintf("ordering: scope adds = %d: want 1 to %d", maxScopeAdds+1, maxScopeAdds) {
+		t.Errorf("Scope with too many adds: %v", err)
+	}
+	if _, err := Litmus(d, LitmusOptions{Launches: -2}); err == nil || err.Error() != fmt.Sprintf("ordering: litmus launches = -2: want 1 to %d", maxLaunches) {
+		t.Errorf("Litmus with -2 launches: %v", err)
 	}
 }
 

@@ -42,22 +42,13 @@ type PublishOptions struct {
 }
 
 func (o *PublishOptions) resolve() error {
-	def := func(x *int, d, most int, name string) error {
-		if *x == 0 {
-			*x = d
-		}
-		if *x < 1 || *x > most {
-			return fmt.Errorf("ordering: %s = %d: want 1 to %d", name, *x, most)
-		}
-		return nil
-	}
-	if err := def(&o.Pairs, DefaultPairs, maxPairs, "pairs"); err != nil {
+	if err := orDefault(&o.Pairs, DefaultPairs, maxPairs, "pairs"); err != nil {
 		return err
 	}
-	if err := def(&o.Trials, DefaultTrials, maxTrials, "trials"); err != nil {
+	if err := orDefault(&o.Trials, DefaultTrials, maxTrials, "trials"); err != nil {
 		return err
 	}
-	if err := def(&o.Launches, DefaultLaunches, maxLaunches, "launches"); err != nil {
+	if err := orDefault(&o.Launches, DefaultLaunches, maxLaunches, "launches"); err != nil {
 		return err
 	}
 	if o.Variants == nil {
@@ -101,6 +92,32 @@ type PublishTable struct {
 // same device and seed with the relaxed memory model.
 func RelaxedSpec(s gpu.Spec) gpu.Spec { return s.WithMemory(gpu.MemoryRelaxed) }
 
+// relaxed returns the device an experiment runs on: for a simulated dev a
+// new device of its profile and seed under the relaxed memory model
+// (RelaxedSpec), which the caller closes, and sim true; a GPU as it is.
+func relaxed(dev *gpu.Device) (run *gpu.Device, sim bool, err error) {
+	if dev.Spec().Backend() != "sim" {
+		return dev, false, nil
+	}
+	run, err = gpu.OpenSpec(RelaxedSpec(dev.Spec()))
+	if err != nil {
+		return nil, false, fmt.Errorf("ordering: %w", err)
+	}
+	return run, true, nil
+}
+
+// orDefault sets *x to d when it is 0 and checks that it is from 1 to
+// most; what names the option in the error ("scope blocks").
+func orDefault(x *int, d, most int, what string) error {
+	if *x == 0 {
+		*x = d
+	}
+	if *x < 1 || *x > most {
+		return fmt.Errorf("ordering: %s = %d: want 1 to %d", what, *x, most)
+	}
+	return nil
+}
+
 // Publish runs the message-passing test of each variant on dev: on the
 // simulator under the relaxed memory model (a device with dev's profile and
 // seed and memory=relaxed), on a GPU as it is.
@@ -108,15 +125,12 @@ func Publish(dev *gpu.Device, opts PublishOptions) (*PublishTable, error) {
 	if err := opts.resolve(); err != nil {
 		return nil, err
 	}
-	run := dev
-	sim := dev.Spec().Backend() == "sim"
+	run, sim, err := relaxed(dev)
+	if err != nil {
+		return nil, err
+	}
 	if sim {
-		d, err := gpu.OpenSpec(RelaxedSpec(dev.Spec()))
-		if err != nil {
-			return nil, fmt.Errorf("ordering: %w", err)
-		}
-		defer d.Close()
-		run = d
+		defer run.Close()
 	}
 	t := &PublishTable{Device: run.Info().Name, Spec: run.Spec().String(), Simulated: sim, Pairs: opts.Pairs}
 	m, err := run.Compile(kernelFile, []byte(Source().Text))

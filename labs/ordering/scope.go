@@ -50,22 +50,13 @@ type ScopeOptions struct {
 }
 
 func (o *ScopeOptions) resolve() error {
-	def := func(x *int, d, most int, name string) error {
-		if *x == 0 {
-			*x = d
-		}
-		if *x < 1 || *x > most {
-			return fmt.Errorf("ordering: scope %s = %d: want 1 to %d", name, *x, most)
-		}
-		return nil
-	}
-	if err := def(&o.Blocks, DefaultScopeBlocks, maxScopeBlocks, "blocks"); err != nil {
+	if err := orDefault(&o.Blocks, DefaultScopeBlocks, maxScopeBlocks, "scope blocks"); err != nil {
 		return err
 	}
-	if err := def(&o.Adds, DefaultScopeAdds, maxScopeAdds, "adds"); err != nil {
+	if err := orDefault(&o.Adds, DefaultScopeAdds, maxScopeAdds, "scope adds"); err != nil {
 		return err
 	}
-	return def(&o.Launches, DefaultScopeLaunches, maxLaunches, "launches")
+	return orDefault(&o.Launches, DefaultScopeLaunches, maxLaunches, "scope launches")
 }
 
 // H200ScopeLaunches and H200ScopeShort are what the project's H200 did
@@ -109,15 +100,12 @@ func Scope(dev *gpu.Device, o ScopeOptions) (*ScopeTable, error) {
 	if err := o.resolve(); err != nil {
 		return nil, err
 	}
-	run := dev
-	sim := dev.Spec().Backend() == "sim"
+	run, sim, err := relaxed(dev)
+	if err != nil {
+		return nil, err
+	}
 	if sim {
-		d, err := gpu.OpenSpec(RelaxedSpec(dev.Spec()))
-		if err != nil {
-			return nil, fmt.Errorf("ordering: %w", err)
-		}
-		defer d.Close()
-		run = d
+		defer run.Close()
 	}
 	t := &ScopeTable{Device: run.Info().Name, Spec: run.Spec().String(), Simulated: sim, Blocks: o.Blocks, Adds: o.Adds}
 	m, err := run.Compile(scopeFile, []byte(ScopeSource().Text))
