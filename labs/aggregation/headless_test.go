@@ -3,18 +3,12 @@ package aggregation
 import (
 	"testing"
 
-	"github.com/warplab/warplab/internal/testenv"
-	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labtest"
 )
 
 // BenchmarkHeadless runs the lab with its default settings on sim:t4, as
 // `warplab lab aggregation` does; Info().SimWallTime records its time on
 // the 2-core development machine.
 func BenchmarkHeadless(b *testing.B) {
-	dev := testenv.Open(b, "sim:t4")
-	for b.Loop() {
-		if _, err := labs.Run(dev, "aggregation", nil, labs.NoProgress()); err != nil {
-			b.Fatal(err)
-		}
-	}
+	labtest.Headless(b, "aggregation")
 }

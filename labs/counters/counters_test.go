@@ -8,18 +8,13 @@ import (
 	_ "github.com/warplab/warplab/gpusim"
 	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labtest"
 )
 
 // TestH200CopyMatchesEvidence keeps the embedded copy of counters.csv the
 // same as the committed evidence.
 func TestH200CopyMatchesEvidence(t *testing.T) {
-	b, err := os.ReadFile("../../" + H200Evidence)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(b) != h200CSV {
-		t.Errorf("h200/counters.csv differs from %s: copy it again", H200Evidence)
-	}
+	labtest.SameAsEvidence(t, h200CSV, H200Evidence)
 	ms, err := H200Measurements()
 	if err != nil {
 		t.Fatal(err)

@@ -3,17 +3,11 @@ package queue
 import (
 	"testing"
 
-	"github.com/warplab/warplab/internal/testenv"
-	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labtest"
 )
 
 // BenchmarkHeadless runs the lab with its default settings on sim:t4, as
 // `warplab lab queue` does.
 func BenchmarkHeadless(b *testing.B) {
-	dev := testenv.Open(b, "sim:t4")
-	for b.Loop() {
-		if _, err := labs.Run(dev, "queue", nil, labs.NoProgress()); err != nil {
-			b.Fatal(err)
-		}
-	}
+	labtest.Headless(b, "queue")
 }

@@ -8,16 +8,11 @@ import (
 	_ "github.com/warplab/warplab/gpusim"
 	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labtest"
 )
 
 func TestH200CopyMatchesEvidence(t *testing.T) {
-	b, err := os.ReadFile("../../" + H200Evidence)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(b) != h200CSV {
-		t.Errorf("h200/queue.csv differs from %s: copy it again", H200Evidence)
-	}
+	labtest.SameAsEvidence(t, h200CSV, H200Evidence)
 	ms, err := H200Measurements()
 	if err != nil {
 		t.Fatal(err)
@@ -28,13 +23,7 @@ func TestH200CopyMatchesEvidence(t *testing.T) {
 	if m, ok := H200Measured(Even(), PerThread, 4); !ok || m.MedianMs != 0.03482 {
 		t.Errorf("even thread k=4: %+v %v", m, ok)
 	}
-	b, err = os.ReadFile("../../" + H200LabEvidence)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(b) != h200LabCSV {
-		t.Errorf("h200/queue_lab.csv differs from %s: copy it again", H200LabEvidence)
-	}
+	labtest.SameAsEvidence(t, h200LabCSV, H200LabEvidence)
 	if ms, err = H200LabMeasurements(); err != nil || len(ms) != 2*2*5 {
 		t.Errorf("lab rows: %d, %v; want %d", len(ms), err, 2*2*5)
 	}

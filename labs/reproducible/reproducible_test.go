@@ -7,6 +7,7 @@ import (
 	_ "github.com/warplab/warplab/gpusim"
 	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labtest"
 	"github.com/warplab/warplab/labs/kernelcheck"
 )
 
@@ -247,11 +248,4 @@ func TestLabContract(t *testing.T) {
 // BenchmarkHeadless runs the lab with its default settings on sim:t4, as
 // `warplab lab reproducible` does; Info().SimWallTime records its time on
 // the 2-core development machine.
-func BenchmarkHeadless(b *testing.B) {
-	dev := testenv.Open(b, "sim:t4")
-	for b.Loop() {
-		if _, err := labs.Run(dev, "reproducible", nil, labs.NoProgress()); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkHeadless(b *testing.B) { labtest.Headless(b, "reproducible") }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labtest"
 	"github.com/warplab/warplab/labs/softmax"
 )
 
@@ -55,15 +56,4 @@ __global__ void denomWarp(const float* x, float* denom, int n) {
 
 // BenchmarkHeadless is the lab's headless run with its default settings
 // on the simulator's default profile: labs.Info.SimWallTime.
-func BenchmarkHeadless(b *testing.B) {
-	dev, err := gpu.Open("sim:t4")
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer dev.Close()
-	for b.Loop() {
-		if _, err := labs.Run(dev, softmax.Name, nil, labs.NoProgress()); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
+func BenchmarkHeadless(b *testing.B) { labtest.Headless(b, softmax.Name) }
