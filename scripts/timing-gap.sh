@@ -40,7 +40,7 @@ ks="1 4 64 1024"
 	sed 's/^/build: /' "$bin/MANIFEST" 2>/dev/null
 	echo "command: scripts/timing-gap.sh $out"
 	echo "machine: $(nvidia-smi --query-gpu=name,memory.total,driver_version,compute_cap,clocks.sm --format=csv,noheader 2>/dev/null | head -1)"
-	echo "machine: $(uname -srm), $(nproc) CPUs; nvcc: $("$NVCC" --version 2>/dev/null | grep -o 'V[0-9.]*' | head -1)"
+	echo "machine: $(uname -srm), $(nproc) CPUs; nvcc: $("$NVCC" --version 2>/dev/null | grep -o 'V[0-9][0-9.]*' | head -1)"
 } >"$report"
 
 # The nvcc builds, side by side.
