@@ -47,15 +47,13 @@ const (
 // MethodOf is the method of warmUps warm-ups and reps timed launches
 // taken as they are (0 warm-ups is none), on a device whose times are
 // measured or modelled: for describing launches already made. A measured
-// method's Timer is that of DefaultTiming; NewMethod takes it from the
-// device's Capabilities.
+// method's Timer is TimerEvents, which is true of gated and ungated
+// launches alike (a committed reference may be either); NewMethod takes
+// the exact one from the device's Capabilities.
 func MethodOf(measured bool, warmUps, reps int, stat string) Method {
 	m := Method{WarmUps: warmUps, Reps: reps, Statistic: stat, Timer: TimerModel, Measured: measured}
 	if measured {
 		m.Timer = TimerEvents
-		if DefaultTiming == TimingGated {
-			m.Timer = TimerGated
-		}
 	}
 	return m
 }
@@ -125,6 +123,10 @@ func (m Method) Launches() int { return m.WarmUps + m.Reps }
 func (m Method) String() string {
 	var s string
 	switch {
+	case m.Reps == 1 && m.WarmUps == 0 && m.Timer == TimerGated:
+		// cudarun never gates a kernel's first launch (loading the kernel
+		// may wait for the gate).
+		return "one cold launch, no warm-up, CUDA events around it, gated unless it is the kernel's first launch in the process"
 	case m.Reps == 1 && m.WarmUps == 0 && m.Measured:
 		s = "one cold launch, no warm-up"
 	case m.Reps == 1 && m.WarmUps == 0:

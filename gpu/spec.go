@@ -29,7 +29,7 @@ import (
 //	memory=sc|relaxed           sim: relaxed lets global stores reach other blocks late and out of order, as the PTX memory model allows (default sc)
 //	interleave=coarse|fine      sim: fine also switches between a block's warps at shared-memory loads and stores, with seeded delays, so that races between warps change the results from seed to seed (default coarse)
 //	timeout=DURATION            sim, cuda: wall-clock limit of one launch, 100ms to 24h such as 30s or 2m; 0 for none (default 10s on a GPU, 60s on the simulator)
-//	timing=gated|ungated        cuda: how CUDA events time a launch: gated queues the start event and the launch behind a gate that the host opens once the stop event is queued, so that the time is the GPU's alone; ungated records them as the host submits them, and the time includes whatever the GPU waits for the launch to arrive (default ungated)
+//	timing=gated|ungated        cuda: how CUDA events time a launch: gated queues the start event and the launch behind a gate that the host opens once the stop event is queued, so that the time is the GPU's alone; ungated records them as the host submits them, and the time includes whatever the GPU waits for the launch to arrive (default gated)
 //
 // String spells a Spec in canonical form: the backend, the device and,
 // for the simulator, the seed, then the options that differ from their
@@ -67,8 +67,13 @@ const (
 )
 
 // DefaultTiming is how a GPU's launches are timed when the spec does not
-// say (timing=).
-const DefaultTiming = TimingUngated
+// say (timing=): gated, the GPU's time alone. Ungated, an idle GPU
+// timestamps the start event at once and then waits for the host to
+// submit the launch, which added 5 to 20 us to the queue lab's launches
+// on the H200, depending on the process that submits them
+// (docs/evidence/2026-11-30-h200-queue-timing-gated); the microbenchmarks
+// (common.cuh's EvTimer) gate theirs the same way.
+const DefaultTiming = TimingGated
 
 // DefaultSimTimeout is the wall-clock limit of one simulated launch when
 // the spec sets none (sim:t4?timeout=...). The simulator runs a lab's
