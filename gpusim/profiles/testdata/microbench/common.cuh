@@ -6,11 +6,17 @@
 //   - print_header(): "# key: value" comment lines with the device, clocks,
 //     CUDA versions and the command line, at the top of every CSV.
 //   - EvTimer: CUDA-event timing of one launch (events around the launch,
-//     synchronised after it, so launches never overlap). With env MB_GATE=1
-//     the start event and the launch are queued behind a gate kernel that
-//     the host releases once the stop event is queued, so that the time is
-//     the GPU's alone, without the host's submission of the launch; this is
-//     what warplab's cudarun does with timing=gated.
+//     synchronised after it, so launches never overlap), gated: the start
+//     event and the launch are queued behind a gate kernel that the host
+//     releases once the stop event is queued, so that the time is the GPU's
+//     alone, without the host's submission of the launch, as warplab's
+//     cudarun times launches (timing=gated, its default). Env MB_GATE=0
+//     records the events as the host submits them (ungated), as every run
+//     before 2026-11-30 14:00 UTC did: there a timed launch after a
+//     synchronous step (a cudaMemcpy, a synchronize, nothing queued) also
+//     timed its own submission, about 2.5 us for an empty kernel on the
+//     H200, while one after an asynchronous cudaMemset did not
+//     (docs/evidence/2026-11-30-h200-queue-timing-gated).
 //   - Stats: n, mean, median, min, max, stdev of a set of timings.
 //   - Budget: a wall-clock budget (each program's own, capped by env
 //     MB_BUDGET_S) so that a program stops
@@ -115,10 +121,10 @@ inline std::string utc_now() {
     return buf;
 }
 
-// Whether EvTimer gates its launches: env MB_GATE=1.
+// Whether EvTimer gates its launches: yes unless env MB_GATE=0.
 inline bool gate_wanted() {
     const char* e = std::getenv("MB_GATE");
-    return e && std::strcmp(e, "1") == 0;
+    return !(e && std::strcmp(e, "0") == 0);
 }
 
 // How many gated launches found the gate expired (the host took longer than
@@ -158,8 +164,8 @@ inline DevInfo print_header(const char* program, const char* what, int argc, cha
                 __CUDACC_VER_BUILD__);
 #endif
     std::printf("# cudart_header_version: %d\n", CUDART_VERSION);
-    std::printf("# timing: %s\n", gate_wanted() ? "gated (MB_GATE=1: start event and launch queued behind a gate kernel released after the stop event is queued)"
-                                                 : "ungated (events recorded as the host submits the launch)");
+    std::printf("# timing: %s\n", gate_wanted() ? "gated (start event and launch queued behind a gate kernel released after the stop event is queued)"
+                                                 : "ungated (MB_GATE=0: events recorded as the host submits the launch)");
     std::fflush(stdout);
     std::fprintf(stderr, "[%s] %s, %d SMs, cc %d.%d, runtime %d, driver %d\n", program,
                  d.name.c_str(), d.sms, d.cc_major, d.cc_minor, d.runtime_version,
@@ -209,8 +215,8 @@ __global__ void mb_gate_kernel(volatile unsigned* flag, unsigned long long limit
 }
 
 // Times one launch with CUDA events recorded in the default stream around it,
-// then waits for the stop event. Returns milliseconds. With MB_GATE=1 (and
-// gate true) the events and the launch wait behind mb_gate_kernel until the
+// then waits for the stop event. Returns milliseconds. Gated (the default;
+// MB_GATE=0 turns it off) and with gate true, the events and the launch wait behind mb_gate_kernel until the
 // stop event is queued: the GPU meets them back to back, and the time does
 // not include the host's submission of the launch, which an idle GPU would
 // otherwise spend waiting after it had timestamped the start event.
@@ -266,7 +272,7 @@ private:
 
 // Runs warm + reps launches; setup(i) runs before launch i, outside the timed
 // region (to reset accumulators, flush caches, ...). Returns the timed ms of
-// the reps runs only. Under MB_GATE=1 only the timed runs are gated: the
+// the reps runs only. Only the timed runs are gated: the
 // first launch of a kernel may load it (lazy loading), which waits for the
 // gate, and warm-ups come first.
 template <class Setup, class Launch>

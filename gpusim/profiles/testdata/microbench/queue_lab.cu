@@ -15,7 +15,7 @@
 //
 // env MB_RESET=copy resets the head and the output before each launch with
 // cudaMemcpy from host zeros, as warplab's gpu.Buffer.Zero does, in place of
-// cudaMemset; MB_GATE=1 gates the timed launches (common.cuh's EvTimer).
+// cudaMemset; MB_GATE=0 times the launches ungated (common.cuh's EvTimer).
 #include "common.cuh"
 
 #include "../../../../labs/queue/kernels/queue.cu"
