@@ -12,15 +12,24 @@ import (
 
 // TestOnGPU runs the queue at the H200's size (4M items, 8 blocks per SM)
 // on a real GPU, even and uneven, with the simulator's prediction beside
-// every cell: every item right, and on an H200 the measurement within 30%
-// of the committed one of the same kernels (built by nvcc, H200LabEvidence). The model's misses are logged, not failed: the
-// lead owns the cost model, and the lab says where it misses.
+// every cell: every item right, and on an H200 the measurement like the
+// committed one of the same kernels (built by nvcc, H200LabEvidence),
+// timed the same way: gated launches (the device's default, timing=gated,
+// as the committed run's), the output reset by a copy from the host, and
+// the median of the launches against the committed median. A cell agrees
+// when its median is within 30% of the committed one, or inside the
+// committed launches' own range (the uneven cells at k = 1024 spread from
+// 2.6 to 3.6 ms within one run). The model's misses are logged, not
+// failed: the lead owns the cost model, and the lab says where it misses.
 func TestOnGPU(t *testing.T) {
 	dev, err := gpu.Open(testenv.GPU(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer dev.Close()
+	if !dev.Capabilities().GatedTiming {
+		t.Fatalf("%s times its launches ungated: the committed run (%s) is gated, and ungated launches also time the host's submission", dev.Spec(), queue.H200LabEvidence)
+	}
 	s, err := queue.Sweep(dev, queue.SweepOptions{Items: 1 << 22, BlocksPerSM: 8, K: []int{1, 4, 8, 64, 1024},
 		Costs: []queue.Costs{queue.Even(), queue.Uneven()}, Progress: labs.NoProgress()})
 	if err != nil {
@@ -32,8 +41,10 @@ func TestOnGPU(t *testing.T) {
 	}
 	for _, r := range s.Rows {
 		if m, ok := queue.H200LabMeasured(r.Costs, r.Pop, r.K); ok && dev.Info().Name == "NVIDIA H200" {
-			if q := r.Ms / m.MedianMs; q < 1/1.3 || q > 1.3 {
-				t.Errorf("%s k=%d: %.4f ms now, %.4f ms in the committed run", r.Costs, r.K, r.Ms, m.MedianMs)
+			q := r.MedianMs / m.MedianMs
+			if (q < 1/1.3 || q > 1.3) && (r.MedianMs < m.MinMs || r.MedianMs > m.MaxMs) {
+				t.Errorf("%s k=%d: median %.4f ms now, %.4f ms in the committed run (its launches %.4f to %.4f ms)",
+					r.Costs, r.K, r.MedianMs, m.MedianMs, m.MinMs, m.MaxMs)
 			}
 		}
 		if p, ok := s.Predicted.Row(r.Costs, r.Pop, r.K); ok {

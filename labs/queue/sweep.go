@@ -128,6 +128,9 @@ type Row struct {
 	PerThread float64 `json:"batches_per_thread"`
 	Ms        float64 `json:"ms"`
 	StdevMs   float64 `json:"stdev_ms"`
+	// MedianMs is the median of the same launches (Ms is their mean, as
+	// the course pages report), for comparing with the H200's medians.
+	MedianMs float64 `json:"median_ms"`
 	// LaneAtomics and Issued are the simulator's counts: the lanes'
 	// atomicAdd calls and what reached the L2 after nvcc's warp
 	// aggregation (0 on a GPU).
@@ -240,6 +243,7 @@ func row(c cell, o outcome) Row {
 	}
 	r.PerThread = float64(pops) / float64(threads)
 	r.Ms, r.StdevMs = labkit.Mean(o.ms)
+	r.MedianMs = gpu.Summarize(o.ms).Median
 	if k := o.counters; k != nil {
 		r.LaneAtomics, r.Issued = k.GlobalAtomicOps, k.GlobalAtomicIssued
 	}
