@@ -35,6 +35,9 @@
 //	             fused multiply-add (as gpusim's fmad=false)
 //	timeout=30s  the wall-clock limit of one launch (default 10s,
 //	             gpu.DefaultTimeout); timeout=0 for none
+//	timing=ungated
+//	             record the timing events as the launch is submitted,
+//	             not behind the gate (default timing=gated)
 //
 // # Compiling
 //
@@ -54,7 +57,21 @@
 //
 // Arguments are marshalled by the kernel's cudac signature. CUDA events
 // recorded just before and just after cuLaunchKernel time the launch:
-// Result.Timing is "measured, <GPU name>". Device printf output, which the
+// Result.Timing is "measured, <GPU name>". By default (timing=gated) the
+// start event, the launch and the stop event are queued behind a gate: a
+// one-thread kernel, compiled once per context with NVRTC, that spins on
+// a flag in mapped host memory until the host sets it, right after the
+// stop event is queued. The GPU then meets the three back to back, and
+// the time is the GPU's alone. Without the gate an idle GPU stamps the
+// start event at once and waits for the launch to arrive, so the time
+// also holds the host's submission: on the H200 about 2.3 us more for an
+// empty kernel, and up to 20 us for the queue lab's launches from the
+// helper process (docs/evidence/2026-11-30-h200-queue-timing-gated).
+// A kernel's first launch in a context is never gated, since the driver
+// may load the kernel then and wait for the queued work, the gate
+// included; nor is a kernel whose gate once gave up (after 200 ms of the
+// GPU's clock, which only a launch that waits for the gate reaches). Such
+// a launch's Timing.Source says so. Device printf output, which the
 // driver writes to file descriptor 1 when the launch is synchronised, is
 // captured into Result.Printf by pointing descriptor 1 at a temporary file
 // for the synchronisation only: a kernel that calls printf must not run
