@@ -139,6 +139,9 @@ func (m Method) String() string {
 			s += " after " + plural(m.WarmUps, "warm-up")
 		}
 	}
+	if m.WarmUps == 0 && m.Timer == TimerGated {
+		return s + ", " + m.Timer + ", except a kernel's first launch in the process"
+	}
 	return s + ", " + m.Timer
 }
 

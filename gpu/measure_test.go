@@ -50,6 +50,7 @@ func TestMethod(t *testing.T) {
 		{gpuCaps, 1, 1, gpu.StatMedian, 1, 1, "one launch after 1 warm-up, CUDA events around each launch"},
 		{gpuCaps, -1, 5, gpu.StatMedian, 0, 5, "median of 5 launches, CUDA events around each launch"},
 		{gatedCaps, 0, 0, gpu.StatMedian, 3, 10, "median of 10 launches after 3 warm-ups, " + gpu.TimerGated},
+		{gatedCaps, -1, 5, gpu.StatMedian, 0, 5, "median of 5 launches, " + gpu.TimerGated + ", except a kernel's first launch in the process"},
 		{gatedCaps, -1, 1, gpu.StatMedian, 0, 1, "one cold launch, no warm-up, CUDA events around it, gated unless it is the kernel's first launch in the process"},
 		{simCaps, 0, 0, gpu.StatMedian, 0, 1, "one launch, the cost model: the model is deterministic, so one launch suffices"},
 		{simCaps, 2, 4, gpu.StatMean, 2, 4, "mean of 4 launches after 2 warm-ups, the cost model"},
