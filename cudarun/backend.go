@@ -175,6 +175,9 @@ type gpuState struct {
 	// helper starts a helper process for the GPU and returns its driver;
 	// startWorker for the ordinal (a test gives a fake).
 	helper func() (driver, error)
+	// gateImage returns the gate kernel's image; nil compiles gateSource
+	// for arch with NVRTC (a test gives a fake).
+	gateImage func() ([]byte, error)
 }
 
 var (
@@ -813,12 +816,22 @@ func (s *gpuState) setGate(drv driver) error {
 	if s.gated == drv {
 		return nil
 	}
-	in := nvrtcInput{file: "warplab_gate.cu", src: []byte(gateSource), text: gateSource}
-	img, err := compileImage(in, compileOptions(s.arch, false, nil), []string{gateKernel})
+	image := s.gateImage
+	if image == nil {
+		image = func() ([]byte, error) {
+			in := nvrtcInput{file: "warplab_gate.cu", src: []byte(gateSource), text: gateSource}
+			img, err := compileImage(in, compileOptions(s.arch, false, nil), []string{gateKernel})
+			if err != nil {
+				return nil, err
+			}
+			return img.Data, nil
+		}
+	}
+	data, err := image()
 	if err != nil {
 		return fmt.Errorf("compiling the gate: %w", err)
 	}
-	if err := drv.setGate(img.Data); err != nil {
+	if err := drv.setGate(data); err != nil {
 		s.afterError(err, "setting up the timing gate")
 		return fmt.Errorf("setting up the gate: %w", err)
 	}

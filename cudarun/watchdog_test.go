@@ -36,7 +36,11 @@ type fakeDriver struct {
 	mu   sync.Mutex
 	mem  map[uint64][]byte
 	next uint64
+	gate bool // setGate has run with fakeGateImage
 }
+
+// fakeGateImage is the gate kernel's image a fake GPU state hands out.
+const fakeGateImage = "fake gate"
 
 const (
 	fakeSpin  = 1
@@ -99,7 +103,14 @@ func (f *fakeDriver) function(m uint64, name string) (fnInfo, error) {
 }
 
 func (f *fakeDriver) setDynamicShared(uint64, int) error { return nil }
-func (f *fakeDriver) setGate([]byte) error               { return nil }
+
+func (f *fakeDriver) setGate(image []byte) error {
+	if string(image) != fakeGateImage {
+		return fmt.Errorf("gate image %q, want %q", image, fakeGateImage)
+	}
+	f.gate = true
+	return nil
+}
 
 func (f *fakeDriver) launch(q launchReq) (launchRes, error) {
 	if q.Fn == fakeSpin {
@@ -110,7 +121,14 @@ func (f *fakeDriver) launch(q launchReq) (launchRes, error) {
 		return launchRes{Stage: 3}, &cuError{op: "cuEventSynchronize", code: cudaErrorIllegalAddress}
 	}
 	binary.LittleEndian.PutUint64(dst, q.Args[1])
-	return launchRes{Ms: 0.005}, nil
+	res := launchRes{Ms: 0.005}
+	if q.Gated {
+		if !f.gate {
+			return launchRes{}, fmt.Errorf("a gated launch before setGate")
+		}
+		res.Gate = gateHeld
+	}
+	return res, nil
 }
 
 func (f *fakeDriver) close() {}
@@ -122,6 +140,7 @@ func fakeGPU(t *testing.T, limit time.Duration) (*device, *[]int) {
 	t.Helper()
 	var pids []int
 	s := &gpuState{arch: "sm_90", info: gpudriver.Info{Backend: "cuda", Name: "fake GPU", MaxThreadsPerBlock: 1024, MaxSharedPerBlock: 48 << 10}}
+	s.gateImage = func() ([]byte, error) { return []byte(fakeGateImage), nil }
 	s.helper = func() (driver, error) {
 		w, err := startHelper(fakeHelperEnv + "=1")
 		if err == nil {
