@@ -107,12 +107,15 @@ type SweepTable struct {
 	Spec     string `json:"spec"`
 	Timing   string `json:"timing"`
 	Measured bool   `json:"measured"`
-	Items    int    `json:"items"`
-	Blocks   int    `json:"blocks"`
-	Block    int    `json:"block"`
-	WarmUps  int    `json:"warm_ups"`
-	Runs     int    `json:"runs"`
-	Rows     []Row  `json:"rows"`
+	// Gated: the GPU timed its launches behind the gate (timing=gated),
+	// the way the committed H200 run of the lab's kernels was timed.
+	Gated   bool  `json:"gated,omitempty"`
+	Items   int   `json:"items"`
+	Blocks  int   `json:"blocks"`
+	Block   int   `json:"block"`
+	WarmUps int   `json:"warm_ups"`
+	Runs    int   `json:"runs"`
+	Rows    []Row `json:"rows"`
 	// Predicted is the same sweep on the simulator, when it ran on a GPU.
 	Predicted *SweepTable `json:"predicted,omitempty"`
 }
@@ -174,6 +177,7 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 	info := dev.Info()
 	t := &SweepTable{Device: info.Name, Spec: info.Spec, Items: opts.Items, Blocks: blocks, Block: DefaultBlockSize, WarmUps: warm, Runs: runs}
 	t.Timing, t.Measured = timingSource(dev, outs)
+	t.Gated = dev.Capabilities().GatedTiming
 	for i, c := range cs {
 		t.Rows = append(t.Rows, row(c, outs[i]))
 	}
@@ -306,7 +310,11 @@ func (t *SweepTable) Table() *charts.Table {
 		charts.Column{Header: "issue" + src, Unit: "ms"},
 		charts.Column{Header: "time", Unit: "ms"}, charts.Column{Header: "items right"})
 	if t.Measured {
-		tab.Caption = fmt.Sprintf("%s (%s); times %s: the mean of %d timed launches after %d warm-ups", t.Device, t.Spec, t.Timing, t.Runs, t.WarmUps)
+		timer := gpu.TimerEvents
+		if t.Gated {
+			timer = gpu.TimerGated
+		}
+		tab.Caption = fmt.Sprintf("%s (%s); times %s: the mean of %d timed launches after %d warm-ups, %s", t.Device, t.Spec, t.Timing, t.Runs, t.WarmUps, timer)
 	} else {
 		tab.Caption = fmt.Sprintf("%s (%s); times %s; the model is deterministic, so one launch per cell", t.Device, t.Spec, t.Timing)
 	}
