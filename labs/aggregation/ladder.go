@@ -221,15 +221,12 @@ func Ladder(dev *gpu.Device, opts LadderOptions) (*LadderTable, error) {
 
 // predict runs the ladder on the simulator profile that predicts dev.
 func predict(dev *gpu.Device, opts LadderOptions) (*LadderTable, error) {
-	sim, err := labkit.OpenPrediction(dev, opts.Predict, "aggregation", "the ladder")
-	if sim == nil || err != nil {
-		return nil, err
-	}
-	defer sim.Close()
-	p := opts
-	p.WarmUps, p.Runs, p.Predict = 0, 0, "none"
-	p.Progress = labkit.OrDefault(opts.Progress, "aggregation ladder, predicted")
-	return Ladder(sim, p)
+	return labkit.Predict(dev, opts.Predict, "aggregation", "the ladder", func(sim *gpu.Device) (*LadderTable, error) {
+		p := opts
+		p.WarmUps, p.Runs, p.Predict = 0, 0, "none"
+		p.Progress = labkit.OrDefault(opts.Progress, "aggregation ladder, predicted")
+		return Ladder(sim, p)
+	})
 }
 
 func timingSource(dev *gpu.Device, outs []outcome) (string, bool) {

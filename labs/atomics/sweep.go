@@ -106,19 +106,14 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 	}
 	t := tables[0]
 	if t.Measured && opts.Predict != "none" {
-		sim, err := labkit.OpenPrediction(dev, opts.Predict, "atomics", "the sweep")
+		p, err := labkit.Predict(dev, opts.Predict, "atomics", "the sweep", func(sim *gpu.Device) (*SweepTable, error) {
+			return Sweep(sim, SweepOptions{Sizes: opts.Sizes, BlockSize: opts.BlockSize,
+				Progress: labkit.OrDefault(opts.Progress, "Day 26 sweep, predicted")})
+		})
 		if err != nil {
 			return nil, err
 		}
-		if sim != nil {
-			defer sim.Close()
-			p, err := Sweep(sim, SweepOptions{Sizes: opts.Sizes, BlockSize: opts.BlockSize,
-				Progress: labkit.OrDefault(opts.Progress, "Day 26 sweep, predicted")})
-			if err != nil {
-				return nil, err
-			}
-			t.Predicted = p
-		}
+		t.Predicted = p
 	}
 	return t, nil
 }

@@ -214,15 +214,12 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 }
 
 func predictSweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
-	sim, err := labkit.OpenPrediction(dev, opts.Predict, "counters", "")
-	if sim == nil || err != nil {
-		return nil, err
-	}
-	defer sim.Close()
-	p := opts
-	p.WarmUps, p.Runs, p.Predict = 0, 0, "none"
-	p.Progress = labkit.OrDefault(opts.Progress, "counters sweep, predicted")
-	return Sweep(sim, p)
+	return labkit.Predict(dev, opts.Predict, "counters", "", func(sim *gpu.Device) (*SweepTable, error) {
+		p := opts
+		p.WarmUps, p.Runs, p.Predict = 0, 0, "none"
+		p.Progress = labkit.OrDefault(opts.Progress, "counters sweep, predicted")
+		return Sweep(sim, p)
+	})
 }
 
 func timingSource(dev *gpu.Device, outs []outcome) (string, bool) {

@@ -182,20 +182,17 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 		t.Rows = append(t.Rows, row(c, outs[i]))
 	}
 	if t.Measured && opts.Predict != "none" {
-		sim, err := labkit.OpenPrediction(dev, opts.Predict, "queue", "")
-		if err != nil {
-			return nil, err
-		}
-		if sim != nil {
-			defer sim.Close()
+		pred, err := labkit.Predict(dev, opts.Predict, "queue", "", func(sim *gpu.Device) (*SweepTable, error) {
 			p := opts
 			p.WarmUps, p.Runs, p.Predict = 0, 0, "none"
 			// The prediction keeps the GPU's grid, not its own SMs'.
 			p.BlocksPerSM = 0
-			if t.Predicted, err = sweepGrid(sim, p, blocks); err != nil {
-				return nil, err
-			}
+			return sweepGrid(sim, p, blocks)
+		})
+		if err != nil {
+			return nil, err
 		}
+		t.Predicted = pred
 	}
 	return t, nil
 }

@@ -119,19 +119,14 @@ func Sweep(dev *gpu.Device, opts SweepOptions) (*SweepTable, error) {
 		t.Rows = append(t.Rows, row)
 	}
 	if t.Measured && opts.Predict != "none" {
-		sim, err := labkit.OpenPrediction(dev, opts.Predict, "softmax", "the sweep")
+		p, err := labkit.Predict(dev, opts.Predict, "softmax", "the sweep", func(sim *gpu.Device) (*SweepTable, error) {
+			return Sweep(sim, SweepOptions{Sizes: sizes, BlockSize: block,
+				Progress: labkit.OrDefault(opts.Progress, "softmax sweep, predicted")})
+		})
 		if err != nil {
 			return nil, err
 		}
-		if sim != nil {
-			defer sim.Close()
-			p, err := Sweep(sim, SweepOptions{Sizes: sizes, BlockSize: block,
-				Progress: labkit.OrDefault(opts.Progress, "softmax sweep, predicted")})
-			if err != nil {
-				return nil, err
-			}
-			t.Predicted = p
-		}
+		t.Predicted = p
 	}
 	return t, nil
 }

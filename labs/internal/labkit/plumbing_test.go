@@ -178,3 +178,34 @@ func TestOpenModel(t *testing.T) {
 		t.Errorf("no such device: %v", err)
 	}
 }
+
+func TestPredict(t *testing.T) {
+	dev := openFake(t)
+	var k *gpu.Kernel
+	got, err := Predict(dev, "sim:h200", "lab", "", func(sim *gpu.Device) (string, error) {
+		m, err := sim.Compile("k.cu", []byte("__global__ void k() {}"))
+		if err != nil {
+			return "", err
+		}
+		k, err = m.Kernel("k")
+		return sim.Info().Profile, err
+	})
+	if err != nil || got != "h200" {
+		t.Fatalf("Predict = %q, %v", got, err)
+	}
+	if _, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(1), Block: gpu.D1(32)}); err == nil || !strings.Contains(err.Error(), "closed") {
+		t.Errorf("a launch on the simulator after Predict: %v, want it closed", err)
+	}
+	calls := 0
+	run := func(*gpu.Device) (*int, error) { calls++; return new(int), nil }
+	if p, err := Predict(dev, "none", "lab", "", run); p != nil || err != nil || calls != 0 {
+		t.Errorf("none: %v, %v after %d runs", p, err, calls)
+	}
+	if _, err := Predict(dev, "nosuch:x", "lab", "the sweep", run); err == nil || calls != 0 {
+		t.Errorf("no such device: %v after %d runs", err, calls)
+	}
+	boom := errors.New("boom")
+	if _, err := Predict(dev, "", "lab", "", func(*gpu.Device) (int, error) { return 0, boom }); err != boom {
+		t.Errorf("run's error: %v", err)
+	}
+}

@@ -85,6 +85,19 @@ func OpenPrediction(dev *gpu.Device, spec, lab, what string) (*gpu.Device, error
 	return sim, nil
 }
 
+// Predict runs run on the simulated device that OpenPrediction opens for
+// dev and spec, and closes it; when there is none (spec "none", or no
+// simulator) it returns the zero T and no error.
+func Predict[T any](dev *gpu.Device, spec, lab, what string, run func(sim *gpu.Device) (T, error)) (T, error) {
+	sim, err := OpenPrediction(dev, spec, lab, what)
+	if sim == nil || err != nil {
+		var zero T
+		return zero, err
+	}
+	defer sim.Close()
+	return run(sim)
+}
+
 // TimingSource says where the times of launches made on dev come from:
 // the Source of the first of outs whose timing has one, and whether it
 // was measured; when none has, the device's capabilities ("measured,
