@@ -2,23 +2,15 @@ package cas
 
 import (
 	"math"
-)
 
-// hash32 is a 32-bit integer mix (lowbias32).
-func hash32(x uint32) uint32 {
-	x ^= x >> 16
-	x *= 0x7feb352d
-	x ^= x >> 15
-	x *= 0x846ca68b
-	x ^= x >> 16
-	return x
-}
+	"github.com/warplab/warplab/labs/internal/labkit"
+)
 
 // Value returns thread i's value for a seed, as the H200 microbenchmark
 // draws them: a random sign and a magnitude below 1000, negatives below
 // -1, and -0.0 about once in 1024.
 func Value(i int, seed uint64) float32 {
-	h := hash32(uint32(i) ^ 0x6a09e667 ^ uint32(seed) ^ uint32(seed>>32)*0x9e3779b9)
+	h := labkit.Lowbias32(uint32(i) ^ 0x6a09e667 ^ uint32(seed) ^ uint32(seed>>32)*0x9e3779b9)
 	if h&1023 == 7 {
 		return float32(math.Copysign(0, -1))
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // Input names one of the lab's input distributions.
@@ -37,30 +39,20 @@ func ParseInput(s string) (Input, error) {
 // RunLength is the length of the runs of the Runs input.
 const RunLength = 64
 
-// hash32 is a 32-bit integer mix (lowbias32), seeded by xor.
-func hash32(x uint32) uint32 {
-	x ^= x >> 16
-	x *= 0x7feb352d
-	x ^= x >> 15
-	x *= 0x846ca68b
-	x ^= x >> 16
-	return x
-}
-
 // BinOf returns element i's bin for an input, a bin count and a seed.
 func BinOf(in Input, i, bins int, seed uint64) int {
 	s := uint32(seed) ^ uint32(seed>>32)*0x9e3779b9
 	switch in {
 	case Runs:
-		return int(hash32(uint32(i/RunLength)^s^0x51ed270b) % uint32(bins))
+		return int(labkit.Lowbias32(uint32(i/RunLength)^s^0x51ed270b) % uint32(bins))
 	case Hot:
-		h := hash32(uint32(i) ^ s ^ 0x2545f491)
+		h := labkit.Lowbias32(uint32(i) ^ s ^ 0x2545f491)
 		if h%10 != 0 {
 			return 0
 		}
-		return int(hash32(h) % uint32(bins))
+		return int(labkit.Lowbias32(h) % uint32(bins))
 	}
-	return int(hash32(uint32(i)^s^0x9e3779b9) % uint32(bins))
+	return int(labkit.Lowbias32(uint32(i)^s^0x9e3779b9) % uint32(bins))
 }
 
 // data is one input's bins and the histogram they make.

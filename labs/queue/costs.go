@@ -3,6 +3,8 @@ package queue
 import (
 	"fmt"
 	"math"
+
+	"github.com/warplab/warplab/labs/internal/labkit"
 )
 
 // Costs is the distribution of the items' costs: every item costs Light
@@ -50,22 +52,12 @@ func (c Costs) check() error {
 	return nil
 }
 
-// hashItem is the kernel's hash.
-func hashItem(x uint32) uint32 {
-	x ^= x >> 16
-	x *= 0x7feb352d
-	x ^= x >> 15
-	x *= 0x846ca68b
-	x ^= x >> 16
-	return x
-}
-
 // cost returns item i's cost, as the kernel computes it.
 func (c Costs) cost(i uint32) int {
 	if c.IsEven() {
 		return c.Light
 	}
-	if hashItem(i^0x7f4a7c15)&uint32(c.Period-1) == 0 {
+	if labkit.Lowbias32(i^0x7f4a7c15)&uint32(c.Period-1) == 0 {
 		return c.Heavy
 	}
 	return c.Light

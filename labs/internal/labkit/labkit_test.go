@@ -204,3 +204,18 @@ func TestReportText(t *testing.T) {
 		t.Errorf("ReportMarkdown:\n%s\nwant\n%s", got, want)
 	}
 }
+
+func TestLowbias32(t *testing.T) {
+	for x, want := range map[uint32]uint32{0: 0, 1: 0x688990c0, 0x12345678: 0xf5e71c96} {
+		if got := Lowbias32(x); got != want {
+			t.Errorf("Lowbias32(%#x) = %#x, want %#x", x, got, want)
+		}
+	}
+	seen := map[uint32]bool{}
+	for x := uint32(0); x < 1<<12; x++ {
+		seen[Lowbias32(x)] = true
+	}
+	if len(seen) != 1<<12 {
+		t.Errorf("Lowbias32 maps 4096 inputs to %d values; a bijection maps them to 4096", len(seen))
+	}
+}
