@@ -201,7 +201,7 @@ func (c *checker) run(dev *gpu.Device) {
 	}
 	profile := c.cfg.Profile
 	if profile == "" {
-		profile = profileFor(dev)
+		profile = labkit.SimProfile(dev)
 	}
 	spec, err := gpu.SimSpec(profile)
 	if err != nil {
@@ -229,21 +229,6 @@ func (c *checker) run(dev *gpu.Device) {
 	c.races(outs)
 	c.contention(outs)
 	c.timing(outs)
-}
-
-// profileFor returns the simulator profile to check on for dev: its own
-// on the simulator, else the one that predicts it, else DefaultSim's.
-func profileFor(dev *gpu.Device) string {
-	if dev != nil {
-		if s := dev.Spec(); s.Backend() == "sim" {
-			return s.Profile()
-		}
-		if s := labkit.PredictionSpec(dev.Info()); !s.IsAuto() {
-			return s.Profile()
-		}
-	}
-	def, _ := gpu.ParseSpec(gpu.DefaultSim)
-	return def.Profile()
 }
 
 // compiles compiles the source once, reports the part, and says whether

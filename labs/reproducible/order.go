@@ -65,7 +65,7 @@ func Order(dev *gpu.Device, opts OrderOptions) (*OrderTable, error) {
 		return nil, fmt.Errorf("reproducible: order over %d elements and %d runs: want 1 to %d elements and 2 to %d runs",
 			opts.N, opts.Runs, maxN, maxRuns)
 	}
-	profile := simProfile(dev)
+	profile := labkit.SimProfile(dev)
 	t := &OrderTable{Profile: profile, N: opts.N, Runs: opts.Runs}
 	methods := []Method{AtomicGlobal, TreeAtomic, TwoPass}
 	distinct := map[string][]int{}
@@ -96,19 +96,6 @@ func Order(dev *gpu.Device, opts OrderOptions) (*OrderTable, error) {
 		t.Rows = append(t.Rows, row)
 	}
 	return t, nil
-}
-
-// simProfile returns the simulator profile of dev, or the one that
-// predicts it.
-func simProfile(dev *gpu.Device) string {
-	if s := dev.Spec(); s.Backend() == "sim" {
-		return s.Profile()
-	}
-	if s := labkit.PredictionSpec(dev.Info()); !s.IsAuto() {
-		return s.Profile()
-	}
-	def, _ := gpu.ParseSpec(gpu.DefaultSim)
-	return def.Profile()
 }
 
 // Table returns the distinct totals under each order.

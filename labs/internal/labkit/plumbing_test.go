@@ -209,3 +209,19 @@ func TestPredict(t *testing.T) {
 		t.Errorf("run's error: %v", err)
 	}
 }
+
+func TestSimProfile(t *testing.T) {
+	def, _ := gpu.ParseSpec(gpu.DefaultSim)
+	for _, c := range []struct {
+		dev  *gpu.Device
+		want string
+	}{
+		{openSim(t, "sim:h200"), "h200"},
+		{openFake(t), "t4"}, // a Tesla T4
+		{nil, def.Profile()},
+	} {
+		if got := SimProfile(c.dev); got != c.want {
+			t.Errorf("SimProfile(%v) = %q, want %q", c.dev, got, c.want)
+		}
+	}
+}

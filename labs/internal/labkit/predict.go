@@ -50,6 +50,22 @@ func PredictionSpec(info gpu.Info) gpu.Spec {
 	return any
 }
 
+// SimProfile returns the simulator profile that stands for dev: its own
+// on the simulator, else the one that predicts it (PredictionSpec), else
+// gpu.DefaultSim's; gpu.DefaultSim's too for a nil dev.
+func SimProfile(dev *gpu.Device) string {
+	if dev != nil {
+		if s := dev.Spec(); s.Backend() == "sim" {
+			return s.Profile()
+		}
+		if s := PredictionSpec(dev.Info()); !s.IsAuto() {
+			return s.Profile()
+		}
+	}
+	def, _ := gpu.ParseSpec(gpu.DefaultSim)
+	return def.Profile()
+}
+
 // PredictOption is the "predict" option of a lab whose sweep, on a GPU,
 // runs again on the simulator for OpenPrediction. what names what the
 // prediction shows: "modelled times", "modelled times and counters".
