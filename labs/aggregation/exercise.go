@@ -66,13 +66,14 @@ func exerciseConfig() kernelcheck.Config {
 // theExercise is the exercise as the registry, the grader and the
 // notebook's check cell run it.
 var theExercise = kernelcheck.Exercise[Answer]{
-	Title:      exerciseTitle,
-	Config:     exerciseConfig,
-	Harness:    harness,
-	Source:     func(a Answer) string { return a.Source },
-	Template:   AnswerTemplate,
-	Unanswered: "not answered yet: the template's atomicAggInc still sends one atomicAdd per lane. Aggregate it with __activemask and __match_any_sync.",
-	Finish:     finish,
+	Title:            exerciseTitle,
+	Config:           exerciseConfig,
+	Harness:          harness,
+	Source:           func(a Answer) string { return a.Source },
+	Template:         AnswerTemplate,
+	Unanswered:       "not answered yet: the template's atomicAggInc still sends one atomicAdd per lane. Aggregate it with __activemask and __match_any_sync.",
+	Exact:            true, // the outputs are indices
+	ContentionAdvice: "Group the lanes of each warp by their address (__match_any_sync over __activemask()) and let one lane of each group send the group's atomicAdd.",
 }
 
 func exercise() *labs.Exercise { return theExercise.Lab() }
@@ -80,15 +81,6 @@ func exercise() *labs.Exercise { return theExercise.Lab() }
 // Check checks an answer to the exercise on dev with the default
 // settings: the notebook's check cell.
 func Check(dev *gpu.Device, a Answer) labs.Feedback { return theExercise.Check(dev, a) }
-
-// finish adapts the checker's feedback on an answer to the exercise: the
-// outputs are indices, checked exactly, not within a tolerance, and a
-// failed contention part says what to aggregate.
-func finish(f labs.Feedback, _ string) labs.Feedback {
-	f.Tolerance = ""
-	kernelcheck.AdviseContention(&f, "Group the lanes of each warp by their address (__match_any_sync over __activemask()) and let one lane of each group send the group's atomicAdd.", 2)
-	return f
-}
 
 // harness tells the checker how to run bucketAppend.
 func harness() kernelcheck.Harness {

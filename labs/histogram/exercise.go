@@ -66,13 +66,14 @@ func exerciseInput(seed uint64) Input { return Inputs()[seed%3] }
 // theExercise is the exercise as the registry, the grader and the
 // notebook's check cell run it.
 var theExercise = kernelcheck.Exercise[Answer]{
-	Title:      exerciseTitle,
-	Config:     exerciseConfig,
-	Harness:    harness,
-	Source:     func(a Answer) string { return a.Source },
-	Template:   AnswerTemplate,
-	Unanswered: "not answered yet: the template still sends one global atomic per element. Count into the shared bins, then merge them.",
-	Finish:     finish,
+	Title:            exerciseTitle,
+	Config:           exerciseConfig,
+	Harness:          harness,
+	Source:           func(a Answer) string { return a.Source },
+	Template:         AnswerTemplate,
+	Unanswered:       "not answered yet: the template still sends one global atomic per element. Count into the shared bins, then merge them.",
+	Exact:            true,
+	ContentionAdvice: "Add into the block's shared bins, and after a __syncthreads() send one global atomicAdd per non-empty bin.",
 }
 
 func exercise() *labs.Exercise { return theExercise.Lab() }
@@ -80,14 +81,6 @@ func exercise() *labs.Exercise { return theExercise.Lab() }
 // Check checks an answer on dev with the default settings: the
 // notebook's check cell.
 func Check(dev *gpu.Device, a Answer) labs.Feedback { return theExercise.Check(dev, a) }
-
-// finish adapts the checker's feedback on an answer to the exercise: the
-// counts are exact, and a failed contention part says what to privatise.
-func finish(f labs.Feedback, _ string) labs.Feedback {
-	f.Tolerance = ""
-	kernelcheck.AdviseContention(&f, "Add into the block's shared bins, and after a __syncthreads() send one global atomicAdd per non-empty bin.", 2)
-	return f
-}
 
 func harness() kernelcheck.Harness {
 	ref := KernelSource()

@@ -46,9 +46,10 @@
 // A lab whose exercise is a student kernel declares it once as an
 // Exercise: its title, its Config and Harness, where the answer holds the
 // source, the template the notebook starts from (an answer that is still
-// the template, but for white space, is unanswered) and a Finish that
-// adapts the feedback (exact outputs, its own advice through
-// AdviseContention, a part of its own). Exercise.Lab is what the lab's
+// the template, but for white space, is unanswered), whether its outputs
+// are exact, its own advice for a failed contention part, and a Finish
+// that adapts the feedback further (a part of its own). Exercise.Lab is
+// what the lab's
 // Info lists for labs.Check and the grader; Exercise.Check is the
 // notebook's check cell.
 // # What the checker does

@@ -28,9 +28,18 @@ type Exercise[A any] struct {
 	// answer.
 	Template   string
 	Unanswered string
+	// Exact drops the feedback's tolerance line: the outputs (counts,
+	// indices, maxima) are checked exactly.
+	Exact bool
+	// ContentionAdvice, when not empty, replaces the checker's general
+	// advice in a failed contention part ("Combine values inside the warp
+	// and the block first, ...") with the exercise's own, which points to
+	// the harness's hint for the part, even where the part failed because
+	// an earlier one did.
+	ContentionAdvice string
 	// Finish, when not nil, adapts the checker's feedback on any other
-	// answer to the exercise: exact outputs, advice of its own, a part
-	// of its own. src is the answer's source.
+	// answer further: a part of the exercise's own. src is the answer's
+	// source.
 	Finish func(f labs.Feedback, src string) labs.Feedback
 }
 
@@ -78,6 +87,12 @@ func (e *Exercise[A]) finish(f labs.Feedback, src string) labs.Feedback {
 		return g
 	}
 	f.Exercise = e.Title
+	if e.Exact {
+		f.Tolerance = ""
+	}
+	if e.ContentionAdvice != "" {
+		adviseContention(&f, e.ContentionAdvice, e.Harness().Hints[PartContention])
+	}
 	if e.Finish == nil {
 		return f
 	}
@@ -90,11 +105,9 @@ func SameSource(a, b string) bool {
 	return strings.Join(strings.Fields(a), "") == strings.Join(strings.Fields(b), "")
 }
 
-// AdviseContention replaces the checker's general advice in a failed
-// contention part of f ("Combine values inside the warp and the block
-// first, ...") with advice, the exercise's own, and points the part to
-// hint.
-func AdviseContention(f *labs.Feedback, advice string, hint int) {
+// adviseContention replaces the checker's general advice in a failed
+// contention part of f with advice, pointing to hint when it is not 0.
+func adviseContention(f *labs.Feedback, advice string, hint int) {
 	for i := range f.Parts {
 		p := &f.Parts[i]
 		if p.Name == PartContention && p.Verdict == labs.Fail {
@@ -102,7 +115,9 @@ func AdviseContention(f *labs.Feedback, advice string, hint int) {
 				p.Message = p.Message[:j]
 			}
 			p.Message += " " + advice
-			p.Hint = hint
+			if hint != 0 {
+				p.Hint = hint
+			}
 		}
 	}
 }

@@ -25,16 +25,19 @@ const sumTemplate = `__global__ void sum(const float* x, float* out, int n) {
 
 func sumExercise(finished *int) *kernelcheck.Exercise[sumAnswer] {
 	return &kernelcheck.Exercise[sumAnswer]{
-		Title:      "sum exercise",
-		Config:     fast,
-		Harness:    sumHarness,
-		Source:     func(a sumAnswer) string { return a.Kernel },
-		Template:   sumTemplate,
-		Unanswered: "not answered yet: write the sum.",
+		Title:            "sum exercise",
+		Config:           fast,
+		Harness:          sumHarness,
+		Source:           func(a sumAnswer) string { return a.Kernel },
+		Template:         sumTemplate,
+		Unanswered:       "not answered yet: write the sum.",
+		Exact:            true,
+		ContentionAdvice: "Add in the warp first.",
 		Finish: func(f labs.Feedback, src string) labs.Feedback {
 			*finished++
-			f.Tolerance = ""
-			kernelcheck.AdviseContention(&f, "Add in the warp first.", 2)
+			if f.Tolerance != "" || src == "" {
+				f.Add("finish", labs.Fail, "Finish ran before Exact, or without the source")
+			}
 			return f
 		},
 	}
@@ -62,11 +65,18 @@ func TestExercise(t *testing.T) {
 	// An answer over the contention budget gets the exercise's advice.
 	f = e.Check(dev, sumAnswer{perLaneSum})
 	c, ok := f.Part(kernelcheck.PartContention)
-	if !ok || c.Verdict != labs.Fail || finished != 1 || f.Tolerance != "" {
+	if _, bad := f.Part("finish"); !ok || c.Verdict != labs.Fail || finished != 1 || f.Tolerance != "" || bad {
 		t.Fatalf("per-lane atomics: %s (finished %d)", f, finished)
 	}
 	if strings.Contains(c.Message, "Combine values") || !strings.HasSuffix(c.Message, "the budget is ceil(n / 32) = 130. Add in the warp first.") || c.Hint != 2 {
 		t.Errorf("contention part: %q (hint %d)", c.Message, c.Hint)
+	}
+
+	// A part failed because an earlier one did gets the advice and the
+	// harness's hint too.
+	f = e.Check(dev, sumAnswer{"__global__ void sum("})
+	if c, ok := f.Part(kernelcheck.PartContention); !ok || !strings.HasSuffix(c.Message, " Add in the warp first.") || c.Hint != 2 {
+		t.Errorf("contention part of a kernel that does not compile: %+v", c)
 	}
 
 	// The lab contract: the options are Config's, an answer of another
@@ -84,7 +94,7 @@ func TestExercise(t *testing.T) {
 		t.Errorf("a wrong answer type: %s", f)
 	}
 	f = l.Check(dev, &sumAnswer{shuffleSum}, s)
-	if !f.OK() || finished != 2 {
+	if !f.OK() || finished != 3 {
 		t.Errorf("the reference answer under the lab's settings: %s (finished %d)", f, finished)
 	}
 	if c, _ := f.Part(kernelcheck.PartContention); !strings.Contains(c.Message, "n = 777") {
