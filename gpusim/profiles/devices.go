@@ -18,6 +18,9 @@ const (
 	// built by NVRTC (warplab sass) and by nvcc, and the queue lab's kernels
 	// timed under both.
 	h200Evidence3 = "docs/evidence/2026-11-30-h200-queue-nvrtc-vs-nvcc"
+	// h200L1 is the l1reuse run: per-thread walks against the L1's share
+	// of the SM, their footprint, and the L2's sector rate.
+	h200L1 = "docs/evidence/2026-11-30-h200-l1reuse"
 )
 
 // sources merges source maps.
@@ -34,14 +37,21 @@ func sources(maps ...map[string]string) map[string]string {
 // limits are the sources of the launch limits of compute capability cc,
 // whose shared memory per SM is sharedKB.
 func limits(cc string, sharedKB int) map[string]string {
+	reserved := Guide + "Compute Capability " + cc + ": 1 KB of shared memory is reserved for system use per block (from 8.0 on)"
+	carve := Guide + "Compute Capability " + cc + ", shared memory: the sizes the unified data cache's shared-memory carveout can take"
+	if cc < "8.0" {
+		reserved = Guide + "Compute Capability " + cc + ": no shared memory reserved per block before 8.0"
+	}
 	return map[string]string{
-		"MaxThreadsPerBlock": ccTable + ", " + cc,
-		"MaxThreadsPerSM":    ccTable + ", " + cc,
-		"MaxBlocksPerSM":     ccTable + ", " + cc,
-		"MaxWarpsPerSM":      ccTable + ", " + cc,
-		"SharedPerSM":        fmt.Sprintf("%s, %s (%d KB)", ccTable, cc, sharedKB),
-		"SharedPerBlock":     ccTable + ", 48 KB without opt-in",
-		"RegsPerSM":          ccTable + ", " + cc,
+		"SharedReservedPerBlock": reserved,
+		"SharedCarveoutsKB":      carve,
+		"MaxThreadsPerBlock":     ccTable + ", " + cc,
+		"MaxThreadsPerSM":        ccTable + ", " + cc,
+		"MaxBlocksPerSM":         ccTable + ", " + cc,
+		"MaxWarpsPerSM":          ccTable + ", " + cc,
+		"SharedPerSM":            fmt.Sprintf("%s, %s (%d KB)", ccTable, cc, sharedKB),
+		"SharedPerBlock":         ccTable + ", 48 KB without opt-in",
+		"RegsPerSM":              ccTable + ", " + cc,
 	}
 }
 
@@ -50,6 +60,7 @@ func init() {
 		Name: "t4", Device: "Tesla T4", Arch: "sm_75",
 		SMs: 40, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 1024, MaxBlocksPerSM: 16, MaxWarpsPerSM: 32,
 		SharedPerSM: 64 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
+		L1SharedPerSM: 96 << 10, SharedCarveoutsKB: []int{32, 64},
 		ClockMHz: 1590, MemoryBytes: 16 << 30, DRAMGBps: 320, L2Bytes: 4 << 20,
 		Cost: Cost{
 			BaseClockMHz: 585, LaunchUs: 2.0, DRAMEfficiency: 0.75, IssueIPC: 2, SharedWavefrontsPerCycle: 1,
@@ -66,8 +77,12 @@ func init() {
 			"MemoryBytes":                   Datasheet + "NVIDIA T4, 16 GB GDDR6",
 			"DRAMGBps":                      Datasheet + "NVIDIA T4, 320 GB/s",
 			"L2Bytes":                       Datasheet + "Turing TU104, 4 MB L2",
+			"L1SharedPerSM":                 Datasheet + "NVIDIA Turing architecture whitepaper: 96 KB of unified L1 and shared memory per SM",
+			"Cost.LoadLineCycles":           Calibrated + "not modelled: no Turing load measurement",
+			"Cost.L2ReadGBps":               Calibrated + "not modelled: no Turing L2 measurement",
 			"Cost.BaseClockMHz":             Datasheet + "NVIDIA T4 base clock 585 MHz",
 			"Cost.LaunchUs":                 Calibrated + "the Day 26 course page's tree sum at n = 4096",
+			"Cost.QueuedLaunchUs":           Calibrated + "not modelled: no Turing measurement of queued launches",
 			"Cost.DRAMEfficiency":           Calibrated + "the Day 26 course page's tree sum at n = 4194304",
 			"Cost.IssueIPC":                 Calibrated + "assumed: the H200's first value, kept (Turing's four schedulers issue one warp instruction a cycle each, but its 64 FP32 lanes take two cycles a warp FMA; no T4 issue-bound measurement)",
 			"Cost.LoopUnroll":               Calibrated + "not modelled: no Turing SASS or loop measurement",
@@ -97,9 +112,11 @@ func init() {
 		Name: "h200", Device: "NVIDIA H200", Arch: "sm_90",
 		SMs: 132, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 2048, MaxBlocksPerSM: 32, MaxWarpsPerSM: 64,
 		SharedPerSM: 228 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
+		L1SharedPerSM: 256 << 10, SharedCarveoutsKB: sm90Carveouts, SharedReservedPerBlock: 1 << 10,
 		ClockMHz: 1980, MemoryBytes: 141 << 30, DRAMGBps: 4800, L2Bytes: 60 << 20,
 		Cost: Cost{
 			LaunchUs: 5.7, DRAMEfficiency: 0.89, IssueIPC: 4, LoopUnroll: 4, StoreLineCycles: 4, SharedWavefrontsPerCycle: 1,
+			LoadLineCycles: 0.464, L2ReadGBps: 8730, QueuedLaunchUs: 0.5,
 			ALUCycles: 4, SFUCycles: 16, SharedCycles: 30, GlobalCycles: 700, AtomicCycles: 700,
 			BarrierCycles: 30, BlockStartCycles: 600,
 			SharedFloatA: 60, SharedFloatB: 116, SharedInt: 8,
@@ -113,7 +130,11 @@ func init() {
 			"MemoryBytes":                   Datasheet + "NVIDIA H200, 141 GB HBM3e",
 			"DRAMGBps":                      Datasheet + "NVIDIA H200, 4.8 TB/s",
 			"L2Bytes":                       Measured + "60 MiB L2 reported (docs/measurements.md)",
+			"L1SharedPerSM":                 Datasheet + "NVIDIA H100 Tensor Core GPU architecture whitepaper: 256 KB of combined L1 data cache and shared memory per SM (the H200 is the same GH100 SM)",
+			"Cost.LoadLineCycles":           Measured + h200L1 + "/csv/l1reuse.csv occupancy seq_sum at 8 blocks per SM: a per-thread walk over 16M words, 129,024 lines per SM (32 a warp load) in 0.03597 ms less the launch (5.7 us), 0.464 cycles a line; 4 blocks per SM agree (0.03682 ms)",
+			"Cost.L2ReadGBps":               Measured + h200L1 + "/csv/l1reuse.csv l2 l2_stride s = 8: 17,301,504 loads of one word per 32-byte sector of an L2-resident 16 MB buffer in 0.06910 ms less the launch (5.7 us): 553.6 MB of sectors at 8730 GB/s",
 			"Cost.LaunchUs":                 Measured + h200Run + "/csv/launch.csv event_single: CUDA events around one launch of an empty kernel, median 5.712 us (mean 6.006) over 500, the way the labs time a launch; back to back 3.7 us",
+			"Cost.QueuedLaunchUs":           Measured + h200Run + "/csv/launch.csv graph_replay: 0.503 us a kernel when the GPU holds the launches already (a CUDA graph of 1000 empty kernels, median of 10 replays): the GPU's own cost of starting a queued kernel",
 			"Cost.DRAMEfficiency":           Measured + h200Run + "/csv/bandwidth.csv: device-to-device copy of 1 GiB, 4.27 TB/s",
 			"Cost.IssueIPC":                 Guide + "Compute Capability 9.0: an SM has four warp schedulers, each issuing one warp instruction per cycle; counted in issue slots (gpusim/internal/engine/issue.go), the queue microbenchmark's FMA loops (" + h200Round2 + "/csv/queue.csv, uneven k = 1) agree",
 			"Cost.StoreLineCycles":          Calibrated + h200Evidence3 + "/csv/queue_lab.csv: the queue lab's kernels at even costs and k = 64 (thread pops 0.0897 ms, warp pops 0.1067 ms; modelled 0.1009 and 0.0926), whose lanes store 256 bytes apart, one line request each; neither is a fidelity cell",
@@ -143,6 +164,7 @@ func init() {
 		Name: "gtx1650", Device: "GeForce GTX 1650", Arch: "sm_75",
 		SMs: 14, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 1024, MaxBlocksPerSM: 16, MaxWarpsPerSM: 32,
 		SharedPerSM: 64 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
+		L1SharedPerSM: 96 << 10, SharedCarveoutsKB: []int{32, 64},
 		ClockMHz: 1665, MemoryBytes: 4 << 30, DRAMGBps: 128, L2Bytes: 1 << 20,
 		Cost: Cost{
 			BaseClockMHz: 1485, LaunchUs: 2.0, DRAMEfficiency: 0.75, IssueIPC: 2, SharedWavefrontsPerCycle: 1,
@@ -159,6 +181,7 @@ func init() {
 			"MemoryBytes":       Datasheet + "GeForce GTX 1650, 4 GB",
 			"DRAMGBps":          Datasheet + "GeForce GTX 1650, 128 GB/s GDDR5",
 			"L2Bytes":           Datasheet + "TU117, 1 MB L2",
+			"L1SharedPerSM":     Datasheet + "NVIDIA Turing architecture whitepaper: 96 KB of unified L1 and shared memory per SM",
 			"Cost.BaseClockMHz": Datasheet + "GeForce GTX 1650 base clock 1485 MHz",
 			"Cost.L2OpF32Ns":    Measured + "the atomics-vs-warp-shuffle course notes: 16,777,216 float atomicAdds to one address in 34.95 ms, 2.08 ns each",
 		}),
@@ -168,22 +191,24 @@ func init() {
 			Name: "a100", Device: "NVIDIA A100-SXM4-80GB", Arch: "sm_80",
 			SMs: 108, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 2048, MaxBlocksPerSM: 32, MaxWarpsPerSM: 64,
 			SharedPerSM: 164 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
+			L1SharedPerSM: 192 << 10, SharedCarveoutsKB: []int{0, 8, 16, 32, 64, 100, 132, 164}, SharedReservedPerBlock: 1 << 10,
 			ClockMHz: 1410, MemoryBytes: 80 << 30, DRAMGBps: 2039, L2Bytes: 40 << 20,
 			Sources: sources(limits("8.0", 164), map[string]string{
 				"SMs": Datasheet + "NVIDIA A100 Tensor Core GPU architecture whitepaper: 108 SMs", "ClockMHz": Datasheet + "A100 boost clock 1410 MHz",
 				"MemoryBytes": Datasheet + "A100 80GB SXM", "DRAMGBps": Datasheet + "A100 80GB SXM, 2039 GB/s",
-				"L2Bytes": Datasheet + "A100 whitepaper, 40 MB L2",
+				"L2Bytes": Datasheet + "A100 whitepaper, 40 MB L2", "L1SharedPerSM": Datasheet + "A100 whitepaper: 192 KB of combined L1 data cache and shared memory per SM",
 			}),
 		},
 		{
 			Name: "l4", Device: "NVIDIA L4", Arch: "sm_89",
 			SMs: 58, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 1536, MaxBlocksPerSM: 24, MaxWarpsPerSM: 48,
 			SharedPerSM: 100 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
+			L1SharedPerSM: 128 << 10, SharedCarveoutsKB: []int{0, 8, 16, 32, 64, 100}, SharedReservedPerBlock: 1 << 10,
 			ClockMHz: 2040, MemoryBytes: 24 << 30, DRAMGBps: 300, L2Bytes: 48 << 20,
 			Sources: sources(limits("8.9", 100), map[string]string{
 				"SMs": Datasheet + "NVIDIA L4 (AD104, 58 SMs, 7424 CUDA cores)", "ClockMHz": Datasheet + "NVIDIA L4 boost clock 2040 MHz",
 				"MemoryBytes": Datasheet + "NVIDIA L4, 24 GB GDDR6", "DRAMGBps": Datasheet + "NVIDIA L4, 300 GB/s",
-				"L2Bytes": Datasheet + "NVIDIA Ada whitepaper, AD104 48 MB L2",
+				"L2Bytes": Datasheet + "NVIDIA Ada whitepaper, AD104 48 MB L2", "L1SharedPerSM": Datasheet + "NVIDIA Ada whitepaper: 128 KB of L1 and shared memory per SM",
 			}),
 		},
 	} {
@@ -205,6 +230,8 @@ func init() {
 // where each point comes from): how many lines' worth the L2 serves at
 // once does not follow the number of hot lines smoothly (2 lines are
 // served more slowly than 1, 8 hardly faster than 4).
+var sm90Carveouts = []int{0, 8, 16, 32, 64, 100, 132, 164, 196, 228}
+
 var h200LinesAtOnce = []LinesAtOnce{
 	{1, 1}, {2, 0.86}, {4, 1.71}, {8, 1.92}, {16, 3.84}, {32, 7.64}, {64, 11.6}, {128, 22.9},
 }
@@ -233,10 +260,13 @@ func assumedScheduling(how string) map[string]string {
 // profile takes from the T4's.
 var turingAssumed = map[string]string{
 	"Cost.LaunchUs":                 Calibrated + "assumed: the T4's value",
+	"Cost.QueuedLaunchUs":           Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.DRAMEfficiency":           Calibrated + "assumed: the T4's value",
 	"Cost.IssueIPC":                 Calibrated + "assumed: the T4's value",
 	"Cost.LoopUnroll":               Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.StoreLineCycles":          Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.LoadLineCycles":           Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.L2ReadGBps":               Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.SharedWavefrontsPerCycle": Calibrated + "assumed: the T4's value",
 	"Cost.ALUCycles":                Calibrated + "assumed: the T4's value",
 	"Cost.SFUCycles":                Calibrated + "assumed: the T4's value",

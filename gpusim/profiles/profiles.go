@@ -25,8 +25,17 @@ type Profile struct {
 	SharedPerSM    int64
 	SharedPerBlock int64
 	RegsPerSM      int
-	ClockMHz       float64
-	MemoryBytes    int64
+	// L1SharedPerSM is an SM's unified data cache, which the L1 and shared
+	// memory split between them; SharedCarveoutsKB the shared-memory sizes
+	// the split can take (ascending, in KB), and SharedReservedPerBlock the
+	// shared memory the system takes from each resident block. The L1 has
+	// what the smallest carveout that holds the resident blocks' shared
+	// memory leaves.
+	L1SharedPerSM          int64
+	SharedCarveoutsKB      []int
+	SharedReservedPerBlock int64
+	ClockMHz               float64
+	MemoryBytes            int64
 	// DRAMGBps is the peak DRAM bandwidth; L2Bytes the L2 cache size.
 	DRAMGBps float64
 	L2Bytes  int64
@@ -49,6 +58,12 @@ type Cost struct {
 	// LaunchUs is the time CUDA events measure around the launch of an
 	// empty kernel, back to back with others.
 	LaunchUs float64
+	// QueuedLaunchUs is what a launch adds when the GPU already holds it
+	// queued behind a running kernel of the same stream (two launches
+	// between one pair of events): the front end's dispatch of the next
+	// kernel, without the host's submission the events see around a lone
+	// launch (0: not modelled, a full LaunchUs).
+	QueuedLaunchUs float64
 	// DRAMEfficiency is the fraction of DRAMGBps a streaming copy reaches.
 	DRAMEfficiency float64
 	// IssueIPC is the warp instructions an SM issues per cycle.
@@ -63,6 +78,15 @@ type Cost struct {
 	// line a warp's store touches): a store scattered over 32 lines costs
 	// 32 times a coalesced one (0: not modelled).
 	StoreLineCycles float64
+	// LoadLineCycles is the SM cycles an SM's L1 spends per 128-byte line
+	// a warp's global load touches (a load whose lanes each read their own
+	// line costs 32 times a coalesced one; 0: not modelled).
+	LoadLineCycles float64
+	// L2ReadGBps is the rate at which the L2 serves the SMs' 32-byte
+	// sector requests: every global load's sectors but those the L1 holds
+	// (a lane's reread of the 64-byte granule it loaded last, while the
+	// L1 has room for a line per resident thread; 0: not modelled).
+	L2ReadGBps float64
 	// SharedWavefrontsPerCycle is the shared-memory wavefronts an SM
 	// serves per cycle (a bank-conflicted request takes one per word a bank
 	// serves).
@@ -109,6 +133,24 @@ type Cost struct {
 	// issue cost of a global store or of an atomic whose result is unused
 	// (a reduction), which the warp does not wait for.
 	LocalCycles, StoreCycles int64
+}
+
+// L1Bytes returns the L1's share of an SM's unified data cache when
+// blocks blocks of blockShared bytes of shared memory each are resident:
+// what the smallest carveout that holds them leaves (the whole cache
+// less their shared memory when the profile lists no carveouts). It
+// assumes the driver picks that carveout, as it may when a kernel sets no
+// preference.
+func (p *Profile) L1Bytes(blocks int, blockShared int64) int64 {
+	used := int64(blocks) * (blockShared + p.SharedReservedPerBlock)
+	carve := used
+	for _, kb := range p.SharedCarveoutsKB {
+		if c := int64(kb) << 10; c >= used {
+			carve = c
+			break
+		}
+	}
+	return max(0, p.L1SharedPerSM-carve)
 }
 
 // LinesAtOnce is one measured point of Cost.L2LinesAtOnce: with Hot lines

@@ -58,6 +58,14 @@ type ctx struct {
 	// storeLines counts the 128-byte lines the global stores wrote, one
 	// per line a warp's store touches (issue.go's l1 stores term).
 	storeLines int64
+	// loadLines counts the 128-byte lines the global loads read, one per
+	// line a warp's load touches (the l1 loads term); l1HitSectors the
+	// sectors they read from granules their lanes had loaded last (see
+	// dramBytes).
+	loadLines, l1HitSectors int64
+	// atomWavefronts counts the shared-memory wavefronts of shared
+	// atomics (see atomWavefronts).
+	atomWavefronts int64
 }
 
 func (x *exec) newCtx(budget int64) *ctx {
@@ -75,7 +83,7 @@ func (x *exec) workerCtx(budget int64) *ctx {
 		c.diags = diagSet{}
 		c.printfs = c.printfs[:0]
 		c.printfBytes, c.printfCut, c.executed, c.budget, c.err, c.spent = 0, 0, 0, budget, nil, nil
-		c.storeLines = 0
+		c.storeLines, c.loadLines, c.l1HitSectors, c.atomWavefronts = 0, 0, 0, 0
 		return c
 	}
 	return x.newCtx(budget)
@@ -130,6 +138,9 @@ const spendStep = 1 << 12
 func (x *exec) merge(c *ctx, b *block) {
 	m := x.main
 	x.smStores[b.sm] += c.storeLines
+	x.smLoads[b.sm] += c.loadLines
+	m.l1HitSectors += c.l1HitSectors
+	m.atomWavefronts += c.atomWavefronts
 	addCounters(&m.count, &c.count)
 	for pc, n := range c.execs {
 		m.execs[pc].warps += n.warps

@@ -26,13 +26,17 @@ func TestDRAMBytes(t *testing.T) {
 				want[offs[l]>>granuleShift] = true
 			}
 		}
-		if got := dramBytes(0, &offs, mask, 4, nil); got != int64(len(want))*64 {
+		if got, _ := dramBytes(0, &offs, mask, 4, nil); got != int64(len(want))*64 {
 			t.Fatalf("trial %d: %d bytes, want %d granules of 64", trial, got, len(want))
 		}
 		var l1 [32]uint64
 		dramBytes(0, &offs, mask, 4, &l1)
-		if got := dramBytes(0, &offs, mask, 4, &l1); got != 0 {
+		got, hits := dramBytes(0, &offs, mask, 4, &l1)
+		if got != 0 {
 			t.Fatalf("trial %d: a repeated load moved %d bytes, want 0 (every lane's granule is in the L1)", trial, got)
+		}
+		if want := exactSectors(0, &offs, mask, 4); hits != want {
+			t.Fatalf("trial %d: a repeated load read %d sectors from the L1, want its %d distinct sectors", trial, hits, want)
 		}
 	}
 }
@@ -57,13 +61,15 @@ func TestDRAMBytesSeq(t *testing.T) {
 		}
 		got = want
 		if trial%3 == 0 {
-			if g, w := dramBytesSeq(a0, size, nil), dramBytes(a0, &offs, allLanes, size, nil); g != w {
+			g, _ := dramBytesSeq(a0, size, nil)
+			if w, _ := dramBytes(a0, &offs, allLanes, size, nil); g != w {
 				t.Fatalf("trial %d: store of %d-byte elements at %#x: %d bytes, want %d", trial, size, a0, g, w)
 			}
 		}
-		g, w := dramBytesSeq(a0, size, &got), dramBytes(a0, &offs, allLanes, size, &want)
-		if g != w || got != want {
-			t.Fatalf("trial %d: load of %d-byte elements at %#x: %d bytes, want %d; L1 %v, want %v", trial, size, a0, g, w, got, want)
+		g, gh := dramBytesSeq(a0, size, &got)
+		w, wh := dramBytes(a0, &offs, allLanes, size, &want)
+		if g != w || gh != wh || got != want {
+			t.Fatalf("trial %d: load of %d-byte elements at %#x: %d bytes and %d hit sectors, want %d and %d; L1 %v, want %v", trial, size, a0, g, gh, w, wh, got, want)
 		}
 	}
 }

@@ -145,6 +145,24 @@ type Outcome struct {
 	// blocks on one SM wrote (a warp's store counts each line its lanes
 	// touch once): the busiest SM's store traffic to the L2.
 	MaxSMStoreLines int64
+	// MaxSMLoadLines is the same for the global loads: the most 128-byte
+	// lines the loads of the blocks on one SM read, each line a warp's
+	// load touches once.
+	MaxSMLoadLines int64
+	// L1HitSectors is the 32-byte sectors the global loads read from a
+	// 64-byte granule their lane had loaded last time: what the L1 serves
+	// when it holds every resident lane's line.
+	L1HitSectors int64
+	// SharedAtomicWavefronts is the shared-memory wavefronts the shared
+	// atomics took: per warp instruction, the most distinct words one bank
+	// serves.
+	SharedAtomicWavefronts int64
+	// SMBlocks is the blocks one SM holds at once: the resident blocks, or
+	// the grid's share of an SM when the grid has fewer. BlockThreads and
+	// BlockShared are a block's threads and shared memory (static and
+	// dynamic).
+	SMBlocks, BlockThreads int
+	BlockShared            int64
 }
 
 // L2Profile is the L2's atomic work: each line's busy time in nanoseconds,

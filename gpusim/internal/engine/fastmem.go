@@ -143,9 +143,11 @@ const granuleShift = 6
 // mask at base+offs: the distinct 64-byte granules it touches, times 64.
 // For a load (l1 non-nil), a granule that one of its lanes loaded last
 // time too is an L1 hit and moves nothing; every lane then remembers its
-// granule.
-func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]uint64) int64 {
-	var gs [32]uint64
+// granule. It also returns the distinct 32-byte sectors the access reads
+// from such granules: what the L1 serves if it still holds the lanes'
+// lines (the cost model's l2 reads term decides how many it does).
+func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]uint64) (bytes, hitSectors int64) {
+	var gs, ss [32]uint64
 	n := 0
 	hit := uint32(0)
 	sorted := true
@@ -156,7 +158,7 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 		if (a+size-1)>>granuleShift != g {
 			// A lane whose element straddles two granules: rare (a
 			// misaligned vector), counted exactly without the L1.
-			return straddlingBytes(base, offs, mask, size)
+			return straddlingBytes(base, offs, mask, size), 0
 		}
 		if l1 != nil {
 			if l1[l] == g+1 {
@@ -164,15 +166,15 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 			}
 			l1[l] = g + 1
 		}
-		sorted = sorted && (n == 0 || g >= gs[n-1])
-		gs[n] = g
+		sorted = sorted && (n == 0 || a>>5 >= ss[n-1])
+		gs[n], ss[n] = g, a>>5
 		n++
 	}
 	// Distinct granules; a granule is a hit when any lane hit it. Lanes in
 	// address order (coalesced and strided accesses) group each granule's
 	// lanes together, so one pass over the runs does.
 	if sorted {
-		var moved int64
+		var moved, secs int64
 		for i := 0; i < n; {
 			h := false
 			j := i
@@ -181,12 +183,18 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 			}
 			if !h {
 				moved++
+			} else {
+				for k := i; k < j; k++ {
+					if k == i || ss[k] != ss[k-1] {
+						secs++
+					}
+				}
 			}
 			i = j
 		}
-		return moved << granuleShift
+		return moved << granuleShift, secs
 	}
-	var moved int64
+	var moved, secs int64
 	for i := 0; i < n; i++ {
 		dup, h := false, hit&(1<<uint(i)) != 0
 		for j := 0; j < i; j++ {
@@ -203,9 +211,26 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 		}
 		if !h {
 			moved++
+			continue
+		}
+		// The granule's distinct sectors.
+		for j := i; j < n; j++ {
+			if gs[j] != gs[i] {
+				continue
+			}
+			first := true
+			for k := i; k < j; k++ {
+				if gs[k] == gs[i] && ss[k] == ss[j] {
+					first = false
+					break
+				}
+			}
+			if first {
+				secs++
+			}
 		}
 	}
-	return moved << granuleShift
+	return moved << granuleShift, secs
 }
 
 func straddlingBytes(base uint64, offs *[32]uint64, mask uint32, size uint64) int64 {
@@ -254,8 +279,12 @@ func (x *exec) loadLanes(w *warp, d, ad *[32]uint64, off, size uint64, hintShare
 	c := &w.blk.ctx.count
 	c.GlobalLoadRequests++
 	c.GlobalLoadSectors += sectors(cache.Base, &offs, w.mask, size)
-	c.DRAMBytes += dramBytes(cache.Base, &offs, w.mask, size, &w.l1)
+	moved, hits := dramBytes(cache.Base, &offs, w.mask, size, &w.l1)
+	c.DRAMBytes += moved
 	c.GlobalLoadBytes += int64(n) * int64(size)
+	cx := w.blk.ctx
+	cx.loadLines += lines(cache.Base, &offs, w.mask)
+	cx.l1HitSectors += hits
 	return true
 }
 
@@ -313,7 +342,8 @@ func (x *exec) storeLanes(w *warp, v, ad *[32]uint64, off, size uint64, hintShar
 	c.GlobalStoreRequests++
 	c.GlobalStoreSectors += sectors(cache.Base, &offs, w.mask, size)
 	w.blk.ctx.storeLines += lines(cache.Base, &offs, w.mask)
-	c.DRAMBytes += dramBytes(cache.Base, &offs, w.mask, size, nil)
+	moved, _ := dramBytes(cache.Base, &offs, w.mask, size, nil)
+	c.DRAMBytes += moved
 	c.GlobalStoreBytes += int64(n) * int64(size)
 	return true
 }
@@ -400,8 +430,12 @@ func (x *exec) loadSeq(w *warp, d *[32]uint64, addr, size uint64, hintShared boo
 	a0 := cache.Base + o0
 	c.GlobalLoadRequests++
 	c.GlobalLoadSectors += int64((a0+32*size-1)>>5 - a0>>5 + 1)
-	c.DRAMBytes += dramBytesSeq(a0, size, &w.l1)
+	moved, hits := dramBytesSeq(a0, size, &w.l1)
+	c.DRAMBytes += moved
 	c.GlobalLoadBytes += 32 * int64(size)
+	cx := w.blk.ctx
+	cx.loadLines += int64((a0+32*size-1)>>7 - a0>>7 + 1)
+	cx.l1HitSectors += hits
 	return true
 }
 
@@ -432,7 +466,8 @@ func (x *exec) storeSeq(w *warp, v *[32]uint64, addr, size uint64, hintShared bo
 	a0 := cache.Base + o0
 	c.GlobalStoreRequests++
 	c.GlobalStoreSectors += int64((a0+32*size-1)>>5 - a0>>5 + 1)
-	c.DRAMBytes += dramBytesSeq(a0, size, nil)
+	moved, _ := dramBytesSeq(a0, size, nil)
+	c.DRAMBytes += moved
 	c.GlobalStoreBytes += 32 * int64(size)
 	return true
 }
@@ -464,26 +499,34 @@ func scatterSeq(p unsafe.Pointer, v *[32]uint64, size uint64) {
 // dramBytesSeq is dramBytes for 32 lanes at a0 + l*size with aligned
 // 4- or 8-byte elements, which never straddle a granule and come in
 // address order.
-func dramBytesSeq(a0, size uint64, l1 *[32]uint64) int64 {
+func dramBytesSeq(a0, size uint64, l1 *[32]uint64) (bytes, hitSectors int64) {
 	if l1 == nil {
-		return int64((a0+32*size-1)>>granuleShift-a0>>granuleShift+1) << granuleShift
+		return int64((a0+32*size-1)>>granuleShift-a0>>granuleShift+1) << granuleShift, 0
 	}
-	var moved int64
+	var moved, secs int64
 	cur := a0 >> granuleShift
 	hit := false
+	// A granule of 4- or 8-byte lanes in address order holds
+	// granule/32 sectors of them: the run's first and last sector.
+	first := a0 >> 5
 	for l := range l1 {
-		g := (a0 + uint64(l)*size) >> granuleShift
+		a := a0 + uint64(l)*size
+		g := a >> granuleShift
 		if g != cur {
 			if !hit {
 				moved++
+			} else {
+				secs += int64((a-size)>>5 - first + 1)
 			}
-			cur, hit = g, false
+			cur, hit, first = g, false, a>>5
 		}
 		hit = hit || l1[l] == g+1
 		l1[l] = g + 1
 	}
 	if !hit {
 		moved++
+	} else {
+		secs += int64((a0+31*size)>>5 - first + 1)
 	}
-	return moved << granuleShift
+	return moved << granuleShift, secs
 }

@@ -318,13 +318,15 @@ func countMem(cx *ctx, st *memStats, size uint64, store bool) {
 		// the L1's reuse.
 		var offs [32]uint64
 		copy(offs[:], st.addrs[:st.n])
-		c.DRAMBytes += dramBytes(0, &offs, uint32(uint64(1)<<st.n-1), size, nil)
+		moved, _ := dramBytes(0, &offs, uint32(uint64(1)<<st.n-1), size, nil)
+		c.DRAMBytes += moved
 		if store {
 			c.GlobalStoreRequests++
 			c.GlobalStoreSectors += st.globalSectors(size)
 			cx.storeLines += lines(0, &offs, uint32(uint64(1)<<st.n-1))
 			c.GlobalStoreBytes += int64(st.n) * int64(size)
 		} else {
+			cx.loadLines += lines(0, &offs, uint32(uint64(1)<<st.n-1))
 			c.GlobalLoadRequests++
 			c.GlobalLoadSectors += st.globalSectors(size)
 			c.GlobalLoadBytes += int64(st.n) * int64(size)
@@ -628,12 +630,27 @@ func canonMask(k cudac.Kind) uint64 {
 	return ^uint64(0)
 }
 
+// atomWavefronts is the shared-memory wavefronts a warp's shared atomic
+// takes: one per distinct word the busiest of the 32 banks serves (lanes
+// on one word share it; their order is the address queue's).
+func atomWavefronts(g *atomGroup) int64 {
+	var banks [32]int64
+	most := int64(0)
+	for i := 0; i < g.k; i++ {
+		bank := (g.addrs[i] >> 2) & 31
+		banks[bank]++
+		most = max(most, banks[bank])
+	}
+	return most
+}
+
 // queueShared advances a warp's clock past its shared atomics: each
 // address serves its lanes one after another, at a cost per lane that
 // falls as more of the block's warps contend for it (see Costs).
 func (x *exec) queueShared(w *warp, g *atomGroup, floatAdd bool) {
 	c := &x.m.Costs
 	b := w.blk
+	b.ctx.atomWavefronts += atomWavefronts(g)
 	done := w.clock
 	for i := 0; i < g.k; i++ {
 		q := b.queues[g.addrs[i]]

@@ -25,6 +25,8 @@ type exec struct {
 	issueW []float64
 	// smStores are the 128-byte lines each SM's global stores wrote.
 	smStores []int64
+	// smLoads are the 128-byte lines each SM's global loads read.
+	smLoads []int64
 
 	threadsPerBlock int
 	warpsPerBlock   int
@@ -134,6 +136,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	}
 	x.atom.init()
 	x.smStores = make([]int64, m.SMs)
+	x.smLoads = make([]int64, m.SMs)
 	x.raceShift = raceGranule(k)
 	if cfg.Relaxed {
 		x.weak = newWeakMem(m)
@@ -317,9 +320,10 @@ func (b *block) pick() *warp {
 // resume runs a granted block in the scheduler's own context.
 func (x *exec) resume(b *block, granted bool) {
 	b.ctx = x.main
-	before := x.main.storeLines
+	before, beforeLoads := x.main.storeLines, x.main.loadLines
 	x.phase(b, granted)
 	x.smStores[b.sm] += x.main.storeLines - before
+	x.smLoads[b.sm] += x.main.loadLines - beforeLoads
 	x.after(b)
 }
 
@@ -652,7 +656,10 @@ func (x *exec) outcome() *Outcome {
 	// The kernel ends when its last block has finished and the L2 has
 	// served the last atomic.
 	o := &Outcome{Counters: *c, Cycles: max(x.cycles, x.atom.drained), BlocksEnd: x.cycles,
-		L2Drain: x.atom.drained, ResidentBlocks: x.resident, IssueSlots: issue, MaxSMStoreLines: slices.Max(x.smStores)}
+		L2Drain: x.atom.drained, ResidentBlocks: x.resident, IssueSlots: issue, MaxSMStoreLines: slices.Max(x.smStores),
+		MaxSMLoadLines: slices.Max(x.smLoads), L1HitSectors: m.l1HitSectors, SharedAtomicWavefronts: m.atomWavefronts,
+		SMBlocks: int(min(int64(x.resident), (x.blocks+int64(x.m.SMs)-1)/int64(x.m.SMs))), BlockThreads: x.threadsPerBlock,
+		BlockShared: x.sharedSize}
 	o.L2 = x.atom.l2Profile()
 	o.Diagnostics = m.diags.list
 	var cut int
