@@ -12,7 +12,7 @@ import (
 // The cost model turns a launch's counters and its virtual-time schedule
 // into the time CUDA events around the launch would measure:
 //
-//	launch + max(blocks, L2 atomic chain, L2 throughput, DRAM, shared, l1 stores, issue)
+//	launch + max(blocks, L2 atomic chain, L2 throughput, DRAM, l1/shared, l1 stores, issue)
 //
 //   - launch: the profile's event-measured cost of launching a kernel;
 //   - blocks and L2 atomic chain: the engine's virtual-time schedule, in SM
@@ -32,8 +32,20 @@ import (
 //   - DRAM: the bytes moved in 64-byte granules (less a lane's reloads of
 //     the granule it read last, which the L1 serves), at the profile's
 //     achievable bandwidth;
-//   - shared: the shared-memory wavefronts (a request, plus one replay per
-//     extra word a bank must serve), one per SM cycle;
+//   - l1/shared: the SM's unified L1 and shared memory, one array behind
+//     one pipeline: the shared-memory wavefronts (a request, plus one
+//     replay per extra word a bank must serve; a shared atomic, the most
+//     words one bank serves), one per SM cycle, added to the larger of
+//     the global loads' line lookups (the lines the busiest SM's loads
+//     touch, at the profile's cycles per line: a warp whose lanes each
+//     walk their own chunk touches 32 lines a load, a coalesced one one)
+//     and the sectors the L2 returns (all the loads' sectors but a lane's
+//     rereads of the granule it loaded last, which the L1 serves while it
+//     has room for a line per resident thread, in proportion to the room
+//     otherwise; the L1 has the unified cache less the carveout the
+//     resident blocks' shared memory takes), at the L2's rate. A profile
+//     without the L1's parameters has the shared wavefronts alone
+//     ("shared");
 //   - l1 stores: the line requests the busiest SM's global stores send
 //     to the L2 (a warp's store sends one per 128-byte line its lanes
 //     touch), at the profile's cycles per request: a store whose lanes
@@ -96,12 +108,31 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 	add("dram", bytes/bw, fmt.Sprintf("%.0f bytes in 64-byte granules at %.0f GB/s", bytes, bw))
 
 	// Shared memory serves one wavefront per SM cycle; a request whose
-	// lanes hit k distinct words of one bank takes k.
-	wavefronts := float64(c.SharedLoadRequests + c.SharedStoreRequests + c.SharedBankConflicts)
-	if wavefronts > 0 {
-		add("shared", wavefronts/(float64(p.SMs)*cost.SharedWavefrontsPerCycle)/ghz,
-			fmt.Sprintf("%.0f wavefronts (%d of them bank-conflict replays) at %g per cycle on %d SMs",
-				wavefronts, c.SharedBankConflicts, cost.SharedWavefrontsPerCycle, p.SMs))
+	// lanes hit k distinct words of one bank takes k, a shared atomic as
+	// many as the most words one bank serves.
+	wavefronts := float64(c.SharedLoadRequests + c.SharedStoreRequests + c.SharedBankConflicts + out.SharedAtomicWavefronts)
+	sharedNs := wavefronts / (float64(p.SMs) * cost.SharedWavefrontsPerCycle) / ghz
+	sharedDetail := fmt.Sprintf("%.0f shared wavefronts (%d of them bank-conflict replays, %d of shared atomics) at %g per cycle on %d SMs",
+		wavefronts, c.SharedBankConflicts, out.SharedAtomicWavefronts, cost.SharedWavefrontsPerCycle, p.SMs)
+	if cost.LoadLineCycles > 0 || cost.L2ReadGBps > 0 {
+		// Shared memory and the L1 are one array behind one pipeline: its
+		// shared wavefronts add to the global loads' work there, the
+		// lines they look up or, when more of them miss, the sectors the
+		// L2 returns into it.
+		loadsNs := float64(out.MaxSMLoadLines) * cost.LoadLineCycles / ghz
+		var missNs, miss, share float64
+		if cost.L2ReadGBps > 0 {
+			share = l1Share(p, out)
+			miss = float64(c.GlobalLoadSectors) - share*float64(out.L1HitSectors)
+			missNs = miss * 32 / cost.L2ReadGBps
+		}
+		if total := sharedNs + max(loadsNs, missNs); total > 0 {
+			add("l1/shared", total, fmt.Sprintf(
+				"%s; and the larger of the busiest SM's %d global load line lookups at %g cycles (%.4f ms) and %.0f of the %d sectors loaded that miss the L1, which holds %.0f%% of the resident lanes' lines, at the L2's %g GB/s (%.4f ms)",
+				sharedDetail, out.MaxSMLoadLines, cost.LoadLineCycles, ms(loadsNs), miss, c.GlobalLoadSectors, 100*share, cost.L2ReadGBps, ms(missNs)))
+		}
+	} else if wavefronts > 0 {
+		add("shared", sharedNs, sharedDetail)
 	}
 
 	if out.MaxSMStoreLines > 0 && cost.StoreLineCycles > 0 {
@@ -122,6 +153,18 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 		src += fmt.Sprintf(" at %.0f MHz", clockMHz)
 	}
 	return driver.Timing{Ms: total, Source: src, Breakdown: parts}
+}
+
+// l1Share is the fraction of the resident lanes' lines the L1 holds: a
+// lane that rereads the granule it loaded last finds it there when the L1
+// has room for a 128-byte line per resident thread, and in proportion to
+// the room otherwise.
+func l1Share(p *profiles.Profile, out *engine.Outcome) float64 {
+	need := float64(out.SMBlocks*out.BlockThreads) * 128
+	if need == 0 {
+		return 1
+	}
+	return min(1, float64(p.L1Bytes(out.SMBlocks, out.BlockShared))/need)
 }
 
 // machine describes a profile to the engine.
