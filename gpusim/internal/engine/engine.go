@@ -50,8 +50,8 @@ type Costs struct {
 	// shared atomic, which only its own block observes.
 	SharedJitterDivisor int64
 	// SharedFloatA and SharedFloatB give the cycles one lane's shared float
-	// atomicAdd (a compare-and-swap loop) holds its address, when W warps of
-	// the block contend for it: A + B/W. The more warps contend, the better
+	// atomicAdd (a compare-and-swap loop) holds its address in a block of
+	// W warps: A + B/W. The more warps contend, the better
 	// the loop's round trips overlap.
 	SharedFloatA, SharedFloatB float64
 	// SharedInt is the cycles one lane's native shared atomic holds its address.
@@ -352,8 +352,7 @@ type block struct {
 
 // addrQueue is one shared address's atomic service.
 type addrQueue struct {
-	free  int64
-	warps uint32 // the block's warps that have used it
+	free int64
 }
 
 // lanePos describes where lane l of warp w is, for error messages.

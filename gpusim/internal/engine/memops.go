@@ -646,7 +646,11 @@ func atomWavefronts(g *atomGroup) int64 {
 
 // queueShared advances a warp's clock past its shared atomics: each
 // address serves its lanes one after another, at a cost per lane that
-// falls as more of the block's warps contend for it (see Costs).
+// falls with the block's warps, which contend for it together (see
+// Costs): the same for the first warp's lanes as for the last's, as the
+// H200 measures (docs/evidence/2026-11-30-h200-microbench-softmax-small:
+// 256 lanes on one shared float cost a flat 42 ns each at 1 to 132
+// blocks).
 func (x *exec) queueShared(w *warp, g *atomGroup, floatAdd bool) {
 	c := &x.m.Costs
 	b := w.blk
@@ -658,10 +662,9 @@ func (x *exec) queueShared(w *warp, g *atomGroup, floatAdd bool) {
 			q = &addrQueue{}
 			b.queues[g.addrs[i]] = q
 		}
-		q.warps |= 1 << uint(w.idx)
 		per := c.SharedInt
 		if floatAdd {
-			per = c.SharedFloatA + c.SharedFloatB/float64(bits.OnesCount32(q.warps))
+			per = c.SharedFloatA + c.SharedFloatB/float64(len(b.warps))
 		}
 		start := max(w.clock, q.free)
 		q.free = start + int64(float64(g.count[i])*per)
