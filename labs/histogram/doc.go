@@ -45,7 +45,10 @@
 //
 // On the simulator each kernel runs once (the model is deterministic);
 // on a GPU 3 warm-ups and 10 timed launches, the histogram zeroed before
-// each. The simulator's cost model over-prices contiguous chunks per
-// thread (it does not see the L1 reuse of a thread's next 31 elements),
-// so the partitioning rows are read from the H200's column.
+// each. The h200 profile prices a thread's contiguous chunk as the H200
+// runs it (the L1's line lookups, and the rereads that go to the L2 when
+// the blocks' shared memory leaves the L1 too little room; see
+// docs/evidence/2026-11-30-h200-l1reuse); the Turing profiles have no
+// such measurement and over-price it, so the partitioning rows are read
+// from the H200's column.
 package histogram
