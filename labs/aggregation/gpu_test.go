@@ -1,15 +1,13 @@
 package aggregation
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	_ "github.com/warplab/warplab/cudarun"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labtest"
 )
 
 // openGPU opens the first usable GPU, or skips the test (fails it under
@@ -29,12 +27,7 @@ func TestOnGPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("\n%s", r)
-	if dir := os.Getenv("WARPLAB_GPU_REPORT"); dir != "" {
-		os.WriteFile(filepath.Join(dir, "aggregation-gpu.txt"), []byte(r.String()), 0o644)
-		if b, err := json.MarshalIndent(r, "", "  "); err == nil {
-			os.WriteFile(filepath.Join(dir, "aggregation-gpu.json"), b, 0o644)
-		}
-	}
+	labtest.WriteReport(t, "aggregation", r)
 	l := r.Ladder
 	if !l.Measured || l.WarmUps != 3 || l.Runs != 10 {
 		t.Errorf("timing %q, %d warm-ups, %d runs; want measured, 3 and 10", l.Timing, l.WarmUps, l.Runs)

@@ -1,7 +1,6 @@
 package atomics
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labtest"
 )
 
 // openGPU opens the first usable GPU, or skips the test (fails it under
@@ -72,8 +72,5 @@ func TestOnGPU(t *testing.T) {
 			t.Errorf("an answer copied from one run fails the re-run's check")
 		}
 	}
-	if dir := os.Getenv("WARPLAB_GPU_REPORT"); dir != "" {
-		r := &Day26Report{Device: dev.Info(), Capabilities: dev.Capabilities(), Sweep: s, Determinism: d, BlockSizes: bt}
-		os.WriteFile(dir+"/day26-gpu.txt", []byte(r.String()), 0o644)
-	}
+	labtest.WriteReport(t, "day26", &Day26Report{Device: dev.Info(), Capabilities: dev.Capabilities(), Sweep: s, Determinism: d, BlockSizes: bt})
 }

@@ -1,6 +1,7 @@
 package cas
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -33,6 +34,22 @@ func TestCorrectness(t *testing.T) {
 	}
 	if s := tab.Table().String(); !strings.Contains(s, r.First.String()) {
 		t.Errorf("table lacks the counterexample:\n%s", s)
+	}
+	// The counterexamples hold -Inf and -0: the lab's --json must carry them.
+	b, err := json.Marshal(tab)
+	if err != nil {
+		t.Fatalf("the table as JSON: %v", err)
+	}
+	if !strings.Contains(string(b), `"got":"-Inf"`) {
+		t.Errorf("the JSON lacks the int trick's -Inf maximum: %s", b)
+	}
+}
+
+func TestCounterexampleJSON(t *testing.T) {
+	c := Counterexample{Inputs: []float32{-1, float32(math.Copysign(0, -1))}, Got: float32(math.Inf(-1)), Want: -1}
+	b, err := json.Marshal(c)
+	if want := `{"inputs":[-1,-0],"got":"-Inf","want":-1}`; err != nil || string(b) != want {
+		t.Errorf("got %s, %v; want %s", b, err, want)
 	}
 }
 

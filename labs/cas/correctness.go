@@ -1,6 +1,7 @@
 package cas
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -38,6 +39,16 @@ func (c Counterexample) String() string {
 		s += labkit.FormatFloat32(x)
 	}
 	return s + ") = " + labkit.FormatFloat32(c.Got) + ", want " + labkit.FormatFloat32(c.Want)
+}
+
+// MarshalJSON writes the values as labkit.JSONFloat32 does: counterexamples
+// hold -Inf, +Inf and -0, which JSON numbers cannot.
+func (c Counterexample) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Inputs []labkit.JSONFloat32 `json:"inputs"`
+		Got    labkit.JSONFloat32   `json:"got"`
+		Want   labkit.JSONFloat32   `json:"want"`
+	}{labkit.JSONFloat32s(c.Inputs), labkit.JSONFloat32(c.Got), labkit.JSONFloat32(c.Want)})
 }
 
 // CorrectnessRow is one kernel on every pair.

@@ -1,14 +1,12 @@
 package cas
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	_ "github.com/warplab/warplab/cudarun"
 	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labtest"
 )
 
 // TestOnGPU runs the whole lab on a real GPU at the H200 rows' size (4M
@@ -26,12 +24,7 @@ func TestOnGPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("\n%s", r)
-	if dir := os.Getenv("WARPLAB_GPU_REPORT"); dir != "" {
-		os.WriteFile(filepath.Join(dir, "cas-gpu.txt"), []byte(r.String()), 0o644)
-		if b, err := json.MarshalIndent(r, "", "  "); err == nil {
-			os.WriteFile(filepath.Join(dir, "cas-gpu.json"), b, 0o644)
-		}
-	}
+	labtest.WriteReport(t, "cas", r)
 	for _, k := range Kernels() {
 		row, _ := r.Correctness.Row(k)
 		if (row.Wrong > 0) != (k == MaxIntTrick) {

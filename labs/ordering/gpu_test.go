@@ -1,14 +1,12 @@
 package ordering
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
 	_ "github.com/warplab/warplab/cudarun"
 	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labtest"
 )
 
 // TestOnGPU runs the lab on a real GPU with the H200 microbenchmark's
@@ -27,12 +25,7 @@ func TestOnGPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("\n%s", r)
-	if dir := os.Getenv("WARPLAB_GPU_REPORT"); dir != "" {
-		os.WriteFile(filepath.Join(dir, "ordering-gpu.txt"), []byte(r.String()), 0o644)
-		if b, err := json.MarshalIndent(r, "", "  "); err == nil {
-			os.WriteFile(filepath.Join(dir, "ordering-gpu.json"), b, 0o644)
-		}
-	}
+	labtest.WriteReport(t, "ordering", r)
 	if r.Publish.Simulated {
 		t.Fatal("the GPU's counts are marked simulated")
 	}

@@ -1,15 +1,13 @@
 package reproducible
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	_ "github.com/warplab/warplab/cudarun"
 	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labtest"
 	"github.com/warplab/warplab/labs/kernelcheck"
 )
 
@@ -33,12 +31,7 @@ func TestOnGPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("\n%s", r)
-	if dir := os.Getenv("WARPLAB_GPU_REPORT"); dir != "" {
-		os.WriteFile(filepath.Join(dir, "reproducible-gpu.txt"), []byte(r.String()), 0o644)
-		if b, err := json.MarshalIndent(r, "", "  "); err == nil {
-			os.WriteFile(filepath.Join(dir, "reproducible-gpu.json"), b, 0o644)
-		}
-	}
+	labtest.WriteReport(t, "reproducible", r)
 	if !r.Sums.Measured {
 		t.Errorf("timing %q, want measured", r.Sums.Timing)
 	}

@@ -1,16 +1,14 @@
 package softmax_test
 
 import (
-	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	_ "github.com/warplab/warplab/cudarun"
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
+	"github.com/warplab/warplab/labs/internal/labtest"
 	"github.com/warplab/warplab/labs/softmax"
 )
 
@@ -80,12 +78,7 @@ func TestOnGPU(t *testing.T) {
 	if !f.OK() {
 		t.Error("the reference solution fails the check on the GPU's profile")
 	}
-	if dir := os.Getenv("WARPLAB_GPU_REPORT"); dir != "" {
-		os.WriteFile(filepath.Join(dir, "softmax-gpu.txt"), []byte(r.String()), 0o644)
-		if b, err := json.MarshalIndent(r, "", "  "); err == nil {
-			os.WriteFile(filepath.Join(dir, "softmax-gpu.json"), b, 0o644)
-		}
-	}
+	labtest.WriteReport(t, "softmax", r)
 }
 
 // clearlyFastest reports whether the row's fastest kernel beats every

@@ -1,6 +1,7 @@
 package labkit
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -56,4 +57,45 @@ func Mean(xs []float64) (mean, stdev float64) {
 		ss += (x - mean) * (x - mean)
 	}
 	return mean, math.Sqrt(ss / float64(len(xs)-1))
+}
+
+// JSONFloat32 is a float32 that encoding/json can carry whatever its
+// value: a JSON number when it is finite (-0 keeps its sign), and the
+// strings "+Inf", "-Inf" and "NaN" where JSON has no number.
+type JSONFloat32 float32
+
+// MarshalJSON implements json.Marshaler.
+func (f JSONFloat32) MarshalJSON() ([]byte, error) {
+	x := float64(f)
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return []byte(strconv.Quote(strconv.FormatFloat(x, 'g', -1, 32))), nil
+	}
+	return []byte(FormatFloat32(float32(f))), nil
+}
+
+// UnmarshalJSON implements json.Unmarshaler: a number, or one of the
+// strings MarshalJSON writes.
+func (f *JSONFloat32) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if u, err := strconv.Unquote(s); err == nil {
+		if u != "+Inf" && u != "-Inf" && u != "NaN" {
+			return fmt.Errorf("labkit: float32 %s: want a number, \"+Inf\", \"-Inf\" or \"NaN\"", s)
+		}
+		s = u
+	}
+	x, err := strconv.ParseFloat(s, 32)
+	if err != nil {
+		return fmt.Errorf("labkit: float32 %s: not a number", b)
+	}
+	*f = JSONFloat32(x)
+	return nil
+}
+
+// JSONFloat32s converts xs for encoding.
+func JSONFloat32s(xs []float32) []JSONFloat32 {
+	out := make([]JSONFloat32, len(xs))
+	for i, x := range xs {
+		out[i] = JSONFloat32(x)
+	}
+	return out
 }

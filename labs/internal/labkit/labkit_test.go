@@ -1,6 +1,7 @@
 package labkit
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"slices"
@@ -217,5 +218,32 @@ func TestLowbias32(t *testing.T) {
 	}
 	if len(seen) != 1<<12 {
 		t.Errorf("Lowbias32 maps 4096 inputs to %d values; a bijection maps them to 4096", len(seen))
+	}
+}
+
+func TestJSONFloat32(t *testing.T) {
+	negZero := float32(math.Copysign(0, -1))
+	in := []float32{-2.5, negZero, float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), math.MaxFloat32, 1e-45}
+	b, err := json.Marshal(JSONFloat32s(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `[-2.5,-0,"+Inf","-Inf","NaN",340282350000000000000000000000000000000,0.000000000000000000000000000000000000000000001]`; string(b) != want {
+		t.Errorf("encoded %s, want %s", b, want)
+	}
+	var out []JSONFloat32
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	for i, x := range out {
+		if got := math.Float32bits(float32(x)); got != math.Float32bits(in[i]) && !(x != x && in[i] != in[i]) {
+			t.Errorf("value %d: %v came back as %v", i, in[i], x)
+		}
+	}
+	for _, bad := range []string{`"inf"`, `"1"`, `true`, `"NaN `} {
+		var f JSONFloat32
+		if err := json.Unmarshal([]byte(bad), &f); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
 	}
 }

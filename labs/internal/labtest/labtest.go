@@ -1,6 +1,8 @@
 package labtest
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -35,5 +37,31 @@ func SameAsEvidence(t testing.TB, embedded, evidence string) {
 	}
 	if string(b) != embedded {
 		t.Errorf("the lab's copy of %s differs from it: copy it again", evidence)
+	}
+}
+
+// WriteReport writes r, the report of the lab name measured on a GPU, as
+// text and JSON to NAME-gpu.txt and NAME-gpu.json in the folder
+// $WARPLAB_GPU_REPORT, when that variable is set, for the evidence that
+// scripts/gpu-evidence.sh collects. A report that cannot be encoded or
+// written fails t: evidence that goes missing without a word is not
+// evidence.
+func WriteReport(t testing.TB, name string, r fmt.Stringer) {
+	t.Helper()
+	dir := os.Getenv("WARPLAB_GPU_REPORT")
+	if dir == "" {
+		return
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		t.Errorf("%s report as JSON: %v", name, err)
+	}
+	for ext, data := range map[string][]byte{".txt": []byte(r.String()), ".json": b} {
+		if data == nil {
+			continue
+		}
+		if err := os.WriteFile(filepath.Join(dir, name+"-gpu"+ext), data, 0o644); err != nil {
+			t.Error(err)
+		}
 	}
 }
