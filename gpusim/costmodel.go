@@ -2,6 +2,7 @@ package gpusim
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/warplab/warplab/gpu/driver"
@@ -35,7 +36,7 @@ import (
 //   - l1/shared: the SM's unified L1 and shared memory, one array behind
 //     one pipeline: the shared-memory wavefronts (a request, plus one
 //     replay per extra word a bank must serve; a shared atomic, the most
-//     words one bank serves), one per SM cycle, added to the larger of
+//     words one bank serves), one per SM cycle, added to the overlap of
 //     the global loads' line lookups (the lines the busiest SM's loads
 //     touch, at the profile's cycles per line: a warp whose lanes each
 //     walk their own chunk touches 32 lines a load, a coalesced one one)
@@ -43,7 +44,9 @@ import (
 //     rereads of the granule it loaded last, which the L1 serves while it
 //     has room for a line per resident thread, in proportion to the room
 //     otherwise; the L1 has the unified cache less the carveout the
-//     resident blocks' shared memory takes), at the L2's rate. A profile
+//     resident blocks' shared memory takes), at the L2's rate; the two
+//     overlap as the profile's p-norm says (the larger when one
+//     dominates, more when they are alike). A profile
 //     without the L1's parameters has the shared wavefronts alone
 //     ("shared");
 //   - l1 stores: the line requests the busiest SM's global stores send
@@ -126,9 +129,13 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 			miss = float64(c.GlobalLoadSectors) - share*float64(out.L1HitSectors)
 			missNs = miss * 32 / cost.L2ReadGBps
 		}
-		if total := sharedNs + max(loadsNs, missNs); total > 0 {
+		both := max(loadsNs, missNs)
+		if q := cost.L1OverlapPower; q > 0 && both > 0 {
+			both = math.Pow(math.Pow(loadsNs, q)+math.Pow(missNs, q), 1/q)
+		}
+		if total := sharedNs + both; total > 0 {
 			add("l1/shared", total, fmt.Sprintf(
-				"%s; and the larger of the busiest SM's %d global load line lookups at %g cycles (%.4f ms) and %.0f of the %d sectors loaded that miss the L1, which holds %.0f%% of the resident lanes' lines, at the L2's %g GB/s (%.4f ms)",
+				"%s; and, overlapped, the busiest SM's %d global load line lookups at %g cycles (%.4f ms) and %.0f of the %d sectors loaded that miss the L1, which holds %.0f%% of the resident lanes' lines, at the L2's %g GB/s (%.4f ms)",
 				sharedDetail, out.MaxSMLoadLines, cost.LoadLineCycles, ms(loadsNs), miss, c.GlobalLoadSectors, 100*share, cost.L2ReadGBps, ms(missNs)))
 		}
 	} else if wavefronts > 0 {

@@ -27,8 +27,13 @@ const (
 // |log(predicted/measured)|) the round-2 cells may have.
 const GeoMeanTarget = 1.15
 
-// BenchRun is the H200 run the round-2 cells come from.
-const BenchRun = "docs/evidence/2026-11-30-h200-microbenchmarks-round2"
+// BenchRun is the H200 run the round-2 cells come from; L1Run the run of
+// the cells whose Bench.Run says so (the per-thread walks against the L1's
+// share of the SM).
+const (
+	BenchRun = "docs/evidence/2026-11-30-h200-microbenchmarks-round2"
+	L1Run    = "docs/evidence/2026-11-30-h200-l1reuse"
+)
 
 // Bench is one measured microbenchmark cell: a kernel launched as the H200
 // ran it, and the median time of the CSV row that measured it.
@@ -37,7 +42,9 @@ type Bench struct {
 	// faster"): "transpose n=4096".
 	Group string `json:"group"`
 	Name  string `json:"name"`
-	// CSV and Row find the measurement: the file under BenchRun/csv and the
+	// Run is the evidence folder of the measurement ("": BenchRun).
+	Run string `json:"run,omitempty"`
+	// CSV and Row find the measurement: the file under Run/csv and the
 	// row's leading fields, comma-separated.
 	CSV string  `json:"csv"`
 	Row string  `json:"row"`
@@ -47,6 +54,14 @@ type Bench struct {
 	Role Role   `json:"role"`
 	Fits string `json:"fits,omitempty"`
 	run  func(*benchEnv) (gpu.Timing, error)
+}
+
+// Dir is the evidence folder of the cell's measurement.
+func (b *Bench) Dir() string {
+	if b.Run == "" {
+		return BenchRun
+	}
+	return b.Run
 }
 
 // BenchResult is one cell, predicted and measured.
@@ -121,7 +136,7 @@ func RunBenches(opts BenchOptions) (*BenchReport, error) {
 	if tol == 0 {
 		tol = Tolerance
 	}
-	r := &BenchReport{Profile: "h200", Source: BenchRun, GeoMean: map[Role]float64{}}
+	r := &BenchReport{Profile: "h200", Source: BenchRun + " and " + L1Run, GeoMean: map[Role]float64{}}
 	for i, b := range cells {
 		t, err := b.run(env)
 		env.freeAll()

@@ -12,17 +12,17 @@ import (
 // the CSV row it names in the committed run, so that no cell quotes a
 // figure the run did not print.
 func TestBenchMeasurements(t *testing.T) {
-	dir := filepath.Join("..", "..", BenchRun, "csv")
 	files := map[string][]string{}
 	for _, b := range Benches() {
-		lines, ok := files[b.CSV]
+		path := filepath.Join("..", "..", b.Dir(), "csv", b.CSV)
+		lines, ok := files[path]
 		if !ok {
-			data, err := os.ReadFile(filepath.Join(dir, b.CSV))
+			data, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
 			}
 			lines = strings.Split(string(data), "\n")
-			files[b.CSV] = lines
+			files[path] = lines
 		}
 		var found []string
 		for _, l := range lines {

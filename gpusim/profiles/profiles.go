@@ -87,6 +87,12 @@ type Cost struct {
 	// (a lane's reread of the 64-byte granule it loaded last, while the
 	// L1 has room for a line per resident thread; 0: not modelled).
 	L2ReadGBps float64
+	// L1OverlapPower is how the L1's line lookups and the L2's returns
+	// overlap: their times t and u take (t^p + u^p)^(1/p), which is the
+	// larger when one dominates and up to 2^(1/p) times it when they are
+	// alike, as two stages of one pipeline queue behind each other (0: the
+	// larger alone).
+	L1OverlapPower float64
 	// SharedWavefrontsPerCycle is the shared-memory wavefronts an SM
 	// serves per cycle (a bank-conflicted request takes one per word a bank
 	// serves).
