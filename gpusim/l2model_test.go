@@ -40,7 +40,7 @@ __global__ void u32(unsigned* c, unsigned k) {
 	if r := u32 / u1; r < 0.9 || r > 1.05 {
 		t.Errorf("u32: 32 counters %.4f ms, one counter %.4f ms: want about the same (ratio %.2f)", u32, u1, r)
 	}
-	if f1 < 1.7*u1 { // both with the 5.7 us launch
+	if f1 < 1.7*u1 { // both with the launch term (Cost.LaunchUs)
 		t.Errorf("one counter: f32 %.4f ms, u32 %.4f ms: want the float add's longer chain (2.4x)", f1, u1)
 	}
 }
