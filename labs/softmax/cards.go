@@ -19,18 +19,23 @@ var notes = Quote{Card: "14-SM Turing GeForce (sm_75)", Label: "Turing, 14 SMs (
 	Source: "the atomics-vs-warp-shuffle course notes (online softmax)"}
 
 // H200Microbench returns the project's H200 measurement of the same pair at
-// four sizes (docs/evidence/2026-11-29-h200-microbenchmarks/csv/softmax.csv:
-// 256 threads per block, 3 warm-ups + 10 timed launches, CUDA 13.0).
+// four sizes (docs/evidence/2026-11-30-h200-microbench-gated/csv/softmax.csv:
+// 256 threads per block, the mean of 10 timed launches after 3 warm-ups,
+// CUDA 13.0), timed gated as the labs time a launch on a GPU. The earlier
+// run (docs/evidence/2026-11-29-h200-microbenchmarks/csv/softmax.csv) was
+// ungated: its launches followed nothing queued, so each also timed the
+// host's submission, 2 to 4 us (the shuffle at 65536: 0.0072 ms ungated,
+// 0.0037 gated).
 func H200Microbench() []Quote { return append([]Quote(nil), h200Microbench...) }
 
 var h200Microbench = []Quote{
-	{Card: "NVIDIA H200 (sm_90, 132 SMs)", Label: "H200 (measured earlier)", N: 65536, AtomicMs: 0.1213, ShuffleMs: 0.0072, Source: h200Source},
-	{Card: "NVIDIA H200 (sm_90, 132 SMs)", Label: "H200 (measured earlier)", N: 1048576, AtomicMs: 1.8494, ShuffleMs: 0.0138, Source: h200Source},
-	{Card: "NVIDIA H200 (sm_90, 132 SMs)", Label: "H200 (measured earlier)", N: 4194304, AtomicMs: 7.3791, ShuffleMs: 0.0361, Source: h200Source},
-	{Card: "NVIDIA H200 (sm_90, 132 SMs)", Label: "H200 (measured earlier)", N: 16777216, AtomicMs: 29.4541, ShuffleMs: 0.1212, Source: h200Source},
+	{Card: "NVIDIA H200 (sm_90, 132 SMs)", Label: "H200 (measured earlier)", N: 65536, AtomicMs: 0.1179, ShuffleMs: 0.0037, Source: h200Source},
+	{Card: "NVIDIA H200 (sm_90, 132 SMs)", Label: "H200 (measured earlier)", N: 1048576, AtomicMs: 1.8430, ShuffleMs: 0.0104, Source: h200Source},
+	{Card: "NVIDIA H200 (sm_90, 132 SMs)", Label: "H200 (measured earlier)", N: 4194304, AtomicMs: 7.3644, ShuffleMs: 0.0325, Source: h200Source},
+	{Card: "NVIDIA H200 (sm_90, 132 SMs)", Label: "H200 (measured earlier)", N: 16777216, AtomicMs: 29.4552, ShuffleMs: 0.1191, Source: h200Source},
 }
 
-const h200Source = "warplab microbenchmark softmax.cu on the H200, 2026-11-29"
+const h200Source = "warplab microbenchmark softmax.cu on the H200, gated, 2026-11-30"
 
 // h200Quote returns the H200 measurement at n, or at the notes' size
 // when none was made at n.
