@@ -1,6 +1,7 @@
 package aggregation
 
 import (
+	"fmt"
 	"testing"
 
 	_ "github.com/warplab/warplab/cudarun"
@@ -17,7 +18,8 @@ func openGPU(t *testing.T) *gpu.Device { return testenv.Open(t, testenv.GPU(t)) 
 // TestOnGPU runs the whole lab on a real GPU: measured times after
 // warm-ups, every launch's tickets a permutation, the simulator's
 // prediction beside every kernel, the fastest kernel of each case
-// predicted right, and every prediction within ±30% of the measurement.
+// predicted right, and every prediction within ±30% of the measurement,
+// save the known misses listed with their reasons.
 // With WARPLAB_GPU_REPORT=DIR it writes the report there as text and
 // JSON, the evidence the lab's notes cite.
 func TestOnGPU(t *testing.T) {
@@ -41,15 +43,14 @@ func TestOnGPU(t *testing.T) {
 	if l.Predicted == nil || l.PredictedTable() == nil {
 		t.Fatal("no prediction beside the measurement")
 	}
+	var cells []labtest.Prediction
 	for _, row := range l.Rows {
 		p, ok := l.Predicted.Row(row.Kernel, row.KeysPerWarp)
 		if !ok {
 			t.Errorf("%s at %d keys per warp: no prediction", row.Kernel, row.KeysPerWarp)
 			continue
 		}
-		if q := p.Ms / row.Ms; q < 1/1.3 || q > 1.3 {
-			t.Errorf("%s, %s: predicted %.4f ms, measured %.4f ms (%.2fx): outside ±30%%", row.Case(l.Buckets), row.Kernel, p.Ms, row.Ms, q)
-		}
+		cells = append(cells, labtest.Prediction{Cell: fmt.Sprintf("%s, %s", row.Case(l.Buckets), row.Kernel), Predicted: p.Ms, Measured: row.Ms})
 		// The fastest of a case must be predicted fastest, unless the
 		// measured times of the two are within 10% (a tie on the GPU).
 		if l.fastestOfCase(row) && !l.Predicted.fastestOfCase(p) {
@@ -58,7 +59,12 @@ func TestOnGPU(t *testing.T) {
 			}
 		}
 	}
+	labtest.CheckPredictions(t, cells, knownMisses)
 }
+
+// knownMisses are the cells the h200 profile misses by more than 30% on
+// the H200 (docs/evidence), with why.
+var knownMisses = map[string]string{}
 
 // bestOfCase returns the row the prediction calls fastest in r's case,
 // with its measured time.

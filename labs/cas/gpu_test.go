@@ -1,6 +1,7 @@
 package cas
 
 import (
+	"fmt"
 	"testing"
 
 	_ "github.com/warplab/warplab/cudarun"
@@ -14,7 +15,8 @@ import (
 // where the simulator said, the other kernels right, measured times after
 // warm-ups with the simulator's prediction and retry counts beside them,
 // and the CAS loop faster than atomicMax at 65,536 contenders as on the
-// H200. Predictions outside ±30% are logged (calibration data). With
+// H200. Every prediction within ±30% of its measurement, save the known
+// misses listed with their reasons (labtest.CheckPredictions). With
 // WARPLAB_GPU_REPORT=DIR it writes the report there as text and JSON.
 func TestOnGPU(t *testing.T) {
 	dev := testenv.Open(t, testenv.GPU(t))
@@ -35,17 +37,21 @@ func TestOnGPU(t *testing.T) {
 	if c.Predicted == "" {
 		t.Error("no prediction beside the measurement")
 	}
+	var cells []labtest.Prediction
 	for _, row := range c.Rows {
 		if wantWrong := row.Kernel == MaxIntTrick && row.Contenders == 1; (row.Wrong > 0) != wantWrong {
 			t.Errorf("%s at %d contenders: %d wrong groups", row.Kernel, row.Contenders, row.Wrong)
 		}
-		if q := row.PredictedMs / row.Ms; q < 1/1.3 || q > 1.3 {
-			t.Logf("outside ±30%%: %s at %d contenders: predicted %.4f ms, measured %.4f ms (%.2fx)", row.Kernel, row.Contenders, row.PredictedMs, row.Ms, q)
-		}
+		cells = append(cells, labtest.Prediction{Cell: fmt.Sprintf("%s at %d contenders", row.Kernel, row.Contenders), Predicted: row.PredictedMs, Measured: row.Ms})
 	}
+	labtest.CheckPredictions(t, cells, knownMisses)
 	loop, _ := c.Row(MaxCAS, 65536)
 	hw, _ := c.Row(MaxIntTrick, 65536)
 	if loop.Ms >= hw.Ms {
 		t.Errorf("at 65,536 contenders the CAS loop took %.4f ms, atomicMax %.4f ms: want the loop faster, as on the H200", loop.Ms, hw.Ms)
 	}
 }
+
+// knownMisses are the cells the h200 profile misses by more than 30% on
+// the H200 (docs/evidence), with why.
+var knownMisses = map[string]string{}

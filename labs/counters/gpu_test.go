@@ -1,6 +1,7 @@
 package counters_test
 
 import (
+	"fmt"
 	"testing"
 
 	_ "github.com/warplab/warplab/cudarun"
@@ -8,11 +9,13 @@ import (
 	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/counters"
+	"github.com/warplab/warplab/labs/internal/labtest"
 )
 
 // TestOnGPU runs the sweep at the H200's size (16M threads) on a real GPU
 // for the claim's cells, with the simulator's prediction beside each: the
-// counts right, the prediction within ±30%, and the faster layout the same
+// counts right, the prediction within ±30% (save the known misses listed
+// with their reasons), and the faster layout the same
 // in the measurement and the model. On an H200 the measurement must also
 // agree with the committed one within 30%.
 func TestOnGPU(t *testing.T) {
@@ -33,21 +36,21 @@ func TestOnGPU(t *testing.T) {
 	if !s.OK() {
 		t.Error("a launch miscounted")
 	}
+	var cells []labtest.Prediction
 	for _, r := range s.Rows {
 		p, ok := s.Predicted.Row(r.Rung, r.Slices, r.Padded)
 		if !ok {
 			t.Errorf("%s k=%d %s: no prediction", r.Rung, r.Slices, r.Layout())
 			continue
 		}
-		if q := p.Ms / r.Ms; q < 1/1.3 || q > 1.3 {
-			t.Errorf("%s k=%d %s: predicted %.4f ms, measured %.4f ms (x%.2f): outside ±30%%", r.Rung, r.Slices, r.Layout(), p.Ms, r.Ms, q)
-		}
+		cells = append(cells, labtest.Prediction{Cell: fmt.Sprintf("%s k=%d %s", r.Rung, r.Slices, r.Layout()), Predicted: p.Ms, Measured: r.Ms})
 		if m, ok := counters.H200Measured(r.Rung, false, r.Slices, r.Padded); ok && dev.Info().Name == "NVIDIA H200" {
 			if q := r.Ms / m.MedianMs; q < 1/1.3 || q > 1.3 {
 				t.Errorf("%s k=%d %s: %.4f ms now, %.4f ms in the committed run", r.Rung, r.Slices, r.Layout(), r.Ms, m.MedianMs)
 			}
 		}
 	}
+	labtest.CheckPredictions(t, cells, knownMisses)
 	for _, rung := range []counters.Rung{counters.ByWarp, counters.ByLane} {
 		a, _ := s.Row(rung, 32, false)
 		b, _ := s.Row(rung, 32, true)
@@ -58,3 +61,7 @@ func TestOnGPU(t *testing.T) {
 		}
 	}
 }
+
+// knownMisses are the cells the h200 profile misses by more than 30% on
+// the H200 (docs/evidence), with why.
+var knownMisses = map[string]string{}

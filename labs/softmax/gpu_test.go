@@ -1,6 +1,7 @@
 package softmax_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -22,7 +23,8 @@ func openGPU(t *testing.T) *gpu.Device {
 // TestOnGPU runs the whole lab on a real GPU with the notes' size in the
 // sweep: every denominator within its rounding bound, measured times with
 // 3 warm-ups and 10 runs, the simulator's prediction for that GPU beside
-// every cell (within ±30%), the fastest kernel predicted right wherever
+// every cell (within ±30%, save the known misses listed with their
+// reasons), the fastest kernel predicted right wherever
 // the measurement separates the kernels by more than 10%, and the
 // exercise's reference solution passing its check. With
 // WARPLAB_GPU_REPORT=DIR it writes the report there as text and JSON.
@@ -42,6 +44,7 @@ func TestOnGPU(t *testing.T) {
 	if !s.Measured || s.WarmUps != 3 || s.Runs != 10 || s.Predicted == nil {
 		t.Fatalf("timing %q, %d warm-ups, %d runs, prediction %v", s.Timing, s.WarmUps, s.Runs, s.Predicted != nil)
 	}
+	var cells []labtest.Prediction
 	for _, row := range s.Rows {
 		for _, c := range row.Cells {
 			if !c.OK {
@@ -52,9 +55,7 @@ func TestOnGPU(t *testing.T) {
 				t.Errorf("n=%d %s: no prediction", row.N, c.Kernel)
 				continue
 			}
-			if q := p.Ms / c.Ms; q < 1/1.3 || q > 1.3 {
-				t.Errorf("n=%d %s: predicted %.4f ms, measured %.4f ms (x%.2f): outside ±30%%", row.N, c.Kernel, p.Ms, c.Ms, q)
-			}
+			cells = append(cells, labtest.Prediction{Cell: fmt.Sprintf("n=%d %s", row.N, c.Kernel), Predicted: p.Ms, Measured: c.Ms})
 		}
 		if clearlyFastest(row) {
 			var prow softmax.Row
@@ -68,6 +69,7 @@ func TestOnGPU(t *testing.T) {
 			}
 		}
 	}
+	labtest.CheckPredictions(t, cells, knownMisses)
 	if r.Profile == nil || len(r.Profile.Launches) != 3 || r.Profile.Launches[0].Measured == nil {
 		t.Error("no profile view with measured times beside the simulator's")
 	}
@@ -105,3 +107,7 @@ func clearlyFastest(r softmax.Row) bool {
 	}
 	return true
 }
+
+// knownMisses are the cells the h200 profile misses by more than 30% on
+// the H200 (docs/evidence), with why.
+var knownMisses = map[string]string{}

@@ -3,6 +3,7 @@ package labtest
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,8 +60,42 @@ func TestSameAsEvidence(t *testing.T) {
 // recorder stands in for a testing.TB, recording Errorf.
 type recorder struct {
 	testing.TB
-	msg string
+	msg  string // the last error
+	all  string // every error, one a line
+	logs string // every log line
 }
 
-func (r *recorder) Helper()                           {}
-func (r *recorder) Errorf(format string, args ...any) { r.msg = fmt.Sprintf(format, args...) }
+func (r *recorder) Helper() {}
+func (r *recorder) Errorf(format string, args ...any) {
+	r.msg = fmt.Sprintf(format, args...)
+	r.all += r.msg + "\n"
+}
+func (r *recorder) Logf(format string, args ...any) { r.logs += fmt.Sprintf(format, args...) + "\n" }
+
+func TestCheckPredictions(t *testing.T) {
+	cells := []Prediction{
+		{"fine", 1.2, 1},
+		{"slow", 2, 1},
+		{"fast", 0.5, 1},
+		{"known", 3, 1},
+		{"fixed", 1, 1},
+		{"nan", 1, 0},
+	}
+	r := &recorder{}
+	CheckPredictions(r, cells, map[string]string{"known": "a reason", "fixed": "was slow", "gone": "renamed"})
+	for _, want := range []string{"slow: predicted 2.0000 ms, measured 1.0000 ms (x2.00): outside ±30%",
+		"fast: predicted 0.5000", "fixed: predicted 1.0000 ms, measured 1.0000 ms (x1.00): listed as a known miss but within ±30% now",
+		"nan: predicted 1.0000 ms, measured 0.0000 ms (x+Inf): outside", "gone: listed as a known miss but not measured"} {
+		if !strings.Contains(r.all, want) {
+			t.Errorf("no error %q in:\n%s", want, r.all)
+		}
+	}
+	for _, not := range []string{"fine", "known:"} {
+		if strings.Contains(r.all, not) {
+			t.Errorf("an error about %q:\n%s", not, r.all)
+		}
+	}
+	if !strings.Contains(r.logs, "known: predicted 3.0000 ms, measured 1.0000 ms (x3.00): a known model miss: a reason") {
+		t.Errorf("the known miss is not logged with its reason:\n%s", r.logs)
+	}
+}
