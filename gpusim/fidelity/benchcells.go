@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/warplab/warplab/gpu"
-	"github.com/warplab/warplab/gpusim/profiles"
+	"github.com/warplab/warplab/gpusim"
 )
 
 // benchEnv runs the round-2 kernels on one simulated device.
@@ -401,23 +401,10 @@ func Benches() []Bench {
 }
 
 // sequence returns the time of two launches of one stream between one
-// pair of events, as reproducible.cu times its two-pass sum: the second
-// launch, queued while the first kernel runs, adds its kernel and the
-// GPU's dispatch of a queued kernel (Cost.QueuedLaunchUs), not a second
-// launch overhead as the events around a lone launch see it.
+// pair of events, as reproducible.cu times its two-pass sum
+// (gpusim.Queued, which the reproducible lab's prediction shares).
 func sequence(first, second gpu.Timing) (gpu.Timing, error) {
-	p, err := profiles.Get("h200")
-	if err != nil {
-		return gpu.Timing{}, err
-	}
-	t := first
-	t.Ms += second.Ms + p.Cost.QueuedLaunchUs/1e3
-	for _, c := range second.Breakdown {
-		if c.Resource == "launch" {
-			t.Ms -= c.Ms
-		}
-	}
-	return t, nil
+	return gpusim.Queued("h200", first, second)
 }
 
 // binOf is histshape.cu's input: uniform bins, runs of 64 equal bins,

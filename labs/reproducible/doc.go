@@ -38,13 +38,14 @@
 // Predict models each sum at 4,194,304 (or 16,777,216) elements on the
 // simulator's h200 profile and sets it beside the H200's measured medians
 // (H200Rows quotes
-// docs/evidence/2026-11-30-h200-microbenchmarks-round2/csv/reproducible.csv);
-// on a GPU it also runs each sum 20 times there. The model is within 30%
-// for the atomic sums and the fixed-point sum, and prices the two-pass
-// sums about twice what the H200 took: it charges the second pass's
-// one-block loop over the partials as dependent memory round trips,
-// where the hardware overlaps them, so it ranks the two-pass sums behind
-// the atomic tree where the H200 has them ahead (0.028 ms vs 0.035 ms).
+// docs/evidence/2026-11-30-h200-microbenchmarks-round2/csv/reproducible.csv),
+// timed as they were: reproducible.cu times the two launches of a
+// two-pass sum between one pair of events, so the second, queued behind
+// the first, costs the GPU's dispatch of a queued kernel and not a second
+// launch overhead (gpusim.Queued, which warplab fidelity's cell of the
+// same sum uses too). On a GPU it also runs each sum 20 times there, timed
+// as Sums times them, each launch by its own events, and sets beside that
+// the model of the launches timed apart (PredictRow.PredictedApart).
 //
 // # Exercise
 //

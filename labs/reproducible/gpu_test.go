@@ -14,9 +14,11 @@ import (
 // TestOnGPU runs the lab on a real GPU at the H200's size and count (4M
 // elements, 20 runs per sum): every fixed-order sum must give one
 // distinct total there, the prediction must sit beside this GPU's times,
-// and on an H200 the model must be within ±30% where the package
-// documentation says it is (the atomic sums and the fixed-point sum) and
-// the fixed-point sum must beat the atomic tree. The exercise's
+// every sum's prediction must be within ±30% of the committed H200
+// reference, and on an H200 the model of the launches timed apart must be
+// within ±30% of this run's times but for the misses listed with their
+// reasons (labtest.CheckPredictions), and the fixed-point sum must beat
+// the atomic tree. The exercise's
 // fixed-order answer must pass, its reproducibility part now launching it
 // 20 times on the GPU. With WARPLAB_GPU_REPORT=DIR it writes the report
 // there as text and JSON.
@@ -48,6 +50,7 @@ func TestOnGPU(t *testing.T) {
 		t.Fatal("the prediction has no GPU column")
 	}
 	h200 := strings.Contains(dev.Info().Name, "H200")
+	var cells []labtest.Prediction
 	for _, row := range p.Rows {
 		if row.Measured <= 0 || row.Distinct < 1 {
 			t.Errorf("%s: measured %v ms, %d distinct", row.Method, row.Measured, row.Distinct)
@@ -55,9 +58,15 @@ func TestOnGPU(t *testing.T) {
 		if row.Method.FixedOrder() && row.Distinct != 1 {
 			t.Errorf("%s: %d distinct totals on the GPU, want 1", row.Method, row.Distinct)
 		}
-		if q := row.Predicted / row.Measured; h200 && (!row.Method.FixedOrder() || row.Method == FixedPoint) && (q < 1/1.3 || q > 1.3) {
-			t.Errorf("%s: predicted %.4f ms, measured %.4f ms (%.2fx): outside ±30%%", row.Method, row.Predicted, row.Measured, q)
+		// Against the committed H200 figures, timed as the prediction
+		// models them: every sum.
+		if q := row.Ratio(); q < 1/labtest.Tolerance || q > labtest.Tolerance {
+			t.Errorf("%s: predicted %.4f ms, H200 reference %.4f ms (%.2fx): outside ±30%%", row.Method, row.Predicted, row.H200, q)
 		}
+		cells = append(cells, labtest.Prediction{Cell: string(row.Method), Predicted: row.PredictedApart, Measured: row.Measured})
+	}
+	if h200 {
+		labtest.CheckPredictions(t, cells, knownMisses)
 	}
 	if fp, ok := r.Sums.Row(FixedPoint); h200 && ok {
 		if tree, _ := r.Sums.Row(TreeAtomic); fp.Ms >= tree.Ms {
@@ -68,4 +77,19 @@ func TestOnGPU(t *testing.T) {
 	f := Check(dev, Answer{Source: lastBlock})
 	t.Logf("%s", f)
 	part(t, f, kernelcheck.PartReproducible, labs.Pass, "launches at n = 200003 gave one distinct result too")
+}
+
+// knownMisses are the sums the h200 profile misses by more than 30% on
+// the H200 when each launch is timed by its own events, as the lab times
+// them, with the reason. The gated run of 2026-11-30
+// (docs/evidence/2026-11-30-h200-gpu-evidence-gated.txt, at 75984ac)
+// measured the two-pass sums at 0.0250 and 0.0255 ms, where their two
+// launches timed apart are modelled at 0.0338 and 0.0342 ms (1.35x), at
+// the h200 profile of this commit. Timed between one pair of events, as
+// the H200 reference was, the same sums are predicted within 15% of it.
+// The cause is not established: the fixed-point sum, whose block tree is
+// the first pass's, is over-priced too (0.0260 against 0.0203, 1.28x).
+var knownMisses = map[string]string{
+	string(TwoPass):      "two launches timed apart modelled 1.35x the gated H200 run (0.0338 against 0.0250 ms); the cause is not established",
+	string(TwoPassKahan): "two launches timed apart modelled 1.34x the gated H200 run (0.0342 against 0.0255 ms); the cause is not established",
 }

@@ -116,6 +116,8 @@ func Reference(n int) float64 { return labkit.KahanSum(Input(n)) }
 type sum struct {
 	value float64
 	ms    float64
+	// launches are the times of the sum's launches, each timed alone.
+	launches []gpu.Timing
 	// source says where the time came from.
 	source   string
 	measured bool
@@ -124,7 +126,8 @@ type sum struct {
 // runSum runs method m once over in (n elements) on the session's
 // device, into fresh outputs, and returns its total as a float64 (the
 // float32 result, or the fixed-point total divided by FixedScale) and the
-// time of its launches.
+// time of its launches, each timed alone (by its own pair of events on a
+// GPU), added.
 func runSum(s *labkit.Session, m Method, in *gpu.Buffer[float32], n int) (sum, error) {
 	src := KernelSource()
 	kernel := func(name string) (*gpu.Kernel, error) { return s.Kernel(src.File, []byte(src.Text), name) }
@@ -133,6 +136,7 @@ func runSum(s *labkit.Session, m Method, in *gpu.Buffer[float32], n int) (sum, e
 	var r sum
 	add := func(res *gpu.Result) {
 		r.ms += res.Timing.Ms
+		r.launches = append(r.launches, res.Timing)
 		r.source, r.measured = res.Timing.Source, res.Timing.Measured
 		s.Launched()
 	}

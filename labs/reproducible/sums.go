@@ -72,10 +72,14 @@ type SumRow struct {
 	// Sums are the runs' totals in run order.
 	Sums []float64 `json:"sums"`
 	Spread
-	// Ms is the median time of one sum (both launches of a two-pass sum).
+	// Ms is the median time of one sum: its launches, each timed alone,
+	// added (both launches of a two-pass sum).
 	Ms float64 `json:"ms"`
 	// VsAtomicTree is Ms over the atomic tree's Ms, 0 without that row.
 	VsAtomicTree float64 `json:"vs_atomic_tree,omitempty"`
+
+	// launches are each run's launch times, in run order.
+	launches [][]gpu.Timing
 }
 
 // Sums runs each method opts.Runs times over Input(opts.N) and reports,
@@ -126,6 +130,7 @@ func Sums(dev *gpu.Device, opts SumOptions) (*SumTable, error) {
 		for _, s := range results[i] {
 			row.Sums = append(row.Sums, s.value)
 			ms = append(ms, s.ms)
+			row.launches = append(row.launches, s.launches)
 			t.Measured, t.Timing = s.measured, s.source
 		}
 		row.Spread = SpreadOf(row.Sums, t.Ref)
