@@ -184,7 +184,9 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 		Costs: engine.Costs{
 			ALU: c.ALUCycles, SFU: c.SFUCycles, Shared: c.SharedCycles, Global: c.GlobalCycles,
 			Atomic: c.AtomicCycles, Barrier: c.BarrierCycles, Launch: c.BlockStartCycles,
-			Stagger: c.BlockStaggerCycles, Refill: c.BlockRefillCycles, Local: c.LocalCycles, Store: c.StoreCycles,
+			Stagger: c.BlockStaggerCycles, Refill: c.BlockRefillCycles,
+			Dispatch: c.BlockDispatchCycles, DispatchWarp: c.WarpDispatchCycles,
+			Local: c.LocalCycles, Store: c.StoreCycles,
 			SharedJitterDivisor: c.SharedJitterDivisor,
 			SharedFloatA:        c.SharedFloatA, SharedFloatB: c.SharedFloatB, SharedInt: c.SharedInt,
 			L2Addr: c.L2AddrNs, L2OpF32: c.L2OpF32Ns, L2OpF64: c.L2OpF64Ns, L2OpInt: c.L2OpIntNs, L2Sector: c.L2SectorNs,

@@ -24,6 +24,9 @@ const (
 	// h200L1 is the l1reuse run: per-thread walks against the L1's share
 	// of the SM, their footprint, and the L2's sector rate.
 	h200L1 = "docs/evidence/2026-11-30-h200-l1reuse"
+	// h200Round3 is the run of cas_timeline.cu and sm_issue.cu (block
+	// dispatch, dependent FMAs, CAS-loop failures over time).
+	h200Round3 = "docs/evidence/2026-11-30-h200-cas-timeline-sm-issue"
 )
 
 // sources merges source maps.
@@ -91,6 +94,8 @@ func init() {
 			"Cost.IssueIPC":                 Calibrated + "assumed: the H200's first value, kept (Turing's four schedulers issue one warp instruction a cycle each, but its 64 FP32 lanes take two cycles a warp FMA; no T4 issue-bound measurement)",
 			"Cost.LoopUnroll":               Calibrated + "not modelled: no Turing SASS or loop measurement",
 			"Cost.StoreLineCycles":          Calibrated + "not modelled: no Turing store measurement",
+			"Cost.BlockDispatchCycles":      Calibrated + "not modelled: no Turing block-dispatch measurement (BlockStaggerCycles spaces the first blocks)",
+			"Cost.WarpDispatchCycles":       Calibrated + "not modelled: no Turing block-dispatch measurement",
 			"Cost.SharedWavefrontsPerCycle": Calibrated + "assumed as for the H200 (one wavefront per cycle, 32 banks)",
 			"Cost.ALUCycles":                Calibrated + "dependent-issue latency of Turing's ALU pipes (4 cycles), as for the H200",
 			"Cost.SFUCycles":                Calibrated + "as for the H200",
@@ -127,6 +132,7 @@ func init() {
 			L2AddrNs: 0.073, L2SectorNs: 0.585, L2OpF32Ns: 1.755, L2OpF64Ns: 1.755, L2OpIntNs: 0.731, L2LinesAtOnce: h200LinesAtOnce, L2MaxParallelLines: 64,
 			JitterCycles: 400, SharedJitterDivisor: 8,
 			BlockStaggerCycles: 75, BlockRefillCycles: 150, LocalCycles: 16, StoreCycles: 8,
+			BlockDispatchCycles: 156, WarpDispatchCycles: 7.06,
 		},
 		Sources: sources(limits("9.0", 228), assumedScheduling("the simulator's first cost model's constants"), map[string]string{
 			"SMs":                           Measured + "132 multiprocessors reported on the project's H200 (docs/measurements.md)",
@@ -153,6 +159,8 @@ func init() {
 			"Cost.BarrierCycles":            Calibrated + "the Day 26 tree sum at block sizes 256 to 1024 (" + h200Run + "/csv/day26_blocksize.csv)",
 			"Cost.BlockStartCycles":         Measured + h200Run + "/csv/waves.csv: each extra wave of blocks adds about 0.7 us",
 			"Cost.SharedFloatA":             Calibrated + h200Run + "/csv/day26_blocksize.csv, shared-atomic sum at 256, 512 and 1024 threads (with A + B/W for a block of W warps, every lane alike: docs/evidence/2026-11-30-h200-microbench-softmax-small has 256 lanes on one shared float at a flat 42 ns each at 1 to 132 blocks)",
+			"Cost.BlockDispatchCycles":      Measured + h200Round3 + "/csv/sm_issue.csv, dispatch: 65,536 almost empty blocks of 64 to 512 threads take 0.0446 to 0.0449 ms, 156 cycles a block per SM past the launch (timed ungated: 5.7 us); consecutive block starts on one SM past the first wave 139 to 153 cycles apart (median)",
+			"Cost.WarpDispatchCycles":       Measured + h200Round3 + "/csv/sm_issue.csv, dispatch: 65,536 blocks of 1024 threads take 0.0623 ms, 226 cycles a block per SM, 7.06 a warp (blocks of 512 and fewer threads: BlockDispatchCycles)",
 			"Cost.SharedFloatB":             Calibrated + h200Run + "/csv/day26_blocksize.csv and atomics_shared.csv",
 			"Cost.SharedInt":                Measured + h200Run + "/csv/atomics_shared.csv: u32 per-lane atomics to one address, 0.52 ns per op per SM",
 			"Cost.L2AddrNs":                 Measured + h200Run + "/csv/atomics_global.csv: 32 addresses in one line, 2.34 ns per warp transaction, 0.073 ns an address",
@@ -273,6 +281,8 @@ var turingAssumed = map[string]string{
 	"Cost.LoadLineCycles":           Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.L1OverlapPower":           Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.L2ReadGBps":               Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.BlockDispatchCycles":      Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.WarpDispatchCycles":       Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.SharedWavefrontsPerCycle": Calibrated + "assumed: the T4's value",
 	"Cost.ALUCycles":                Calibrated + "assumed: the T4's value",
 	"Cost.SFUCycles":                Calibrated + "assumed: the T4's value",

@@ -135,6 +135,13 @@ type Cost struct {
 	// start BlockStaggerCycles apart; a block placed in a slot another
 	// block freed starts BlockRefillCycles after it.
 	BlockStaggerCycles, BlockRefillCycles int64
+	// Past a launch's first wave an SM starts its blocks one at a time: a
+	// block of w warps holds the SM's block dispatch for the longer of
+	// BlockDispatchCycles and w*WarpDispatchCycles, so a grid of many
+	// short blocks runs no faster than one block per dispatch time per SM.
+	// Zero: not modelled (a freed slot's block starts BlockRefillCycles
+	// after its predecessor whatever the SM's other slots do).
+	BlockDispatchCycles, WarpDispatchCycles float64
 	// LocalCycles is a local-memory access's latency; StoreCycles the
 	// issue cost of a global store or of an atomic whose result is unused
 	// (a reduction), which the warp does not wait for.

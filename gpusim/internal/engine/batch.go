@@ -201,7 +201,7 @@ func (x *exec) minLookahead() int64 {
 			break
 		}
 		done[u] = true
-		if observed(&code[u]) || x.lateEnd != nil && x.lateEnd[u] >= 0 {
+		if observed(&code[u]) || x.orderLoads && globalLoad(&code[u]) || x.lateEnd != nil && x.lateEnd[u] >= 0 {
 			best = min(best, dist[u])
 			continue
 		}
@@ -230,6 +230,29 @@ func observed(in *ir.Inst) bool {
 		return true
 	case ir.Bar:
 		return in.Aux == int32(cudac.GridSync)
+	}
+	return false
+}
+
+// globalLoad reports whether an instruction is a plain load that may read
+// global memory.
+func globalLoad(in *ir.Inst) bool {
+	return in.Op == ir.Ld && in.Space != ir.SpaceShared && in.Space != ir.SpaceLocal
+}
+
+// usesAtomicResults reports whether a kernel has a global atomic whose
+// returned value it uses (a compare-and-swap loop, a ticket, a queue's
+// pop). Its warp-uniform global loads are then ordered like its atomics:
+// a plain load may legally return an older value, but on a GPU it returns
+// what the L2 holds when the load gets there, and a CAS loop's failures
+// depend on it (docs/evidence/2026-11-30-h200-cas-timeline-sm-issue: the
+// later a warp of a group starts, the fewer of its lanes read the initial
+// value and the fewer CAS it fails).
+func usesAtomicResults(k *ir.Kernel) bool {
+	for i := range k.Code {
+		if in := &k.Code[i]; in.Op == ir.Atom && in.Dst != ir.NoReg && in.Space != ir.SpaceShared && in.Space != ir.SpaceLocal {
+			return true
+		}
 	}
 	return false
 }

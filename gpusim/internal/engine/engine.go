@@ -42,6 +42,11 @@ type Costs struct {
 	// first places on one SM; Refill the delay before a block starts in a
 	// slot another block freed.
 	Stagger, Refill int64
+	// Dispatch and DispatchWarp give the cycles an SM's block dispatch is
+	// held per block it starts past the first wave: the longer of Dispatch
+	// and DispatchWarp per warp of the block (0: freed slots refill
+	// independently).
+	Dispatch, DispatchWarp float64
 	// Local is a local-memory access's latency; Store the cost of a global
 	// store or an atomic whose result is unused, which the warp does not
 	// wait for.

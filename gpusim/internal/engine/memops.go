@@ -214,13 +214,14 @@ func (x *exec) mkLoad(in *ir.Inst, pc int) step {
 	hintShared := in.Space == ir.SpaceShared
 	acc := access{"load", pc}
 	return func(w *warp) stop {
-		if volatile {
+		r := w.regs
+		d, ad := (*[32]uint64)(r[dst:]), addrRegs(r, a)
+		if volatile || x.orderLoads && !hintShared && w.mask != 0 && uniformAddr(ad, w.mask) &&
+			windowOf(ad[bits.TrailingZeros32(w.mask)]+off) == spGlobal {
 			if st := orderPoint(w, hintShared); st != run {
 				return st
 			}
 		}
-		r := w.regs
-		d, ad := (*[32]uint64)(r[dst:]), addrRegs(r, a)
 		cache := &w.blk.ctx.caches[pc]
 		if x.loadFast(w, d, ad, off, size, hintShared, *cache, pc, k) {
 			return run

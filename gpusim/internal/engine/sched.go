@@ -3,6 +3,7 @@ package engine
 import (
 	"container/heap"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"sort"
@@ -34,6 +35,16 @@ type exec struct {
 	blocks          int64
 	nextBlock       int64
 	resident        int
+	// dispatch is the cycles an SM's block dispatch is held per block of
+	// this launch (0: not modelled), and smFree when each SM's is free.
+	dispatch int64
+	smFree   []int64
+	// orderLoads: the kernel uses what its global atomics return, so a
+	// warp's load of one global word (every active lane's address the
+	// same: the read side of a contended counter, flag or maximum) waits
+	// for the global scheduler like an atomic, and sees every atomic
+	// earlier in virtual time (see usesAtomicResults).
+	orderLoads bool
 
 	heap   eventHeap
 	seq    uint64
@@ -146,6 +157,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 		return nil, err
 	}
 	x.main = x.newCtx(budget)
+	x.orderLoads = usesAtomicResults(k)
 	x.lookahead = x.minLookahead()
 	x.workers = workersFor(k)
 	if x.weak != nil {
@@ -157,7 +169,10 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	defer x.watch()()
 
 	// Fill the resident slots, SM by SM in round robin, as the block
-	// scheduler does.
+	// scheduler does, Stagger apart on each SM; past the first wave an SM
+	// starts one block per dispatch time, where the profile models it.
+	x.dispatch = int64(math.Round(max(m.Costs.Dispatch, m.Costs.DispatchWarp*float64(x.warpsPerBlock))))
+	x.smFree = make([]int64, m.SMs)
 	slots := m.SMs * x.resident
 	for s := 0; s < slots && x.nextBlock < x.blocks; s++ {
 		x.startBlock(s, s%m.SMs, int64(s/m.SMs)*m.Costs.Stagger)
@@ -178,9 +193,19 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 		}
 		e := heap.Pop(&x.heap).(event)
 		if e.b == nil {
-			if x.nextBlock < x.blocks {
-				x.startBlock(e.slot, e.sm, e.t)
+			if x.nextBlock >= x.blocks {
+				continue
 			}
+			if x.dispatch > 0 {
+				// The SM starts one block at a time: a slot freed while
+				// its dispatch is busy waits for it.
+				if free := x.smFree[e.sm]; e.t < free {
+					x.push(event{t: free, slot: e.slot, sm: e.sm})
+					continue
+				}
+				x.smFree[e.sm] = e.t + x.dispatch
+			}
+			x.startBlock(e.slot, e.sm, e.t)
 			continue
 		}
 		x.resume(e.b, true)
