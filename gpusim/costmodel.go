@@ -19,12 +19,13 @@ import (
 //   - blocks and L2 atomic chain: the engine's virtual-time schedule, in SM
 //     cycles at the profile's clock: when the last block finished, and when
 //     the L2 served the last atomic. The scheduler places blocks on SMs by
-//     occupancy, runs them in waves, charges each instruction its latency
-//     (ALU, special functions, shared and global memory, barriers),
-//     serialises shared-memory atomics per address, and queues global
-//     atomics at their 128-byte line in the L2, one transaction at a time:
-//     occupancy, waves, tails, block-size effects and atomic chains are in
-//     these two terms;
+//     occupancy, runs them in waves (past the first, an SM starts one block
+//     per dispatch time, so many short blocks are dispatch-bound), charges
+//     each instruction its latency (ALU, special functions, shared and
+//     global memory, barriers), serialises shared-memory atomics per
+//     address, and queues global atomics at their 128-byte line in the L2,
+//     one transaction at a time: occupancy, waves, tails, block-size
+//     effects and atomic chains are in these two terms;
 //   - L2 throughput: the L2's atomic work as a throughput bound: the
 //     busiest line, and all lines together over the units that serve hot
 //     lines side by side, as many as the lines hot in the same window of
