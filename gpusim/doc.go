@@ -60,7 +60,13 @@
 // # Memory models
 //
 // By default global memory is sequentially consistent: a store is visible
-// to every block once it executes. Under memory=relaxed each block's plain
+// to every block once it executes. A plain global load reads memory when
+// its warp runs, which the scheduler keeps close to, not exactly at, its
+// place in virtual time; in a kernel that uses what its global atomics
+// return, a warp's load of one word (every active lane on the same
+// address) waits its turn like an atomic and sees every atomic before it,
+// as a GPU's load sees what the L2 holds when it arrives: a CAS loop's
+// failures depend on it. Under memory=relaxed each block's plain
 // and volatile global stores wait in a store buffer and reach other blocks
 // after a seeded delay, out of order across addresses, and a global load
 // may return any value its address held since the block's last acquire:

@@ -9,8 +9,9 @@
 // Every warp has a clock in cycles. An instruction advances its warp's
 // clock by a cost from the Machine. Within a block, the warp with the lowest
 // clock runs next; across blocks, a heap orders the instructions another
-// block can observe (global atomics, volatile accesses, fences) by clock, so
-// they happen in the same order whatever the host does. Instructions nobody
+// block can observe (global atomics, volatile accesses, fences, and in a
+// kernel that uses its global atomics' results its warp-uniform global
+// loads) by clock, so they happen in the same order whatever the host does. Instructions nobody
 // else can observe run eagerly. Seeded jitter at those points varies the
 // order from seed to seed as it varies from run to run on a GPU.
 package engine
