@@ -30,7 +30,9 @@
 // the notebook server, and a notebook's first cell can find the checkout's
 // go.mod above it. The notebook file is not changed: the executed copy
 // goes to the test's artifacts directory. Any cell with an error output
-// fails the test, reported with the cell's source and what it wrote. A
+// fails the test, reported with the cell's source and what it wrote, and
+// so does a notebook that takes longer than Env.Limit as a whole
+// (NotebookLimit, the issues' 90 s, unless the test sets another). A
 // "!shell" line that fails does not make an error output in GoNB; the
 // Go cells after it fail instead.
 //

@@ -26,6 +26,15 @@ const RequireEnv = "WARPLAB_REQUIRE_JUPYTER"
 // screenshot under DIR/TestName instead of a temporary directory.
 const ArtifactsEnv = "WARPLAB_NBTEST_ARTIFACTS"
 
+// NotebookLimit is the longest a whole notebook may take (Env.Limit): the
+// course issues' bound, "the whole notebook under 90 s on the simulator",
+// as a student's machine or a fresh CI machine of the development kind (2
+// cores) runs it, the kernel's start and the GoNB build of the cells
+// included. No headroom is added for load: the slowest lab notebook took
+// 41 s (counters) on the shared development machine under a load of
+// several engineers' tests (the audit of 2026-11-30).
+const NotebookLimit = 90 * time.Second
+
 // Env is a Jupyter installation able to run notebooks on the GoNB kernel.
 type Env struct {
 	// Jupyter is the jupyter command: Debian's /usr/bin/jupyter, which
@@ -34,6 +43,10 @@ type Env struct {
 	Jupyter string
 	// CellTimeout is the longest one cell may run; zero means 5 minutes.
 	CellTimeout time.Duration
+	// Limit is the longest a whole notebook may take in Execute, from the
+	// kernel's start to the end of its last cell; zero means NotebookLimit,
+	// a negative Limit none.
+	Limit time.Duration
 
 	env       []string // environment of the jupyter commands
 	artifacts string   // where the test's files go
@@ -189,8 +202,8 @@ func (e *Env) run(t testing.TB, dir string, args ...string) error {
 // artifacts directory; the notebook file itself is not changed. The
 // kernel starts in the notebook's own folder, as it would in the
 // notebook server, so GONB_DIR is that folder. The test fails if a cell
-// fails, with the failed cell's source and output, or if a cell runs
-// longer than CellTimeout.
+// fails, with the failed cell's source and output, if a cell runs longer
+// than CellTimeout, or if the whole notebook took longer than Limit.
 func (e *Env) Execute(t testing.TB, path string) *Notebook {
 	t.Helper()
 	start := time.Now()
@@ -198,8 +211,25 @@ func (e *Env) Execute(t testing.TB, path string) *Notebook {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("nbtest: executed %s in %v", path, time.Since(start).Round(100*time.Millisecond))
+	took := time.Since(start)
+	t.Logf("nbtest: executed %s in %v", path, took.Round(100*time.Millisecond))
+	if err := checkDuration(path, took, e.Limit); err != nil {
+		t.Error(err)
+	}
 	return nb
+}
+
+// checkDuration returns an error when a notebook at path that took took
+// is over limit (zero: NotebookLimit; negative: none).
+func checkDuration(path string, took, limit time.Duration) error {
+	if limit == 0 {
+		limit = NotebookLimit
+	}
+	if limit < 0 || took <= limit {
+		return nil
+	}
+	return fmt.Errorf("nbtest: %s took %v to run, over the %v a whole notebook may take on the simulator (nbtest.NotebookLimit): make its default settings smaller or its experiments cheaper",
+		path, took.Round(100*time.Millisecond), limit)
 }
 
 // execute is Execute, returning what fails.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A failing cell is reported with its source and its error output.
@@ -73,5 +74,28 @@ func TestParseNotebook(t *testing.T) {
 	}
 	if _, err := ParseNotebook([]byte(`{"nbformat": 3, "cells": []}`)); err == nil {
 		t.Error("nbformat 3: no error")
+	}
+}
+
+// A notebook over its limit fails with a message that names it, its time
+// and the limit; one within it, or with no limit, passes.
+func TestCheckDuration(t *testing.T) {
+	for _, c := range []struct {
+		took, limit time.Duration
+		want        string
+	}{
+		{89 * time.Second, 0, ""},
+		{90 * time.Second, 0, ""},
+		{91 * time.Second, 0, "nbtest: slow.ipynb took 1m31s to run, over the 1m30s a whole notebook may take"},
+		{11 * time.Second, 10 * time.Second, "took 11s to run, over the 10s"},
+		{time.Hour, -1, ""},
+	} {
+		err := checkDuration("slow.ipynb", c.took, c.limit)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("took %v, limit %v: %v, want no error", c.took, c.limit, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("took %v, limit %v: error %v, want one containing %q", c.took, c.limit, err, c.want)
+		}
 	}
 }
