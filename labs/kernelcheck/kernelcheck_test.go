@@ -131,6 +131,27 @@ func TestCorrectKernelPasses(t *testing.T) {
 	}
 }
 
+// TestChecked: a harness whose Judge is no float comparison says what it
+// checked in a passing correct part, and a failing one still lists the
+// Judge's errors.
+func TestChecked(t *testing.T) {
+	want(t, check(t, shuffleSum, fast()), kernelcheck.PartCorrect, labs.Pass, "within 0.0001 (relative) of the double reference")
+	dev, err := gpu.Open("sim:t4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	h := sumHarness()
+	h.Checked = "the sum matches"
+	f := kernelcheck.CheckConfig(dev, h, shuffleSum, fast())
+	want(t, f, kernelcheck.PartCorrect, labs.Pass, "the sum matches, at every size and seed.")
+	if p, _ := f.Part(kernelcheck.PartCorrect); strings.Contains(p.Message, "double reference") {
+		t.Errorf("the correct part still quotes the tolerance: %q", p.Message)
+	}
+	f = kernelcheck.CheckConfig(dev, h, strings.Replace(shuffleSum, "(i < n)", "(i < n - 1)", 1), fast())
+	want(t, f, kernelcheck.PartCorrect, labs.Fail, "n = 1000, seed 1: sum")
+}
+
 func TestWrongSum(t *testing.T) {
 	// Drops the last element.
 	src := strings.Replace(shuffleSum, "(i < n)", "(i < n - 1)", 1)

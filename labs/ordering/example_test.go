@@ -10,7 +10,8 @@ import (
 )
 
 // Publish on the simulator runs under its relaxed memory model: only the
-// device-scope fence never reads a stale payload.
+// device-scope fence and the release/acquire atomic_ref flag never read a
+// stale payload.
 func ExamplePublish() {
 	dev, err := gpu.Open("sim:h200?seed=3")
 	if err != nil {
@@ -23,14 +24,16 @@ func ExamplePublish() {
 	}
 	fmt.Println(t.Spec)
 	for _, r := range t.Rows {
-		fmt.Printf("%-12s stale reads: %v\n", r.Variant.Short(), r.Stale > 0)
+		fmt.Printf("%-15s stale reads: %v\n", r.Variant.Short(), r.Stale > 0)
 	}
 	// Output:
 	// sim:h200?seed=3&memory=relaxed
-	// plain        stale reads: true
-	// volatile     stale reads: true
-	// block-fence  stale reads: true
-	// fence        stale reads: false
+	// plain           stale reads: true
+	// volatile        stale reads: true
+	// block-fence     stale reads: true
+	// fence           stale reads: false
+	// relaxed-ref     stale reads: true
+	// release-acquire stale reads: false
 }
 
 // Check judges a student's publish kernel on the relaxed model.

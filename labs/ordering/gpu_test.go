@@ -11,8 +11,9 @@ import (
 
 // TestOnGPU runs the lab on a real GPU with the H200 microbenchmark's
 // shape (132 x 4 pairs, 64 trials, 50 launches per variant): every spin
-// completes, the device-scope fence never reads stale (the model forbids
-// it), and the simulator's relaxed model runs beside the measurement. How
+// completes, the device-scope fence and the cuda::atomic_ref
+// release/acquire flag (kernels/mp.cu through NVRTC, <cuda/atomic>
+// included) never read stale (the model forbids it), and the simulator's relaxed model runs beside the measurement. How
 // often the other variants read stale is what the GPU did, logged and
 // written, not asserted: the model allows it, the hardware may not show
 // it. The scope experiment's atomicAdd never loses an update; what
@@ -29,12 +30,20 @@ func TestOnGPU(t *testing.T) {
 	if r.Publish.Simulated {
 		t.Fatal("the GPU's counts are marked simulated")
 	}
+	ran := map[Variant]bool{}
 	for _, row := range r.Publish.Rows {
+		ran[row.Variant] = true
+		t.Logf("%s on the GPU: %d of %d stale", row.Variant.Short(), row.Stale, row.Trials)
 		if row.Timeouts > 0 {
 			t.Errorf("%s: %d spins gave up on the GPU", row.Variant.Short(), row.Timeouts)
 		}
 		if row.Variant.Correct() && row.Stale > 0 {
 			t.Errorf("%s: %d stale reads on the GPU; device-scope fences forbid them", row.Variant.Short(), row.Stale)
+		}
+	}
+	for _, v := range Variants() {
+		if !ran[v] {
+			t.Errorf("variant %s did not run on the GPU", v.Short())
 		}
 	}
 	// The scope experiment: device-scope atomics never lose an update;

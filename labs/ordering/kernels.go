@@ -8,7 +8,7 @@ import (
 	"github.com/warplab/warplab/labs/internal/listing"
 )
 
-// The lab's kernels: message passing between blocks, four ways.
+// The lab's kernels: message passing between blocks, six ways.
 //
 //go:embed kernels/*.cu
 var kernelFS embed.FS
@@ -31,13 +31,23 @@ const (
 	// Fence: __threadfence() between them: device scope, the order the
 	// publication needs.
 	Fence Variant = "mpFence"
+	// RelAcq: the flag through a device-scope cuda::atomic_ref, stored
+	// with memory_order_release and loaded with memory_order_acquire; the
+	// payload plain: the order the publication needs, without a fence.
+	RelAcq Variant = "mpRelAcq"
+	// RelaxedRef: the same atomic_ref flag with memory_order_relaxed on
+	// both sides: the flag's accesses are atomic, but order nothing else.
+	RelaxedRef Variant = "mpRelaxedRef"
 )
 
 // Variants lists the variants in table order.
-func Variants() []Variant { return []Variant{Plain, Volatile, BlockFence, Fence} }
+func Variants() []Variant {
+	return []Variant{Plain, Volatile, BlockFence, Fence, RelaxedRef, RelAcq}
+}
 
 // ParseVariant returns the variant named by its kernel or short name
-// ("plain", "volatile", "block-fence", "fence").
+// ("plain", "volatile", "block-fence", "fence", "relaxed-ref",
+// "release-acquire").
 func ParseVariant(s string) (Variant, error) {
 	for _, v := range Variants() {
 		if s == string(v) || s == v.Short() {
@@ -62,6 +72,10 @@ func (v Variant) Short() string {
 		return "block-fence"
 	case Fence:
 		return "fence"
+	case RelAcq:
+		return "release-acquire"
+	case RelaxedRef:
+		return "relaxed-ref"
 	}
 	return string(v)
 }
@@ -77,13 +91,18 @@ func (v Variant) Orders() string {
 		return "__threadfence_block(): block scope only"
 	case Fence:
 		return "__threadfence(): device scope"
+	case RelAcq:
+		return "atomic_ref flag: store release, load acquire (device scope)"
+	case RelaxedRef:
+		return "atomic_ref flag: store and load relaxed (device scope)"
 	}
 	return ""
 }
 
 // Correct reports whether the PTX memory model forbids a stale read of
-// the variant: only a device-scope fence on both sides does.
-func (v Variant) Correct() bool { return v == Fence }
+// the variant: only device-scope order on both sides does, a fence or a
+// release store paired with an acquire load.
+func (v Variant) Correct() bool { return v == Fence || v == RelAcq }
 
 // KernelSource is the lab's kernel file, shown in the notebook.
 type KernelSource struct {

@@ -189,7 +189,7 @@ func (t *LitmusTable) Table() *charts.Table {
 			charts.Int(r.Trials), weak, seed, charts.Text(ptx))
 	}
 	if t.Simulated {
-		tab.AddNote("Store buffering: each store waits in its block's buffer while the other thread loads. Load buffering: each load is satisfied late, after the store that follows it in the thread; PTX allows it for plain, volatile and relaxed accesses as long as the store does not depend on the value loaded (no value out of thin air). A device-scope fence between the two accesses forbids both.")
+		tab.AddNote("Store buffering: each store waits in its block's buffer while the other thread loads. Load buffering: each load is satisfied late, after the store that follows it in the thread; PTX allows it for plain, volatile and relaxed accesses as long as the store does not depend on the value loaded (no value out of thin air). A device-scope fence between the two accesses forbids both. PTX also allows load buffering with a fence on one side only, with __threadfence_block() between blocks and with relaxed atomic read-modify-writes as the loads; the simulator does not produce those (a limit of the model, not a promise: see the lab's Limits).")
 	} else {
 		tab.AddNote("Measured on the GPU: zero weak outcomes here is what this GPU did, not what the model promises.")
 	}

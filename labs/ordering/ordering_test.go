@@ -62,6 +62,39 @@ func TestPublishSimulated(t *testing.T) {
 	}
 }
 
+// TestPublishAtomicRef: the cuda::atomic_ref flag of kernels/mp.cu on the
+// relaxed model over more seeds: store(release) / load(acquire) never
+// reads a stale payload (PTX forbids it), the relaxed pair does for some
+// seed (PTX allows it), and the table quotes the H200's release/acquire
+// run beside them.
+func TestPublishAtomicRef(t *testing.T) {
+	o := PublishOptions{Pairs: 16, Trials: 8, Launches: 24, Variants: []Variant{RelAcq, RelaxedRef}, Progress: labs.NoProgress()}
+	pt, err := Publish(testenv.Open(t, "sim:h200?seed=1"), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ra, rr := pt.Rows[0], pt.Rows[1]
+	if ra.Variant != RelAcq || rr.Variant != RelaxedRef {
+		t.Fatalf("rows %s, %s", ra.Variant, rr.Variant)
+	}
+	if ra.Stale != 0 || ra.Timeouts != 0 {
+		t.Errorf("release/acquire: %d stale reads, %d timeouts in %d trials; PTX forbids stale reads", ra.Stale, ra.Timeouts, ra.Trials)
+	}
+	if rr.Stale == 0 || rr.FirstStaleSeed == 0 {
+		t.Errorf("relaxed atomic_ref: no stale read in %d trials; PTX allows them", rr.Trials)
+	}
+	t.Logf("release/acquire %d of %d stale; relaxed %d of %d (first seed %d)", ra.Stale, ra.Trials, rr.Stale, rr.Trials, rr.FirstStaleSeed)
+	tab := pt.Table().String()
+	for _, want := range []string{"release-acquire", "store release, load acquire", "relaxed-ref", "0 of 1689600"} {
+		if !strings.Contains(tab, want) {
+			t.Errorf("the table lacks %q:\n%s", want, tab)
+		}
+	}
+	if !strings.Contains(Source().Text, "cuda::atomic_ref<int, cuda::thread_scope_device>") {
+		t.Error("kernels/mp.cu has no device-scope atomic_ref")
+	}
+}
+
 // TestPublishSequential: the default model never reads stale; the lab
 // switches to the relaxed one itself.
 func TestPublishSequential(t *testing.T) {
@@ -136,6 +169,17 @@ func blockAtomics(src string) string {
 	return strings.Replace(src, "while (*(volatile int*)flag != t", "while (atomicAdd_block(flag, 0) != t", 1)
 }
 
+// atomicRef publishes and observes the flag through a device-scope
+// cuda::atomic_ref with the orders given (as kernels/mp.cu's mpRelAcq and
+// mpRelaxedRef do).
+func atomicRef(store, load string) string {
+	src := "#include <cuda/atomic>\n" + AnswerTemplate
+	src = strings.Replace(src, "*(volatile int*)flag = t;",
+		"cuda::atomic_ref<int, cuda::thread_scope_device>(*flag).store(t, cuda::memory_order_"+store+");", 1)
+	return strings.Replace(src, "while (*(volatile int*)flag != t",
+		"while (cuda::atomic_ref<int, cuda::thread_scope_device>(*flag).load(cuda::memory_order_"+load+") != t", 1)
+}
+
 func part(f labs.Feedback, name string) *labs.Part {
 	for i := range f.Parts {
 		if f.Parts[i].Name == name {
@@ -166,12 +210,18 @@ func TestExercise(t *testing.T) {
 		{"consumer fence only", fixed("", "__threadfence();"), false, false},
 		{"device fences", fixed("__threadfence();", "__threadfence();"), true, true},
 		{"system fences", fixed("__threadfence_system();", "__threadfence_system();"), true, false},
+		{"atomic_ref release/acquire", atomicRef("release", "acquire"), true, true},
+		{"atomic_ref relaxed", atomicRef("relaxed", "relaxed"), false, false},
+		{"atomic_ref release, relaxed load", atomicRef("release", "relaxed"), false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := Check(d, Answer{Source: tc.src})
 			c := part(f, kernelcheck.PartCorrect)
 			if c == nil || (c.Verdict == labs.Pass) != tc.correct {
 				t.Fatalf("correct part: %+v, want pass %v\n%s", c, tc.correct, f)
+			}
+			if tc.correct && (!strings.Contains(c.Message, "no consumer read a stale payload") || strings.Contains(c.Message, "double reference")) {
+				t.Errorf("a right answer's correct part does not say what was checked: %q", c.Message)
 			}
 			if !tc.correct {
 				m := seedRE.FindStringSubmatch(c.Message)

@@ -14,6 +14,13 @@
 //   mpVolatile    volatile payload too: still no order between the accesses
 //   mpBlockFence  __threadfence_block() between them: block scope, too narrow
 //   mpFence       __threadfence() between them: device scope, correct
+//   mpRelAcq      plain payload; the flag through a device-scope
+//                 cuda::atomic_ref, stored with memory_order_release and
+//                 loaded with memory_order_acquire: correct, no fence
+//   mpRelaxedRef  the same atomic_ref flag with memory_order_relaxed on
+//                 both sides: atomic, but it orders nothing else
+
+#include <cuda/atomic>
 
 #define STRIDE 32
 #define SPIN_LIMIT 100000
@@ -27,19 +34,29 @@ __device__ void messagePassing(int* base, int trials, int* counts) {
     int* ack = flag + STRIDE;
     for (int t = 1; t <= trials; ++t) {
         if ((blockIdx.x & 1) == 0) {
-            if (V == 0) *payload = t;
+            if (V == 0 || V >= 4) *payload = t;
             else *(volatile int*)payload = t;
             if (V == 2) __threadfence_block();
             if (V == 3) __threadfence();
-            *(volatile int*)flag = t;
+            if (V == 4) cuda::atomic_ref<int, cuda::thread_scope_device>(*flag).store(t, cuda::memory_order_release);
+            else if (V == 5) cuda::atomic_ref<int, cuda::thread_scope_device>(*flag).store(t, cuda::memory_order_relaxed);
+            else *(volatile int*)flag = t;
             int spins = 0;
             while (*(volatile int*)ack != t && ++spins < SPIN_LIMIT) {}
         } else {
             int spins = 0;
-            while (*(volatile int*)flag != t && ++spins < SPIN_LIMIT) {}
+            if (V == 4) {
+                cuda::atomic_ref<int, cuda::thread_scope_device> f(*flag);
+                while (f.load(cuda::memory_order_acquire) != t && ++spins < SPIN_LIMIT) {}
+            } else if (V == 5) {
+                cuda::atomic_ref<int, cuda::thread_scope_device> f(*flag);
+                while (f.load(cuda::memory_order_relaxed) != t && ++spins < SPIN_LIMIT) {}
+            } else {
+                while (*(volatile int*)flag != t && ++spins < SPIN_LIMIT) {}
+            }
             if (V == 2) __threadfence_block();
             if (V == 3) __threadfence();
-            int got = V == 0 ? *payload : *(volatile int*)payload;
+            int got = V == 0 || V >= 4 ? *payload : *(volatile int*)payload;
             if (spins >= SPIN_LIMIT) counts[2 * pair + 1] += 1;
             else if (got != t) counts[2 * pair] += 1;
             *(volatile int*)ack = t;
@@ -51,3 +68,5 @@ __global__ void mpPlain(int* base, int trials, int* counts) { messagePassing<0>(
 __global__ void mpVolatile(int* base, int trials, int* counts) { messagePassing<1>(base, trials, counts); }
 __global__ void mpBlockFence(int* base, int trials, int* counts) { messagePassing<2>(base, trials, counts); }
 __global__ void mpFence(int* base, int trials, int* counts) { messagePassing<3>(base, trials, counts); }
+__global__ void mpRelAcq(int* base, int trials, int* counts) { messagePassing<4>(base, trials, counts); }
+__global__ void mpRelaxedRef(int* base, int trials, int* counts) { messagePassing<5>(base, trials, counts); }
