@@ -176,6 +176,7 @@ func (lab) Info() labs.Info {
 		Name:  "ordering",
 		Title: "Publishing between blocks: memory order and scope",
 		Teaches: "a flag written after a payload is not a publication: without a device-scope order on both sides " +
+			"(fences, or a cuda::atomic_ref flag stored with release and loaded with acquire) " +
 			"the consumer may read a stale payload; the weak-memory simulator shows what PTX allows, " +
 			"the H200 what happened, and why the bug survives testing; the scope of an atomic is part of its contract " +
 			"(atomicAdd_block is atomic only within the block)",
