@@ -133,3 +133,33 @@ func TestRegistered(t *testing.T) {
 		}
 	}
 }
+
+// The model's note names the cells more than 30% off the H200 from the
+// rows at the H200's size, and only points elsewhere at another size.
+func TestModelNote(t *testing.T) {
+	rows := []ContentionRow{
+		{Kernel: MaxCAS, Contenders: 32, Ms: 0.10, H200Ms: 0.20},
+		{Kernel: MaxIntTrick, Contenders: 32, Ms: 0.21, H200Ms: 0.20},
+		{Kernel: MaxCAS, Contenders: 4096, Ms: 3.0, H200Ms: 1.0},
+	}
+	got := (&ContentionTable{N: H200Threads, Rows: rows}).modelNote()
+	for _, want := range []string{string(MaxCAS) + " at 32 (0.50x)", string(MaxCAS) + " at 4096 (3.00x)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("note %q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, string(MaxIntTrick)) {
+		t.Errorf("note %q names a cell within 30%%", got)
+	}
+	if got := (&ContentionTable{N: H200Threads, Rows: rows[1:2]}).modelNote(); !strings.Contains(got, "Every modelled time is within 30%") {
+		t.Errorf("note %q, want every time within 30%%", got)
+	}
+	// On a GPU the predicted times are the model's.
+	gpuRows := []ContentionRow{{Kernel: MaxCAS, Contenders: 32, Ms: 0.20, PredictedMs: 0.30, H200Ms: 0.20}}
+	if got := (&ContentionTable{N: H200Threads, Predicted: "modelled, h200 profile", Rows: gpuRows}).modelNote(); !strings.Contains(got, "(1.50x)") {
+		t.Errorf("note %q, want the predicted time's ratio", got)
+	}
+	if got := (&ContentionTable{N: 1024, Rows: rows}).modelNote(); !strings.Contains(got, "--set n=4194304") {
+		t.Errorf("note %q at another size, want where to compare", got)
+	}
+}

@@ -2,6 +2,7 @@ package cas
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
@@ -214,6 +215,32 @@ func runContention(r *labkit.Runner, o ContentionOptions, warm, runs int) ([]Con
 	return rows, nil
 }
 
+// modelNote says where the model's times are more than 30% off the
+// H200's, from the rows when they ran at the H200's size, and where to
+// look otherwise.
+func (t *ContentionTable) modelNote() string {
+	if t.N != H200Threads {
+		return fmt.Sprintf("The model is least sure of the CAS loop, whose time follows how many of its compares fail (compare the retries columns); at %d threads (--set n=%d) this table sets every modelled time beside the H200's at the same size, and warplab fidelity's cas cells give the ratios.", H200Threads, H200Threads)
+	}
+	var off []string
+	for _, r := range t.Rows {
+		model := r.Ms
+		if t.Predicted != "" {
+			model = r.PredictedMs
+		}
+		if r.H200Ms <= 0 || model <= 0 {
+			continue
+		}
+		if q := model / r.H200Ms; q < 1/1.3 || q > 1.3 {
+			off = append(off, fmt.Sprintf("%s at %d (%.2fx)", r.Kernel, r.Contenders, q))
+		}
+	}
+	if len(off) == 0 {
+		return "Every modelled time is within 30% of the H200's."
+	}
+	return fmt.Sprintf("Modelled times more than 30%% off the H200's (model / H200): %s. The CAS loop's error follows its retries: compare the two retries columns.", strings.Join(off, ", "))
+}
+
 // Table renders the contention experiment.
 func (t *ContentionTable) Table() *charts.Table {
 	tb := charts.NewTable(fmt.Sprintf("Float maximum under contention: %d threads", t.N),
@@ -254,7 +281,7 @@ func (t *ContentionTable) Table() *charts.Table {
 		tb.AddRow(cells...)
 	}
 	tb.AddNote("Highlighted time: the fastest kernel at each contention. CAS retries are the atomicCAS calls whose compare failed (the simulator's counter; 0 on a GPU, where the H200 column counted them in the kernel).")
-	tb.AddNote("Where the model is weak: the CAS loop. Against the H200 it is too fast at tens of contenders per address and several times too slow at thousands and more, where it counts more failed compares than the H200 did (compare the two retries columns); warplab fidelity's cas cells, run at the H200's size, give the ratios. Read the CAS loop's times from the H200 column.")
+	tb.AddNote("%s", t.modelNote())
 	if c, ok := t.casBeatsAtomicMax(); ok {
 		tb.AddNote("At %d contenders per address the H200 ran the CAS loop %.1fx faster than the hardware atomicMax: a thread that reads a value already larger leaves without any atomic, while every atomicMax queues at the address. Here the model gives %.2fx.", c.contenders, c.h200, c.here)
 	}
