@@ -92,7 +92,9 @@ func hash32(x uint32) uint32 {
 }
 
 // Benches returns the round-2 cells: kernels of the microbenchmarks in
-// BenchRun, each with the measured median of its CSV row. Validation
+// GatedRun (access patterns, counters, histogram shapes and walks, timed
+// gated) and BenchRun (queue, CAS, reproducible sums, timed ungated),
+// each with the measured median of its CSV row. Validation
 // cells fitted nothing; calibration cells name the parameter they fixed.
 func Benches() []Bench {
 	var bs []Bench
@@ -103,11 +105,11 @@ func Benches() []Bench {
 		kernel, row string
 		ms          float64
 	}{
-		{"copy2d", "copy", 0.03858}, {"transpose_naive", "naive", 0.25998},
-		{"transpose_tiled_nopad", "tiled_nopad", 0.09096}, {"transpose_tiled_pad", "tiled_pad", 0.04296},
+		{"copy2d", "copy", 0.03522}, {"transpose_naive", "naive", 0.25549},
+		{"transpose_tiled_nopad", "tiled_nopad", 0.08765}, {"transpose_tiled_pad", "tiled_pad", 0.03869},
 	} {
 		c := c
-		add(Bench{Group: "transpose n=4096", Name: c.row, CSV: "access.csv", Row: "transpose," + c.row + ",4096", Col: 5, Ms: c.ms, Role: Validation,
+		add(Bench{Group: "transpose n=4096", Name: c.row, Run: GatedRun, CSV: "access.csv", Row: "transpose," + c.row + ",4096", Col: 5, Ms: c.ms, Role: Validation,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				const n = 4096
 				in, err := zeros[float32](e, n*n)
@@ -124,9 +126,9 @@ func Benches() []Bench {
 	for _, c := range []struct {
 		stride int
 		ms     float64
-	}{{1, 0.01629}, {2, 0.02096}, {4, 0.02635}, {8, 0.03901}, {16, 0.07013}, {32, 0.07899}} {
+	}{{1, 0.01362}, {2, 0.01853}, {4, 0.02406}, {8, 0.03702}, {16, 0.06853}, {32, 0.07746}} {
 		c := c
-		b := Bench{Group: "strided reads", Name: fmt.Sprintf("stride %d", c.stride), CSV: "access.csv",
+		b := Bench{Group: "strided reads", Name: fmt.Sprintf("stride %d", c.stride), Run: GatedRun, CSV: "access.csv",
 			Row: fmt.Sprintf("stride,read_stride,4194304,%d", c.stride), Col: 5, Ms: c.ms, Role: Validation,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				const threads = 1 << 22
@@ -148,9 +150,9 @@ func Benches() []Bench {
 	for _, c := range []struct {
 		stride int
 		ms     float64
-	}{{4, 0.54274}, {32, 4.25808}} { // each runs 200M warp instructions: two of the five strides
+	}{{4, 0.53478}, {32, 4.24771}} { // each runs 200M warp instructions: two of the five strides
 		c := c
-		b := Bench{Group: "shared bank conflicts", Name: fmt.Sprintf("stride %d", c.stride), CSV: "access.csv",
+		b := Bench{Group: "shared bank conflicts", Name: fmt.Sprintf("stride %d", c.stride), Run: GatedRun, CSV: "access.csv",
 			Row: fmt.Sprintf("banks,shared_banks,270336,%d", c.stride), Col: 5, Ms: c.ms, Role: Validation,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				out, err := zeros[float32](e, 1056*256)
@@ -173,16 +175,16 @@ func Benches() []Bench {
 		k                 int
 		ms                float64
 	}{
-		{"u32", "thread_warp", "packed", 32, 11.65114}, {"u32", "thread_warp", "padded", 32, 1.59472},
-		{"u32", "thread_lane", "packed", 32, 1.23472}, {"u32", "thread_lane", "padded", 32, 1.60355},
-		{"u32", "warp", "packed", 32, 0.36896}, {"u32", "warp", "padded", 32, 0.05424},
-		{"u32", "thread_lane", "packed", 4096, 0.05392}, {"u32", "thread_lane", "padded", 4096, 0.17888},
-		{"f32", "thread_warp", "packed", 32, 16.19245}, {"f32", "thread_warp", "padded", 32, 2.04733},
-		{"f32", "thread_lane", "packed", 32, 1.23546}, {"f32", "thread_lane", "padded", 32, 2.15187},
-		{"f32", "warp", "packed", 32, 0.50989}, {"f32", "warp", "padded", 32, 0.06829},
+		{"u32", "thread_warp", "packed", 32, 11.64067}, {"u32", "thread_warp", "padded", 32, 1.59152},
+		{"u32", "thread_lane", "packed", 32, 1.23219}, {"u32", "thread_lane", "padded", 32, 1.60026},
+		{"u32", "warp", "packed", 32, 0.36656}, {"u32", "warp", "padded", 32, 0.05264},
+		{"u32", "thread_lane", "packed", 4096, 0.05248}, {"u32", "thread_lane", "padded", 4096, 0.17782},
+		{"f32", "thread_warp", "packed", 32, 16.16768}, {"f32", "thread_warp", "padded", 32, 2.04256},
+		{"f32", "thread_lane", "packed", 32, 1.23219}, {"f32", "thread_lane", "padded", 32, 2.11514},
+		{"f32", "warp", "packed", 32, 0.50810}, {"f32", "warp", "padded", 32, 0.06640},
 	} {
 		c := c
-		add(Bench{Group: fmt.Sprintf("counters %s k=%d", c.typ, c.k), Name: c.mode + " " + c.layout, CSV: "counters.csv",
+		add(Bench{Group: fmt.Sprintf("counters %s k=%d", c.typ, c.k), Name: c.mode + " " + c.layout, Run: GatedRun, CSV: "counters.csv",
 			Row: fmt.Sprintf("%s,%s,%s,%d", c.typ, c.mode, c.layout, c.k), Col: 7, Ms: c.ms, Role: Validation,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				const threads = 1 << 24
@@ -246,15 +248,15 @@ func Benches() []Bench {
 		kernel string
 		ms     float64
 	}{
-		{"uniform", 256, "global", 4.31933}, {"uniform", 256, "priv_small", 0.73323},
-		{"uniform", 256, "priv_resident", 0.03894}, {"uniform", 256, "priv_contig", 0.04214},
-		{"uniform", 4096, "global", 0.48416}, {"uniform", 4096, "priv_small", 0.35267},
-		{"uniform", 4096, "priv_resident", 0.04555}, {"uniform", 4096, "priv_contig", 0.05810},
-		{"runs", 256, "global", 6.23714}, {"runs", 256, "priv_small", 0.10608},
-		{"hot", 256, "global", 11.70947}, {"hot", 256, "priv_small", 0.45638}, {"hot", 256, "priv_resident", 0.03987},
+		{"uniform", 256, "global", 4.31512}, {"uniform", 256, "priv_small", 0.73123},
+		{"uniform", 256, "priv_resident", 0.03725}, {"uniform", 256, "priv_contig", 0.04080},
+		{"uniform", 4096, "global", 0.48077}, {"uniform", 4096, "priv_small", 0.34949},
+		{"uniform", 4096, "priv_resident", 0.04323}, {"uniform", 4096, "priv_contig", 0.05496},
+		{"runs", 256, "global", 6.22998}, {"runs", 256, "priv_small", 0.10418},
+		{"hot", 256, "global", 11.68898}, {"hot", 256, "priv_small", 0.45082}, {"hot", 256, "priv_resident", 0.03728},
 	} {
 		c := c
-		add(Bench{Group: fmt.Sprintf("histogram %s %d bins", c.input, c.bins), Name: c.kernel, CSV: "histshape.csv",
+		add(Bench{Group: fmt.Sprintf("histogram %s %d bins", c.input, c.bins), Name: c.kernel, Run: GatedRun, CSV: "histshape.csv",
 			Row: fmt.Sprintf("%s,%d,%s", c.input, c.bins, c.kernel), Col: 5, Ms: c.ms, Role: Validation,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				const n = 1 << 24
@@ -289,16 +291,16 @@ func Benches() []Bench {
 	// memory padded, which takes the L1's share of the SM away (l1reuse.csv:
 	// part,kernel,blocks_per_sm,grid,block,smem_bytes,n,param,median_ms).
 	// Padding up to 20 KB (an L1 of 248 to 60 KB) covers every L1 share the
-	// labs' kernels leave; at 24 KB (28 KB of L1, 0.132 ms measured) the
+	// labs' kernels leave; at 24 KB (28 KB of L1, 0.123 ms measured) the
 	// walk thrashes the lines of its own loads in flight, which the model
 	// does not price.
 	for _, c := range []struct {
 		pad int
 		ms  float64
-	}{{0, 0.04576}, {2048, 0.04784}, {4096, 0.05179}, {8192, 0.05638}, {12288, 0.05614}, {16384, 0.05886}, {20480, 0.06574}} {
+	}{{0, 0.04077}, {2048, 0.04275}, {4096, 0.04630}, {8192, 0.05064}, {12288, 0.05050}, {16384, 0.05325}, {20480, 0.05966}} {
 		c := c
 		smem := 1024 + c.pad
-		add(Bench{Group: "histogram walk, L1 share", Name: fmt.Sprintf("pad %d KB", c.pad>>10), Run: L1Run, CSV: "l1reuse.csv",
+		add(Bench{Group: "histogram walk, L1 share", Name: fmt.Sprintf("pad %d KB", c.pad>>10), Run: GatedRun, CSV: "l1reuse.csv",
 			Row: fmt.Sprintf("pad,hist_contig,8,1056,256,%d", smem), Col: 8, Ms: c.ms, Role: Validation,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				const n, bins = 1 << 24, 256

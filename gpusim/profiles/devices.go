@@ -27,6 +27,10 @@ const (
 	// h200Round3 is the run of cas_timeline.cu and sm_issue.cu (block
 	// dispatch, dependent FMAs, CAS-loop failures over time).
 	h200Round3 = "docs/evidence/2026-11-30-h200-cas-timeline-sm-issue"
+	// h200Gated2 re-measured access, counters, cas, histshape and l1reuse
+	// gated: the launch overhead in their cells is the GPU's alone
+	// (Cost.LaunchUs), not the host's submission as in h200Round2 and h200L1.
+	h200Gated2 = "docs/evidence/2026-11-30-h200-microbenchmarks-gated2"
 )
 
 // sources merges source maps.
@@ -125,7 +129,7 @@ func init() {
 		ClockMHz: 1980, MemoryBytes: 141 << 30, DRAMGBps: 4800, L2Bytes: 60 << 20,
 		Cost: Cost{
 			LaunchUs: 2.69, DRAMEfficiency: 0.89, IssueIPC: 4, LoopUnroll: 4, StoreLineCycles: 4, SharedWavefrontsPerCycle: 1,
-			LoadLineCycles: 0.464, L2ReadGBps: 8730, L1OverlapPower: 3, QueuedLaunchUs: 0.5,
+			LoadLineCycles: 0.431, L2ReadGBps: 9170, L1OverlapPower: 3, QueuedLaunchUs: 0.5,
 			ALUCycles: 4, SFUCycles: 16, SharedCycles: 30, GlobalCycles: 700, AtomicCycles: 700,
 			BarrierCycles: 30, BlockStartCycles: 600,
 			SharedFloatA: 60, SharedFloatB: 116, SharedInt: 8,
@@ -141,16 +145,16 @@ func init() {
 			"DRAMGBps":                      Datasheet + "NVIDIA H200, 4.8 TB/s",
 			"L2Bytes":                       Measured + "60 MiB L2 reported (docs/measurements.md)",
 			"L1SharedPerSM":                 Datasheet + "NVIDIA H100 Tensor Core GPU architecture whitepaper: 256 KB of combined L1 data cache and shared memory per SM (the H200 is the same GH100 SM)",
-			"Cost.LoadLineCycles":           Measured + h200L1 + "/csv/l1reuse.csv occupancy seq_sum at 8 blocks per SM: a per-thread walk over 16M words, 129,024 lines per SM (32 a warp load) in 0.03597 ms less the launch (5.7 us), 0.464 cycles a line; 4 blocks per SM agree (0.03682 ms)",
-			"Cost.L1OverlapPower":           Calibrated + h200L1 + "/csv/l1reuse.csv pad seq_sum at 0 to 20 KB of padding (an L1 of 248 to 60 KB for 256 KB of lanes' lines): p = 3 gives a geometric-mean error of 1.056 over the seven rows (2: 1.115, 4: 1.059, the larger alone misses the middle rows by up to 16%); the 24 KB row (an L1 of 28 KB, 0.168 ms) thrashes beyond any p",
-			"Cost.L2ReadGBps":               Measured + h200L1 + "/csv/l1reuse.csv l2 l2_stride s = 8: 17,301,504 loads of one word per 32-byte sector of an L2-resident 16 MB buffer in 0.06910 ms less the launch (5.7 us): 553.6 MB of sectors at 8730 GB/s",
+			"Cost.LoadLineCycles":           Measured + h200Gated2 + "/csv/l1reuse.csv occupancy seq_sum at 8 blocks per SM, timed gated: a per-thread walk over 16M words, 129,024 lines per SM (32 a warp load) in 0.03078 ms less the launch (Cost.LaunchUs, 2.69 us), 0.431 cycles a line; 4 blocks per SM agree (0.03114 ms, 0.437). Ungated (" + h200L1 + ": 0.03597 ms less 5.7 us) it was 0.464",
+			"Cost.L1OverlapPower":           Calibrated + h200Gated2 + "/csv/l1reuse.csv pad seq_sum at 0 to 20 KB of padding, timed gated (an L1 of 248 to 60 KB for 256 KB of lanes' lines): with LoadLineCycles and L2ReadGBps from the same run, p = 3 gives a geometric-mean error of 1.060 over the seven rows (2: 1.100, 4: 1.067; the larger alone misses the middle rows by up to 16%, the 20 KB row by 19 to 22% at any p); the 24 KB row (an L1 of 28 KB, 0.158 ms) thrashes beyond any p. The ungated rows (" + h200L1 + ") chose p = 3 too (1.056)",
+			"Cost.L2ReadGBps":               Measured + h200Gated2 + "/csv/l1reuse.csv l2 l2_stride s = 8, timed gated: 17,301,504 loads of one word per 32-byte sector of an L2-resident 16 MB buffer in 0.06306 ms less the launch (Cost.LaunchUs, 2.69 us): 553.6 MB of sectors at 9170 GB/s. Ungated (" + h200L1 + ": 0.06910 ms less 5.7 us) it was 8730",
 			"Cost.LaunchUs":                 Measured + h200Gated + "/csv/launch.csv event_single: CUDA events around one launch of an empty kernel, gated as the labs and cudarun time a launch, median 2.688 us (mean 2.685) over 500; back to back 1.36 us. Ungated (" + h200Run + "/csv/launch.csv) it was 5.712 us, the host's submission included",
 			"Cost.QueuedLaunchUs":           Measured + h200Run + "/csv/launch.csv graph_replay: 0.503 us a kernel when the GPU holds the launches already (a CUDA graph of 1000 empty kernels, median of 10 replays): the GPU's own cost of starting a queued kernel",
 			"Cost.DRAMEfficiency":           Measured + h200Run + "/csv/bandwidth.csv: device-to-device copy of 1 GiB, 4.27 TB/s",
 			"Cost.IssueIPC":                 Guide + "Compute Capability 9.0: an SM has four warp schedulers, each issuing one warp instruction per cycle; counted in issue slots (gpusim/internal/engine/issue.go), the queue microbenchmark's FMA loops (" + h200Round2 + "/csv/queue.csv, uneven k = 1) agree",
 			"Cost.StoreLineCycles":          Calibrated + h200Evidence3 + "/csv/queue_lab.csv: the queue lab's kernels at even costs and k = 64 (thread pops 0.0897 ms, warp pops 0.1067 ms; modelled 0.1009 and 0.0926), whose lanes store 256 bytes apart, one line request each; neither is a fidelity cell",
 			"Cost.LoopUnroll":               Measured + h200Evidence3 + ": NVRTC and nvcc (CUDA 13.0, sm_90) unroll an innermost counted loop by 4 (reduce_partials: four LDG in flight per trip; popThread's FMA loop: remainder j & 3, then ptxas unrolls the FMA-only body again to 16)",
-			"Cost.SharedWavefrontsPerCycle": Measured + h200Round2 + "/csv/access.csv: shared loads with a 2- to 32-way bank conflict take 2 to 32 times one cycle per warp request per SM",
+			"Cost.SharedWavefrontsPerCycle": Measured + h200Gated2 + "/csv/access.csv (as in " + h200Round2 + ", ungated): shared loads with a 2- to 32-way bank conflict take 2 to 32 times one cycle per warp request per SM",
 			"Cost.ALUCycles":                Calibrated + "dependent-issue latency of the ALU pipes",
 			"Cost.SFUCycles":                Calibrated + "the softmax denominators of the atomics-vs-warp-shuffle course notes",
 			"Cost.SharedCycles":             Calibrated + "the Day 26 tree sum at small n",
