@@ -7,8 +7,8 @@
 // The course notes claim that slices sharing a 128-byte line serialise
 // like one counter, so that padding each slice to its own line is what
 // buys the speed-up. The H200 (docs/evidence/2026-11-30-h200-
-// microbenchmarks-round2, counters.csv) says that holds when the 32 lanes
-// of a warp all add to one slice (Rung ByWarp: k = 32 packed 11.65 ms,
+// microbenchmarks-gated2, counters.csv) says that holds when the 32 lanes
+// of a warp all add to one slice (Rung ByWarp: k = 32 packed 11.64 ms,
 // padded 1.59 ms), and fails when a warp's lanes spread over the slices of
 // one line (ByLane: packed 1.23 ms, padded 1.60 ms): the warp's request to
 // one line is served by the L2 as one operation. The lab shows both, with

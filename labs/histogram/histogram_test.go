@@ -2,6 +2,8 @@ package histogram
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -217,5 +219,37 @@ func TestRegistered(t *testing.T) {
 		if o.Usage == "" || (o.Kind == labs.Int && o.Max == 0) {
 			t.Errorf("option %s: usage %q, max %d", o.Name, o.Usage, o.Max)
 		}
+	}
+}
+
+// TestH200RowsAreEvidence holds every H200 row to its row of the
+// committed CSV it quotes, and the CSV's rows to the lab's.
+func TestH200RowsAreEvidence(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", H200Evidence))
+	if err != nil {
+		t.Fatal(err)
+	}
+	measured := map[string]string{}
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Split(l, ",")
+		if strings.HasPrefix(l, "#") || len(f) < 6 || f[0] == "input" {
+			continue
+		}
+		measured[strings.Join(f[:4], ",")] = f[5]
+	}
+	for _, r := range H200Rows() {
+		key := fmt.Sprintf("%s,%d,%s,%d", r.Input, r.Bins, r.Kernel.microbench(), r.Grid)
+		got, ok := measured[key]
+		if !ok {
+			t.Errorf("%s: no row %s in %s", r.Kernel, key, H200Evidence)
+			continue
+		}
+		if ms, err := strconv.ParseFloat(got, 64); err != nil || ms != r.Ms {
+			t.Errorf("%s: the lab says %g ms, %s says %s", key, r.Ms, H200Evidence, got)
+		}
+		delete(measured, key)
+	}
+	for key := range measured {
+		t.Errorf("%s: row %s is not among the lab's H200 rows", H200Evidence, key)
 	}
 }
