@@ -54,7 +54,7 @@ func TestFidelityPaths(t *testing.T) {
 	}
 	v := strings.Index(out, "validation cells (nothing was fitted to them): ")
 	c := strings.Index(out, "calibration cells (each fitted the parameters named): ")
-	if v < 0 || c < v || !strings.Contains(out, "run 2: the microbenchmarks") || !(strings.Contains(out, "every target within tolerance") || strings.Contains(out, "(0 of them validation targets)")) ||
+	if v < 0 || c < v || !strings.Contains(out, "run 1: the microbenchmarks at 256 threads, gated") || !(strings.Contains(out, "every target within tolerance") || strings.Contains(out, "(0 of them validation targets)")) ||
 		strings.Contains(out, "Tesla T4") {
 		t.Errorf("text report:\n%s", out)
 	}
@@ -86,7 +86,14 @@ func TestFidelityPaths(t *testing.T) {
 		if c.OK != (math.Abs(c.Predicted/c.Measured-1) <= 0.02) {
 			t.Errorf("%s n=%d: ok %v at ratio %.3f with tolerance 2%%", c.Kernel, c.N, c.OK, c.Predicted/c.Measured)
 		}
-		if len(c.Runs) != 2 || c.Measured != (c.Runs[0]+c.Runs[1])/2 {
+		// The H200 table is one gated run a cell (the two ungated runs
+		// are no longer scored); whatever the count, the cell's figure is
+		// the mean of its named runs.
+		var sum float64
+		for _, x := range c.Runs {
+			sum += x
+		}
+		if len(c.Runs) == 0 || math.Abs(c.Measured-sum/float64(len(c.Runs))) > 1e-9*c.Measured {
 			t.Errorf("%s n=%d: measured %v is not the mean of the runs %v", c.Kernel, c.N, c.Measured, c.Runs)
 		}
 	}
