@@ -2,7 +2,11 @@ package cas
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -161,5 +165,39 @@ func TestModelNote(t *testing.T) {
 	}
 	if got := (&ContentionTable{N: 1024, Rows: rows}).modelNote(); !strings.Contains(got, "--set n=4194304") {
 		t.Errorf("note %q at another size, want where to compare", got)
+	}
+}
+
+// TestH200RowsAreEvidence holds every H200 row to its row of the
+// committed cas.csv it quotes, and the CSV's rows to the lab's.
+func TestH200RowsAreEvidence(t *testing.T) {
+	const path = "docs/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/cas.csv"
+	data, err := os.ReadFile(filepath.Join("..", "..", path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := map[Kernel]string{MaxCAS: "cas_loop", MaxIntTrick: "int_trick", MaxSignAware: "signaware", casCount: "cas_count"}
+	measured := map[string]string{}
+	for _, l := range strings.Split(string(data), "\n") {
+		f := strings.Split(l, ",")
+		if strings.HasPrefix(l, "#") || len(f) < 12 || f[0] == "kernel" {
+			continue
+		}
+		measured[strings.Join(f[:3], ",")] = strings.Join([]string{f[4], f[9], f[11]}, ",")
+	}
+	for _, r := range H200Rows() {
+		key := fmt.Sprintf("%s,%d,%d", names[r.Kernel], r.Contenders, r.Groups)
+		got, ok := measured[key]
+		if !ok {
+			t.Errorf("%s: no row %s in %s", r.Kernel, key, path)
+			continue
+		}
+		if want := fmt.Sprintf("%s,%d,%d", strconv.FormatFloat(r.Ms, 'f', 5, 64), r.Retries, r.WrongGroup); got != want {
+			t.Errorf("%s: the lab says %s (ms, retries, wrong groups), %s says %s", key, want, path, got)
+		}
+		delete(measured, key)
+	}
+	for key := range measured {
+		t.Errorf("%s: row %s is not among the lab's H200 rows", path, key)
 	}
 }
