@@ -77,10 +77,15 @@ type Prediction struct {
 // ratio either way: ±30%, the fidelity target of the cost model.
 const Tolerance = 1.3
 
+// Fixed is how close a known miss must come before CheckPredictions
+// asks for it to be taken off the list: ±20%, so that a miss near the
+// ±30% edge, which run-to-run noise moves across it, fails neither way.
+const Fixed = 1.2
+
 // CheckPredictions fails t for each cell whose prediction is more than
 // Tolerance off its measurement, unless known names the cell with the
 // reason the model misses it. A known miss that the model now gets within
-// Tolerance fails t too, so that known holds only what still misses; one
+// Fixed fails t too, so that known holds only what still misses; one
 // that is absent from cells fails t, so that a renamed cell cannot hide a
 // miss. Known misses that still miss are logged with their reason.
 func CheckPredictions(t testing.TB, cells []Prediction, known map[string]string) {
@@ -96,8 +101,10 @@ func CheckPredictions(t testing.TB, cells []Prediction, known map[string]string)
 			t.Errorf("%s: predicted %.4f ms, measured %.4f ms (x%.2f): outside ±30%%", c.Cell, c.Predicted, c.Measured, q)
 		case miss:
 			t.Logf("%s: predicted %.4f ms, measured %.4f ms (x%.2f): a known model miss: %s", c.Cell, c.Predicted, c.Measured, q, why)
+		case isKnown && q >= 1/Fixed && q <= Fixed:
+			t.Errorf("%s: predicted %.4f ms, measured %.4f ms (x%.2f): listed as a known miss but within ±20%% now: take it off the list", c.Cell, c.Predicted, c.Measured, q)
 		case isKnown:
-			t.Errorf("%s: predicted %.4f ms, measured %.4f ms (x%.2f): listed as a known miss but within ±30%% now: take it off the list", c.Cell, c.Predicted, c.Measured, q)
+			t.Logf("%s: predicted %.4f ms, measured %.4f ms (x%.2f): a known model miss, within ±30%% this run: %s", c.Cell, c.Predicted, c.Measured, q, why)
 		}
 	}
 	for cell := range known {

@@ -79,18 +79,19 @@ func TestCheckPredictions(t *testing.T) {
 		{"fast", 0.5, 1},
 		{"known", 3, 1},
 		{"fixed", 1, 1},
+		{"edge", 1.25, 1},
 		{"nan", 1, 0},
 	}
 	r := &recorder{}
-	CheckPredictions(r, cells, map[string]string{"known": "a reason", "fixed": "was slow", "gone": "renamed"})
+	CheckPredictions(r, cells, map[string]string{"known": "a reason", "fixed": "was slow", "edge": "near the edge", "gone": "renamed"})
 	for _, want := range []string{"slow: predicted 2.0000 ms, measured 1.0000 ms (x2.00): outside ±30%",
-		"fast: predicted 0.5000", "fixed: predicted 1.0000 ms, measured 1.0000 ms (x1.00): listed as a known miss but within ±30% now",
+		"fast: predicted 0.5000", "fixed: predicted 1.0000 ms, measured 1.0000 ms (x1.00): listed as a known miss but within ±20% now",
 		"nan: predicted 1.0000 ms, measured 0.0000 ms (x+Inf): outside", "gone: listed as a known miss but not measured"} {
 		if !strings.Contains(r.all, want) {
 			t.Errorf("no error %q in:\n%s", want, r.all)
 		}
 	}
-	for _, not := range []string{"fine", "known:"} {
+	for _, not := range []string{"fine", "known:", "edge"} {
 		if strings.Contains(r.all, not) {
 			t.Errorf("an error about %q:\n%s", not, r.all)
 		}
