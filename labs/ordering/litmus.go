@@ -95,13 +95,11 @@ func Litmus(dev *gpu.Device, o LitmusOptions) (*LitmusTable, error) {
 	if err := o.resolve(); err != nil {
 		return nil, err
 	}
-	run, sim, err := relaxed(dev)
+	run, sim, release, err := relaxed(dev)
 	if err != nil {
 		return nil, err
 	}
-	if sim {
-		defer run.Close()
-	}
+	defer release()
 	t := &LitmusTable{Device: run.Info().Name, Spec: run.Spec().String(), Simulated: sim}
 	m, err := run.Compile(litmusFile, []byte(LitmusSource().Text))
 	if err != nil {

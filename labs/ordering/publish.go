@@ -94,16 +94,17 @@ func RelaxedSpec(s gpu.Spec) gpu.Spec { return s.WithMemory(gpu.MemoryRelaxed) }
 
 // relaxed returns the device an experiment runs on: for a simulated dev a
 // new device of its profile and seed under the relaxed memory model
-// (RelaxedSpec), which the caller closes, and sim true; a GPU as it is.
-func relaxed(dev *gpu.Device) (run *gpu.Device, sim bool, err error) {
+// (RelaxedSpec) and sim true; a GPU as it is. The caller calls release when
+// the experiment ends: it closes the device relaxed opened, if any.
+func relaxed(dev *gpu.Device) (run *gpu.Device, sim bool, release func(), err error) {
 	if dev.Spec().Backend() != "sim" {
-		return dev, false, nil
+		return dev, false, func() {}, nil
 	}
 	run, err = gpu.OpenSpec(RelaxedSpec(dev.Spec()))
 	if err != nil {
-		return nil, false, fmt.Errorf("ordering: %w", err)
+		return nil, false, nil, fmt.Errorf("ordering: %w", err)
 	}
-	return run, true, nil
+	return run, true, func() { run.Close() }, nil
 }
 
 // orDefault sets *x to d when it is 0 and checks that it is from 1 to
@@ -125,13 +126,11 @@ func Publish(dev *gpu.Device, opts PublishOptions) (*PublishTable, error) {
 	if err := opts.resolve(); err != nil {
 		return nil, err
 	}
-	run, sim, err := relaxed(dev)
+	run, sim, release, err := relaxed(dev)
 	if err != nil {
 		return nil, err
 	}
-	if sim {
-		defer run.Close()
-	}
+	defer release()
 	t := &PublishTable{Device: run.Info().Name, Spec: run.Spec().String(), Simulated: sim, Pairs: opts.Pairs}
 	m, err := run.Compile(kernelFile, []byte(Source().Text))
 	if err != nil {

@@ -100,13 +100,11 @@ func Scope(dev *gpu.Device, o ScopeOptions) (*ScopeTable, error) {
 	if err := o.resolve(); err != nil {
 		return nil, err
 	}
-	run, sim, err := relaxed(dev)
+	run, sim, release, err := relaxed(dev)
 	if err != nil {
 		return nil, err
 	}
-	if sim {
-		defer run.Close()
-	}
+	defer release()
 	t := &ScopeTable{Device: run.Info().Name, Spec: run.Spec().String(), Simulated: sim, Blocks: o.Blocks, Adds: o.Adds}
 	m, err := run.Compile(scopeFile, []byte(ScopeSource().Text))
 	if err != nil {
