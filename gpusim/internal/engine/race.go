@@ -209,14 +209,20 @@ func (s *raceShadow) writeWarp(x *exec, w *warp, offs *[32]uint64, size uint64, 
 	}
 }
 
+// seqOffsets returns the 32 lanes' offsets of consecutive elements of
+// size bytes from o0.
+func seqOffsets(o0, size uint64) (offs [32]uint64) {
+	for l := range offs {
+		offs[l] = o0 + uint64(l)*size
+	}
+	return offs
+}
+
 // readWarpSeq is readWarp for all 32 lanes reading consecutive elements
 // of size bytes from offset o0 (aligned to size).
 func (s *raceShadow) readWarpSeq(x *exec, w *warp, o0, size uint64, pc int) {
 	if size != 1<<s.shift {
-		var offs [32]uint64
-		for l := range offs {
-			offs[l] = o0 + uint64(l)*size
-		}
+		offs := seqOffsets(o0, size)
 		s.readWarp(x, w, &offs, size, pc)
 		return
 	}
@@ -245,10 +251,7 @@ func (s *raceShadow) readWarpSeq(x *exec, w *warp, o0, size uint64, pc int) {
 // of size bytes from offset o0 (aligned to size).
 func (s *raceShadow) writeWarpSeq(x *exec, w *warp, o0, size uint64, pc int) {
 	if size != 1<<s.shift {
-		var offs [32]uint64
-		for l := range offs {
-			offs[l] = o0 + uint64(l)*size
-		}
+		offs := seqOffsets(o0, size)
 		s.writeWarp(x, w, &offs, size, pc)
 		return
 	}
