@@ -217,6 +217,9 @@ func TestExercise(t *testing.T) {
 	if !f.OK() {
 		t.Fatalf("the solution fails:\n%s", f)
 	}
+	if p, _ := f.Part(kernelcheck.PartCorrect); !strings.Contains(p.Message, "permutation") {
+		t.Errorf("the correct part does not say the tickets were checked: %q", p.Message)
+	}
 	for _, tc := range []struct {
 		name, src, part string
 		verdict         labs.Verdict

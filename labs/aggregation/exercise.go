@@ -94,6 +94,7 @@ func harness() kernelcheck.Harness {
 			return exerciseKeys(n).groups
 		},
 		AtomicRule:      "one per distinct key in each warp",
+		Checked:         "every bucket's count is its number of elements, and its slots hold exactly its elements, each once (the tickets form a permutation)",
 		Reference:       []byte(ref.Text),
 		ReferenceFile:   ref.File,
 		ReferenceKernel: string(BucketAggInc),

@@ -104,14 +104,19 @@ __global__ void foldMax(const float* v, int n, int C, float* m) {
 
 func TestExercise(t *testing.T) {
 	dev := testenv.Open(t, "sim:t4")
-	if f := Check(dev, Answer{Source: correctAnswer}); !f.OK() {
+	f := Check(dev, Answer{Source: correctAnswer})
+	if !f.OK() {
 		t.Fatalf("the CAS loop fails:\n%s", f)
+	}
+	// The pass says what was compared, not a float tolerance.
+	if p, _ := f.Part(kernelcheck.PartCorrect); !strings.Contains(p.Message, "-0 and +0") {
+		t.Errorf("the correct part does not say how maxima were compared: %q", p.Message)
 	}
 	if f := Check(dev, Answer{Source: AnswerTemplate}); f.OK() {
 		t.Fatal("the template passes")
 	}
 	intTrick := strings.Replace(AnswerTemplate, "// TODO", "// mine", 1)
-	f := Check(dev, Answer{Source: intTrick})
+	f = Check(dev, Answer{Source: intTrick})
 	if p, _ := f.Part(kernelcheck.PartCorrect); p.Verdict != labs.Fail {
 		t.Errorf("the int trick is correct:\n%s", f)
 	}

@@ -107,6 +107,7 @@ func harness() kernelcheck.Harness {
 		// larger value sends none.
 		AtomicBudget:    func(n int, _ gpu.LaunchConfig) int64 { return 4 * int64(n) },
 		AtomicRule:      "four per thread, retries included",
+		Checked:         "every group's maximum equals the largest of its values, compared with == (so -0 and +0 count as equal), over inputs with negatives, -0, +/-infinity and NaN; " + NaNPolicy,
 		Reference:       []byte(ref.Text),
 		ReferenceFile:   ref.File,
 		ReferenceKernel: string(MaxCAS),

@@ -93,6 +93,7 @@ func harness() kernelcheck.Harness {
 			return int64(l.Grid.Count()) * int64(ExerciseBins(n))
 		},
 		AtomicRule:      "one per bin per block",
+		Checked:         "every bin's count is exact",
 		Reference:       []byte(ref.Text),
 		ReferenceFile:   ref.File,
 		ReferenceKernel: string(Resident),

@@ -175,8 +175,12 @@ __global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {
 
 func TestExercise(t *testing.T) {
 	dev := testenv.Open(t, "sim:t4")
-	if f := Check(dev, Answer{Source: privatised}); !f.OK() {
+	f := Check(dev, Answer{Source: privatised})
+	if !f.OK() {
 		t.Fatalf("the privatised kernel fails:\n%s", f)
+	}
+	if p, _ := f.Part(kernelcheck.PartCorrect); !strings.Contains(p.Message, "count is exact") {
+		t.Errorf("the correct part does not say counts were compared exactly: %q", p.Message)
 	}
 	if f := Check(dev, Answer{Source: AnswerTemplate}); f.OK() {
 		t.Fatalf("the template passes:\n%s", f)
@@ -184,7 +188,7 @@ func TestExercise(t *testing.T) {
 		t.Errorf("the template is not unanswered:\n%s", f)
 	}
 	global := strings.Replace(AnswerTemplate, "// TODO", "// mine", 1)
-	f := Check(dev, Answer{Source: global})
+	f = Check(dev, Answer{Source: global})
 	if p, _ := f.Part(kernelcheck.PartContention); p.Verdict != labs.Fail {
 		t.Errorf("one global atomic per element passes contention:\n%s", f)
 	}
