@@ -76,9 +76,16 @@
 // grid_group::sync() and a warp's exit restore order as the PTX model says;
 // __threadfence_block() orders nothing another block observes. Inside a
 // block the model stays stronger than PTX (a block sees its own stores at
-// once), and load buffering is never produced. The litmus tests in
-// weak_test.go (message passing, store buffering, load buffering, with and
-// without fences) pin each outcome down. The relaxed model runs a launch's
+// once). Load buffering comes from loads satisfied late: a global load or
+// a relaxed atomic read-modify-write whose result is not yet used may be
+// satisfied after the stores that follow it have reached other blocks,
+// unless a device-scope fence, an acquire, a release store, a barrier, a
+// branch or a dependency on the value comes first (a block-scope fence
+// orders it only for its own block). The litmus tests in weak_test.go
+// (message passing, store buffering, load buffering with and without
+// fences, dependencies, atomics, between blocks, warps and lanes) pin each
+// outcome down: each forbidden one never appears, each allowed one does
+// for some seed. The relaxed model runs a launch's
 // blocks on one goroutine and takes every global access through the
 // checked path: it is for small kernels about ordering, not for speed.
 package gpusim

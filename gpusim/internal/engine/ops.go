@@ -203,8 +203,12 @@ func (x *exec) mkStep(in *ir.Inst, pc int) (step, error) {
 	case ir.Atom:
 		if x.weak != nil {
 			fn := x.weakAtom(in, x.mkAtom(in, pc))
-			if !in.Scope.AcrossBlocks() {
+			switch {
+			case !in.Scope.AcrossBlocks():
 				fn = x.mkAtomNarrow(in, pc, fn)
+			case x.lateEnd[pc] >= 0:
+				// Satisfied late (late.go).
+				fn = x.mkAtomLate(in, pc, fn)
 			}
 			return fn, nil
 		}

@@ -74,10 +74,12 @@ type exec struct {
 	// weak is the relaxed memory model's state (nil: sequential
 	// consistency; see weak.go).
 	weak *weakMem
-	// lateEnd, lateGuard and lateAny plan the relaxed model's deferred
+	// lateEnd, lateGuard, lateLive, lateAtoms and lateAny plan the relaxed model's deferred
 	// loads (see late.go); nil and false otherwise.
 	lateEnd   []int32
 	lateGuard []uint8
+	lateLive  [][]ir.Reg
+	lateAtoms []step // the deferrable atomics' steps, by pc
 	lateAny   bool
 
 	// perWarp is one warp's instruction budget; halt says why the launch

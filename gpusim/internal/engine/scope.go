@@ -60,6 +60,9 @@ func (x *exec) mkAtomNarrow(in *ir.Inst, pc int, inner step) step {
 		if st := orderPoint(w, false); st != run {
 			return st
 		}
+		if st := x.settleCrossed(w, ad, 0, size); st != run {
+			return st
+		}
 		x.drainDue(w.blk, w.clock)
 		var val, cmp, d *[32]uint64
 		if in.B != ir.NoReg {

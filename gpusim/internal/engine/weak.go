@@ -83,6 +83,9 @@ type storeBuf struct {
 	// seen is, per address, the newest write to it the block has read or
 	// made visible.
 	seen map[uint64]uint64
+	// crossed counts the block's deferred loads that have crossed a
+	// block-scope fence (late.go).
+	crossed int
 }
 
 type bufEntry struct {
@@ -104,12 +107,13 @@ func (x *exec) resetBuf(b *block) {
 	}
 	b.wb.ents = b.wb.ents[:0]
 	b.wb.horizon = x.weak.seq
+	b.wb.crossed = 0
 	clear(b.wb.seen)
 	for _, w := range b.warps {
 		if w.late == nil {
 			w.late = &lateLoad{}
 		}
-		w.late.mask = 0
+		w.late.mask, w.late.crossed, w.late.stalled = 0, false, false
 	}
 }
 
@@ -359,7 +363,7 @@ func (x *exec) mkLoadWeak(in *ir.Inst, pc int) step {
 		}
 		switch {
 		case late:
-			x.deferLoad(w, dst, k, size, &lateAddrs, &latePs)
+			x.deferLoad(w, pc, false, k, size, &lateAddrs, &latePs)
 		case lateOK:
 			// Some lanes were not global: the global ones read now.
 			for m := w.mask; m != 0; m &= m - 1 {
@@ -382,6 +386,7 @@ func (x *exec) mkLoadWeak(in *ir.Inst, pc int) step {
 // stores in order).
 func (x *exec) weakBefore(w *warp, order cudac.MemoryOrder, scope cudac.Scope) {
 	if order.Releases() && scope.AcrossBlocks() {
+		x.settleCrossed(w, nil, 0, 0)
 		x.drainAll(w.blk)
 	}
 }
@@ -395,6 +400,7 @@ func (x *exec) weakAfter(w *warp, order cudac.MemoryOrder, scope cudac.Scope) {
 		return
 	}
 	if order == cudac.OrderSeqCst {
+		x.settleCrossed(w, nil, 0, 0)
 		x.drainAll(w.blk)
 	}
 	if order.Acquires() {
@@ -424,6 +430,9 @@ func (x *exec) mkStoreWeak(in *ir.Inst, pc int) step {
 		x.weakBefore(w, order, scope)
 		r := w.regs
 		v, ad := (*[32]uint64)(r[b:]), addrRegs(r, a)
+		if st := x.settleCrossed(w, ad, off, size); st != run {
+			return st
+		}
 		cache := &w.blk.ctx.caches[pc]
 		var st memStats
 		for m := w.mask; m != 0; m &= m - 1 {
@@ -467,6 +476,9 @@ func (x *exec) weakAtom(in *ir.Inst, inner step) step {
 	return func(w *warp) stop {
 		x.drainDue(w.blk, w.clock)
 		x.weakBefore(w, order, scope)
+		if st := x.settleCrossed(w, addrRegs(w.regs, a), 0, size); st != run {
+			return st
+		}
 		x.drainAddrs(w, addrRegs(w.regs, a), size)
 		st := inner(w)
 		if st == run {
@@ -490,6 +502,7 @@ func (x *exec) weakFence(w *warp, scope cudac.Scope, order cudac.MemoryOrder) {
 		order = cudac.OrderSeqCst
 	}
 	if order.Releases() {
+		x.settleCrossed(w, nil, 0, 0)
 		x.drainAll(w.blk)
 	} else {
 		x.drainDue(w.blk, w.clock)
