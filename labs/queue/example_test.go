@@ -14,7 +14,7 @@ func ExampleH200Measured() {
 		fmt.Printf("k=%d: %.5f ms\n", k, m.MedianMs)
 	}
 	// Output:
-	// k=1: 0.10682 ms
-	// k=4: 0.03482 ms
-	// k=1024: 0.37171 ms
+	// k=1: 0.10685 ms
+	// k=4: 0.03494 ms
+	// k=1024: 0.40451 ms
 }

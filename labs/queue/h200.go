@@ -13,15 +13,17 @@ import (
 )
 
 // h200CSV is a verbatim copy of the H200's queue.csv from
-// docs/evidence/2026-11-30-h200-microbenchmarks-round2 (a test keeps the
-// two the same): 4,194,304 items, 1056 blocks of 256 threads (8 per SM),
-// each cell the median of 7 timed launches after 2 warm-ups.
+// docs/evidence/2026-11-30-h200-microbench-gated3 (a test keeps the two
+// the same): 4,194,304 items, 1056 blocks of 256 threads (8 per SM), each
+// cell the median of 7 launches after 2 warm-ups, timed gated as the lab
+// times its own (the round-2 run's ungated figures are within 1% but at
+// k >= 1024, where the launches spread).
 //
 //go:embed h200/queue.csv
 var h200CSV string
 
 // H200Evidence names where the committed measurements come from.
-const H200Evidence = "docs/evidence/2026-11-30-h200-microbenchmarks-round2/csv/queue.csv"
+const H200Evidence = "docs/evidence/2026-11-30-h200-microbench-gated3/csv/queue.csv"
 
 // h200LabCSV is a verbatim copy of H200LabEvidence: the lab's own kernels
 // (kernels/queue.cu, whose runtime item costs nvcc cannot specialise as it

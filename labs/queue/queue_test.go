@@ -20,7 +20,7 @@ func TestH200CopyMatchesEvidence(t *testing.T) {
 	if len(ms) != 2*2*13 {
 		t.Errorf("%d rows, want %d", len(ms), 2*2*13)
 	}
-	if m, ok := H200Measured(Even(), PerThread, 4); !ok || m.MedianMs != 0.03482 {
+	if m, ok := H200Measured(Even(), PerThread, 4); !ok || m.MedianMs != 0.03494 {
 		t.Errorf("even thread k=4: %+v %v", m, ok)
 	}
 	labtest.SameAsEvidence(t, h200LabCSV, H200LabEvidence)
