@@ -89,6 +89,7 @@ var expectations = map[string]expect{
 			"store release, load acquire",
 			"kernels/litmus.cu",
 			"Store and load buffering between blocks on",
+			"lbBlockFence", "lbOneFence", "lbAtomicFence", "lbDependent",
 			"kernels/scope.cu",
 			"the scope of an atomic",
 			"not atomic between blocks: updates may be lost",

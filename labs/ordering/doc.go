@@ -40,12 +40,13 @@
 // right: allowed, not promised.
 //
 // Litmus runs store buffering and load buffering between pairs of blocks
-// (kernels/litmus.cu), with and without __threadfence(): on the simulator
-// under the relaxed model both weak outcomes appear for some seeds
-// without the fence (load buffering from loads satisfied late, after the
-// store that follows them) and never with it, as PTX says. See Limits for
-// the load-buffering outcomes PTX allows that the simulator does not
-// produce.
+// (kernels/litmus.cu), with and without __threadfence(), and load
+// buffering with __threadfence_block() on both sides, __threadfence() on
+// one side only, relaxed atomic read-modify-writes as the loads (with and
+// without the fence) and a store of the value read. On the simulator
+// under the relaxed model each outcome PTX allows appears for some seed
+// (load buffering from loads satisfied late, after the stores that follow
+// them have reached the other block) and each it forbids never does.
 //
 // # The exercise
 //
@@ -57,35 +58,17 @@
 //
 // # Limits
 //
-// Load buffering (kernels/litmus.cu's lb: r = other; mine = 1, in two
-// blocks; both reading 1) is allowed by PTX whenever nothing orders each
-// load before the store after it. The simulator produces it only where
-// its loads satisfied late reach (gpusim's late loads): a plain, volatile
-// or relaxed atomic_ref global load whose register the thread does not
-// use before a later global store, with only straight-line arithmetic and
-// stores in between. So it shows the outcome with no fence (the lab's lb
-// row), and never with __threadfence() on both sides (lbFence), an
-// acquire load or a data dependency, as PTX requires. It does not produce
-// these outcomes, which PTX also allows (gpusim's TestRelaxedLoadBuffering
-// records each at zero):
-//
-//   - __threadfence() or __threadfence_block() on one side only: the
-//     unfenced side's load is still satisfied late, but the fenced side
-//     would have to read the other's store before its own fence and
-//     store, and that store then reach the late load, all within the late
-//     load's window (at most the store buffer's delay after it issued):
-//     none in 4,800 pairs;
-//   - __threadfence_block() on both sides between blocks: a fence of any
-//     scope ends the window, because a block-scope fence must still order
-//     the load before the store for the threads of its own block, and the
-//     window does not tell those observers from other blocks';
-//   - relaxed atomic read-modify-writes as the loads (atomicAdd(other, 0)):
-//     an atomic is performed when it issues, never late;
-//   - a branch, a barrier or another load between the load and the store:
-//     each ends the window.
-//
-// Zero weak outcomes in those shapes on the simulator is a limit of the
-// model, not a promise of PTX. Message passing and store buffering have
-// no such gap in the lab's shapes: each outcome PTX allows there appears
-// for some seed.
+// The relaxed model is a subset of PTX: what it shows is allowed, and
+// what PTX allows it may not show. Load buffering (kernels/litmus.cu's
+// lb: r = other; mine = 1, in two blocks; both reading 1) comes from
+// gpusim's loads satisfied late: a global load or relaxed atomic whose
+// result the thread does not use before a later global store, with only
+// straight-line arithmetic, stores and block-scope fences in between. A
+// branch, a barrier, another load or atomic, or a release store between
+// the load and the store ends that window, so the simulator never shows
+// load buffering across them, though PTX allows some of those (a branch
+// that does not depend on the value orders nothing). Inside a block the model is stronger than PTX
+// (a block sees its own stores at once). Zero weak outcomes in such a
+// shape on the simulator is a limit of the model, not a promise of PTX;
+// the lab's forbidden rows are zero because PTX forbids them.
 package ordering

@@ -60,7 +60,7 @@ func TestOnGPU(t *testing.T) {
 	if r.ScopeAllowed == nil || !r.ScopeAllowed.Simulated {
 		t.Fatal("no simulated scope experiment beside the measurement")
 	}
-	// Store and load buffering: with fences never; without, logged.
+	// Store and load buffering: the rows PTX forbids never; the allowed ones logged.
 	if r.Litmus == nil || r.Litmus.Simulated {
 		t.Fatalf("litmus on the GPU: %+v", r.Litmus)
 	}

@@ -28,8 +28,8 @@ type LitmusShape struct {
 	// Shape names the test, Outcome the weak outcome it counts.
 	Shape   string `json:"shape"`
 	Outcome string `json:"outcome"`
-	// Fenced: __threadfence() between the thread's two accesses.
-	Fenced bool `json:"fenced"`
+	// Between is what stands between each thread's two accesses.
+	Between string `json:"between"`
 	// Allowed says whether the PTX memory model allows the outcome.
 	Allowed bool `json:"allowed"`
 	// weak tells whether a pair's two reads are the weak outcome.
@@ -39,11 +39,21 @@ type LitmusShape struct {
 // LitmusShapes lists the experiment's kernels in table order.
 func LitmusShapes() []LitmusShape {
 	both := func(v int32) func(a, b int32) bool { return func(a, b int32) bool { return a == v && b == v } }
+	const (
+		sb, lb       = "store buffering", "load buffering"
+		read0, read1 = "both read 0", "both read 1"
+		fence        = "__threadfence()"
+	)
 	return []LitmusShape{
-		{"sb", "store buffering", "both read 0", false, true, both(0)},
-		{"sbFence", "store buffering", "both read 0", true, false, both(0)},
-		{"lb", "load buffering", "both read 1", false, true, both(1)},
-		{"lbFence", "load buffering", "both read 1", true, false, both(1)},
+		{"sb", sb, read0, "nothing", true, both(0)},
+		{"sbFence", sb, read0, fence, false, both(0)},
+		{"lb", lb, read1, "nothing", true, both(1)},
+		{"lbFence", lb, read1, fence, false, both(1)},
+		{"lbBlockFence", lb, read1, "__threadfence_block()", true, both(1)},
+		{"lbOneFence", lb, read1, fence + " on one side only", true, both(1)},
+		{"lbAtomic", lb, read1, "nothing; the loads are atomicAdd(other, 0)", true, both(1)},
+		{"lbAtomicFence", lb, read1, fence + "; the loads are atomicAdd(other, 0)", false, both(1)},
+		{"lbDependent", lb, read1, "nothing; the store writes the value read", false, both(1)},
 	}
 }
 
@@ -168,10 +178,7 @@ func (t *LitmusTable) Table() *charts.Table {
 		charts.Column{Header: "first weak seed"}, charts.Column{Header: "PTX"})
 	tab.Caption = t.Spec
 	for _, r := range t.Rows {
-		between, ptx := "nothing", "allowed"
-		if r.Fenced {
-			between = "__threadfence()"
-		}
+		ptx := "allowed"
 		if !r.Allowed {
 			ptx = "forbidden"
 		}
@@ -183,11 +190,11 @@ func (t *LitmusTable) Table() *charts.Table {
 		if r.FirstWeakSeed != 0 {
 			seed = charts.Int(int64(r.FirstWeakSeed))
 		}
-		tab.AddRow(charts.Text(r.Kernel), charts.Text(r.Shape), charts.Text(between), charts.Text(r.Outcome),
+		tab.AddRow(charts.Text(r.Kernel), charts.Text(r.Shape), charts.Text(r.Between), charts.Text(r.Outcome),
 			charts.Int(r.Trials), weak, seed, charts.Text(ptx))
 	}
 	if t.Simulated {
-		tab.AddNote("Store buffering: each store waits in its block's buffer while the other thread loads. Load buffering: each load is satisfied late, after the store that follows it in the thread; PTX allows it for plain, volatile and relaxed accesses as long as the store does not depend on the value loaded (no value out of thin air). A device-scope fence between the two accesses forbids both. PTX also allows load buffering with a fence on one side only, with __threadfence_block() between blocks and with relaxed atomic read-modify-writes as the loads; the simulator does not produce those (a limit of the model, not a promise: see the lab's Limits).")
+		tab.AddNote("Store buffering: each store waits in its block's buffer while the other thread loads. Load buffering: each load is satisfied late, after the store that follows it in the thread has reached the other block; PTX allows it for plain, volatile and relaxed accesses, relaxed atomic read-modify-writes included, unless something orders each load before its store for the other thread: a fence whose scope includes it (__threadfence_block() between blocks does not; a fence on one side orders one side only), or a store that depends on the value loaded (no value out of thin air). Each forbidden row stays at zero because PTX forbids it; each allowed one shows for some seed.")
 	} else {
 		tab.AddNote("Measured on the GPU: zero weak outcomes here is what this GPU did, not what the model promises.")
 	}

@@ -12,7 +12,14 @@
 //     the other thread's store, which came after that thread's own load.
 //
 // The Fence kernels put __threadfence() between the two accesses, which
-// forbids both outcomes.
+// forbids both outcomes. The other load-buffering kernels vary what
+// orders the load before the store: __threadfence_block() on both sides
+// (block scope does not reach the other block: allowed), __threadfence()
+// on one side only (the other side's load is still free: allowed),
+// atomicAdd(other, 0) as the loads (a relaxed read-modify-write is a
+// load like any other: allowed; with __threadfence(), forbidden), and a
+// store of the value read (a data dependency: 1 would come out of thin
+// air, forbidden).
 
 #define STRIDE 32
 
@@ -61,5 +68,65 @@ __global__ void lbFence(int* base, int* out) {
     int r = *(volatile int*)other;
     __threadfence();
     *(volatile int*)mine = 1;
+    out[blockIdx.x] = r;
+}
+
+// A block-scope fence orders the two accesses for the threads of this
+// block only.
+__global__ void lbBlockFence(int* base, int* out) {
+    if (threadIdx.x != 0) return;
+    int* mine = mineOf(base);
+    int* other = otherOf(base);
+    int r = *(volatile int*)other;
+    __threadfence_block();
+    *(volatile int*)mine = 1;
+    out[blockIdx.x] = r;
+}
+
+// The fence on the odd block's side only; the branch comes before the
+// accesses, so nothing stands between the even side's load and store.
+__global__ void lbOneFence(int* base, int* out) {
+    if (threadIdx.x != 0) return;
+    int* mine = mineOf(base);
+    int* other = otherOf(base);
+    if ((blockIdx.x & 1) == 0) {
+        int r = *(volatile int*)other;
+        *(volatile int*)mine = 1;
+        out[blockIdx.x] = r;
+    } else {
+        int r = *(volatile int*)other;
+        __threadfence();
+        *(volatile int*)mine = 1;
+        out[blockIdx.x] = r;
+    }
+}
+
+__global__ void lbAtomic(int* base, int* out) {
+    if (threadIdx.x != 0) return;
+    int* mine = mineOf(base);
+    int* other = otherOf(base);
+    int r = atomicAdd(other, 0);
+    *(volatile int*)mine = 1;
+    out[blockIdx.x] = r;
+}
+
+__global__ void lbAtomicFence(int* base, int* out) {
+    if (threadIdx.x != 0) return;
+    int* mine = mineOf(base);
+    int* other = otherOf(base);
+    int r = atomicAdd(other, 0);
+    __threadfence();
+    *(volatile int*)mine = 1;
+    out[blockIdx.x] = r;
+}
+
+// The store writes the value read: each thread's store waits for its
+// load.
+__global__ void lbDependent(int* base, int* out) {
+    if (threadIdx.x != 0) return;
+    int* mine = mineOf(base);
+    int* other = otherOf(base);
+    int r = *(volatile int*)other;
+    *(volatile int*)mine = r;
     out[blockIdx.x] = r;
 }
