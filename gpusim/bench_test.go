@@ -51,3 +51,11 @@ func BenchmarkSumTreeAtomic4MNoRacecheck(b *testing.B) {
 func BenchmarkSumTreeAtomic4MFine(b *testing.B) {
 	benchSum(b, "sim:t4?interleave=fine", "sumTreeAtomic", 1<<22)
 }
+
+// The relaxed memory model (store buffers, loads satisfied late) beside
+// the default on a smaller input: the mode runs a launch on one goroutine
+// through the checked memory path, for small kernels about ordering.
+func BenchmarkSumTreeAtomic64K(b *testing.B) { benchSum(b, "sim:t4", "sumTreeAtomic", 1<<16) }
+func BenchmarkSumTreeAtomic64KRelaxed(b *testing.B) {
+	benchSum(b, "sim:t4?memory=relaxed", "sumTreeAtomic", 1<<16)
+}
