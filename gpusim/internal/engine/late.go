@@ -30,10 +30,10 @@ import (
 // whose result the warp does not use before it reaches a global store is
 // deferred: the lanes' addresses are recorded, the code after it runs,
 // and the load reads memory (the atomic is performed) only at the first
-// instruction that cannot pass it (settle). What passes: straight-line
-// arithmetic that neither reads the result nor (for an atomic) overwrites
-// its operands, a copy of the result into another register (the copies
-// are written when it settles), global stores without release order, and
+// instruction that cannot pass it (settle), the atomic on the operands it
+// issued with. What passes: straight-line arithmetic that does not read
+// the result, a copy of the result into another register (the copies are
+// written when it settles), global stores without release order, and
 // a block-scope fence (__threadfence_block()). Anything else ends the
 // window: a use of the result, any control flow (even a branch on a
 // constant), a device- or system-scope fence, a barrier, another load or
@@ -41,8 +41,9 @@ import (
 // to the address loaded (coherence).
 //
 // At the end of the window the warp first makes visible its block's
-// buffered stores that are due by the value's arrival (a seeded time up to
-// the store buffer's delay after the load issued), then waits for it: the
+// buffered stores that are due by the value's arrival (a seeded time from
+// the access's latency to that plus the store buffer's delay after it
+// issued; the warp issues on meanwhile), then waits for it: the
 // stores after the load can reach the other blocks while it is pending,
 // and so can everything those blocks do in reply. Settling is an order
 // point between blocks; it makes visible the other blocks' buffered
@@ -77,6 +78,9 @@ type lateLoad struct {
 	stalled bool
 	addr    [32]uint64
 	p       [32]unsafe.Pointer
+	// ops are a deferred atomic's operand registers (A, B, C) as they
+	// were when it issued.
+	ops [3][32]uint64
 }
 
 // What a deferred load checks at an instruction (exec.lateGuard).
@@ -103,10 +107,6 @@ func (x *exec) planLate() {
 		if !deferrable(in) {
 			continue
 		}
-		var srcs []ir.Reg // an atomic's operands, read again when it settles
-		if in.Op == ir.Atom {
-			srcs = []ir.Reg{in.A, in.B, in.C}
-		}
 		live := []ir.Reg{in.Dst}
 		stores := false
 		end := pc + 1
@@ -114,7 +114,7 @@ func (x *exec) planLate() {
 			next := &code[end]
 			lives[end] = live
 			var ok bool
-			if live, ok = passesLoad(next, live, srcs); !ok {
+			if live, ok = passesLoad(next, live); !ok {
 				break
 			}
 			if next.Op == ir.St {
@@ -162,14 +162,10 @@ func deferrable(in *ir.Inst) bool {
 // passesLoad reports whether instruction in may run while a load whose
 // result is meant for the registers live is pending, and which registers
 // are meant for it after in: in reads none of them except to copy one
-// (a Mov, which adds its destination), overwrites none of srcs (a
-// deferred atomic's operands), and is straight-line arithmetic, a global
-// store without release order or a block-scope fence. Overwriting a live
-// register takes it off the list.
-func passesLoad(in *ir.Inst, live, srcs []ir.Reg) ([]ir.Reg, bool) {
-	if in.Dst != ir.NoReg && slices.Contains(srcs, in.Dst) {
-		return live, false
-	}
+// (a Mov, which adds its destination), and is straight-line arithmetic, a
+// global store without release order or a block-scope fence. Overwriting
+// a live register takes it off the list.
+func passesLoad(in *ir.Inst, live []ir.Reg) ([]ir.Reg, bool) {
 	reads := slices.Contains(live, in.A) || slices.Contains(live, in.B) || slices.Contains(live, in.C)
 	for _, r := range in.Args {
 		reads = reads || slices.Contains(live, r)
@@ -226,9 +222,11 @@ func (x *exec) deferLoad(w *warp, pc int, atom bool, k cudac.Kind, size uint64, 
 }
 
 // mkAtomLate is the step of a deferrable atomic (planLate): on global
-// memory it records the atomic, which inner performs when it settles.
+// memory it records the atomic and its operands, and inner performs it
+// when it settles.
 func (x *exec) mkAtomLate(in *ir.Inst, pc int, inner step) step {
 	a := ri(in.A)
+	regs := atomOperands(in)
 	k := in.T
 	size := kindSize(k)
 	acc := access{"atomic " + cudac.Builtin(in.Aux).String(), pc}
@@ -250,9 +248,18 @@ func (x *exec) mkAtomLate(in *ir.Inst, pc int, inner step) step {
 			addrs[l], ps[l] = ad[l], p
 		}
 		x.deferLoad(w, pc, true, k, size, &addrs, &ps)
+		for i, r := range regs {
+			if r != ir.NoReg {
+				w.late.ops[i] = *(*[32]uint64)(w.regs[ri(r):])
+			}
+		}
 		return run
 	}
 }
+
+// atomOperands are an atomic's operand registers: its address, value and
+// compare (NoReg where it has none).
+func atomOperands(in *ir.Inst) [3]ir.Reg { return [3]ir.Reg{in.A, in.B, in.C} }
 
 // lateGuarded wraps the step of an instruction that a deferred load may
 // have to settle before: the end of a load's window (always), a store
@@ -396,17 +403,32 @@ func (x *exec) settle(w *warp, pc int, now int64) stop {
 }
 
 // settleAtom performs warp w's deferred atomic at pc for the lanes in
-// mask and returns the old values in vals, leaving the atomic's
-// destination register as it was (settle writes the registers meant for
-// the result).
+// mask, on the operands it issued with, and returns the old values in
+// vals, leaving the registers as they were (settle writes the registers
+// meant for the result).
 func (x *exec) settleAtom(w *warp, mask uint32, pc int, vals *[32]uint64) stop {
-	d := (*[32]uint64)(w.regs[ri(x.k.Code[pc].Dst):])
-	keep := *d
+	in := &x.k.Code[pc]
+	regs := atomOperands(in)
+	var keep [3][32]uint64
+	for i, r := range regs {
+		if r != ir.NoReg {
+			o := (*[32]uint64)(w.regs[ri(r):])
+			keep[i], *o = *o, w.late.ops[i]
+		}
+	}
+	d := (*[32]uint64)(w.regs[ri(in.Dst):])
+	keepDst := *d
 	saveMask, saveCleared := w.mask, w.cleared
 	w.mask, w.cleared = mask, true // the deferral was the atomic's turn
 	st := x.lateAtoms[pc](w)
 	w.mask, w.cleared = saveMask, saveCleared
-	*vals, *d = *d, keep
+	*vals = *d
+	for i, r := range regs {
+		if r != ir.NoReg {
+			*(*[32]uint64)(w.regs[ri(r):]) = keep[i]
+		}
+	}
+	*d = keepDst
 	return st
 }
 
