@@ -191,7 +191,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			SharedJitterDivisor: c.SharedJitterDivisor,
 			SharedFloatA:        c.SharedFloatA, SharedFloatB: c.SharedFloatB, SharedInt: c.SharedInt,
 			L2Addr: c.L2AddrNs, L2OpF32: c.L2OpF32Ns, L2OpF64: c.L2OpF64Ns, L2OpInt: c.L2OpIntNs, L2Sector: c.L2SectorNs,
-			Unroll: c.LoopUnroll,
+			Unroll: c.LoopUnroll, Scoreboard: c.Scoreboard,
 		},
 		ClockGHz: clockMHz / 1000,
 		Jitter:   c.JitterCycles,

@@ -87,5 +87,5 @@ func ExampleQueued() {
 	}
 	fmt.Printf("one launch %.4f ms, two timed apart %.4f ms, two queued %.4f ms\n", res.Timing.Ms, 2*res.Timing.Ms, both.Ms)
 	// Output:
-	// one launch 0.0027 ms, two timed apart 0.0054 ms, two queued 0.0032 ms
+	// one launch 0.0027 ms, two timed apart 0.0054 ms, two queued 0.0041 ms
 }

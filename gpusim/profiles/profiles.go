@@ -97,6 +97,14 @@ type Cost struct {
 	// serves per cycle (a bank-conflicted request takes one per word a bank
 	// serves).
 	SharedWavefrontsPerCycle float64
+	// Scoreboard times a warp as its machine code issues: a load's result
+	// is waited for where an instruction first reads it (the instructions
+	// in between, other loads among them, issue while it is in flight), a
+	// shared store does not stall the warp, and the IR's copies, constants
+	// and structure markers, which nvcc emits nothing for, take no time
+	// (false: every IR instruction costs its whole latency where it
+	// stands).
+	Scoreboard bool
 
 	// Latencies in SM cycles, for the virtual clock: an ALU instruction
 	// (with the SM's issue slots shared by its resident warps), a

@@ -81,17 +81,15 @@ func TestOnGPU(t *testing.T) {
 
 // knownMisses are the sums the h200 profile misses by more than 30% on
 // the H200 when each launch is timed by its own events, as the lab times
-// them, with the reason. The gated run of 2026-11-30
-// (docs/evidence/2026-11-30-h200-gpu-evidence-gated.txt, at 75984ac)
-// measured the two-pass sums at 0.0250 and 0.0255 ms, where the h200
-// profile models their two launches timed apart at about 1.35 times that
-// (the table's "predicted / GPU" column has the figures). Timed between
-// one pair of events, as the H200 reference was, the same sums are
-// predicted within 15% of it. The cause is not established: the
-// fixed-point sum, whose block tree is the first pass's, is over-priced
-// against the gated run too (about 1.3x).
-var knownMisses = map[string]string{
-	string(TwoPass):      "two launches timed apart modelled about 1.35x the gated H200 run's 0.0250 ms; the cause is not established",
-	string(TwoPassKahan): "two launches timed apart modelled about 1.35x the gated H200 run's 0.0255 ms; the cause is not established",
-	string(FixedPoint):   "at the edge: 1.32 in the run of 2026-11-30 15:25 (0.0265 ms modelled, 0.0201 measured); its block tree is the two-pass sums' first pass, over-priced the same way; not established",
-}
+// them, with the reason. None now: the gated run of 2026-11-30
+// (docs/evidence/2026-11-30-h200-gpu-evidence-final-labs-2.txt) measured
+// the two-pass sums at 0.0251 and 0.0256 ms and the fixed-point sum at
+// 0.0202, where the h200 profile modelled 1.35, 1.34 and 1.31 times
+// those; with the engine's scoreboard (Cost.Scoreboard: a block tree's
+// level pays one shared latency, not three, as nvcc's SASS issues it) it
+// models about 1.18, 1.17 and 1.10. What is left of the two-pass sums'
+// excess is the second pass, one block's loads of partials the first pass
+// left in the L2, priced at Cost.GlobalCycles a round trip where ncu saw
+// about 230 SM cycles of scoreboard wait a trip
+// (docs/evidence/2026-11-30-h200-ncu-sums-stride).
+var knownMisses = map[string]string{}

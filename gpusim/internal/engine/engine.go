@@ -73,6 +73,12 @@ type Costs struct {
 	// induction update issue once per Unroll iterations, and the global
 	// loads of Unroll iterations are in flight together (see issue.go).
 	Unroll int64
+	// Scoreboard times a warp as its machine code issues (scoreboard.go):
+	// a load's result is waited for where an instruction first reads it,
+	// a shared store costs its issue, and what nvcc emits nothing for
+	// costs nothing. False: every IR instruction costs its whole latency
+	// where it stands.
+	Scoreboard bool
 }
 
 // Order says how the order of atomics is chosen.
@@ -220,6 +226,14 @@ type step func(w *warp) stop
 type pcInfo struct {
 	fn   step
 	cost int64
+	// lat is, for a load on the scoreboard, its latency: its result is
+	// ready lat cycles after it issues (cost is then its issue alone); 0
+	// otherwise. srcs are the registers the instruction reads (NoReg
+	// where none), all says it reads more than srcs can hold.
+	lat  int64
+	dst  ir.Reg
+	srcs [3]ir.Reg
+	all  bool
 }
 
 // entry is one level of a warp's mask stack.
@@ -299,6 +313,11 @@ type warp struct {
 	// l1 holds, per lane, the 64-byte granule of its last global load plus
 	// one (0: none), the L1 reuse the DRAM traffic model credits.
 	l1 [32]uint64
+	// ready is, per register, the clock at which a load on the scoreboard
+	// delivers it, and pendUntil the latest of them (scoreboard.go); nil
+	// and 0 without the scoreboard.
+	ready     []int64
+	pendUntil int64
 }
 
 // went records that lanes of w went way s at the construct at pc.

@@ -23,15 +23,14 @@ func (x *exec) compile() error {
 			// Outermost: a deferred load settles before anything else.
 			fn = x.lateGuarded(in, pc, fn)
 		}
-		x.code[pc] = pcInfo{fn: fn, cost: x.costOf(in)}
+		x.code[pc] = pcInfo{fn: fn, cost: x.costOf(in), dst: in.Dst}
 	}
 	// In a loop nvcc unrolls, the global loads of the unrolled
 	// iterations are in flight together (each waits for the first's
 	// latency, not its own), and the warp spends on the loop's control
 	// and constants only what they issue.
-	var unrolled []bool
-	x.issueW, unrolled = issueWeights(x.k.Code, x.m.Costs.Unroll)
-	for pc, in := range unrolled {
+	x.issueW, x.unrolled = issueWeights(x.k.Code, x.m.Costs.Unroll)
+	for pc, in := range x.unrolled {
 		if !in {
 			continue
 		}

@@ -22,8 +22,10 @@ type exec struct {
 	k    *ir.Kernel
 	code []pcInfo
 	mem  *Memory
-	// issueW is each instruction's issue slots (issue.go).
-	issueW []float64
+	// issueW is each instruction's issue slots (issue.go), unrolled marks
+	// the instructions of the loops nvcc unrolls.
+	issueW   []float64
+	unrolled []bool
 	// smStores are the 128-byte lines each SM's global stores wrote.
 	smStores []int64
 	// smLoads are the 128-byte lines each SM's global loads read.
@@ -45,6 +47,8 @@ type exec struct {
 	// for the global scheduler like an atomic, and sees every atomic
 	// earlier in virtual time (see usesAtomicResults).
 	orderLoads bool
+	// scoreboard: some loads are on the scoreboard (scoreboard.go).
+	scoreboard bool
 
 	heap   eventHeap
 	seq    uint64
@@ -160,6 +164,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	}
 	x.main = x.newCtx(budget)
 	x.orderLoads = usesAtomicResults(k)
+	x.planScoreboard(x.unrolled)
 	x.lookahead = x.minLookahead()
 	x.workers = workersFor(k)
 	if x.weak != nil {
@@ -297,6 +302,9 @@ func (x *exec) newBlock() *block {
 	nregs := x.k.NumRegs * 32
 	for i := 0; i < x.warpsPerBlock; i++ {
 		w := &warp{blk: b, idx: i, regs: make([]uint64, nregs), stack: make([]entry, x.k.MaxStack+1)}
+		if x.scoreboard {
+			w.ready = make([]int64, x.k.NumRegs)
+		}
 		if x.k.LocalBytes > 0 {
 			w.local = make([]byte, x.k.LocalBytes*32)
 		}
@@ -317,6 +325,10 @@ func (x *exec) initWarp(w *warp, t int64) {
 	w.syncEpoch = 0
 	w.ways = w.ways[:0]
 	w.clock = t
+	if w.pendUntil != 0 {
+		clear(w.ready)
+		w.pendUntil = 0
+	}
 	w.printfs = 0
 	w.left = min(x.perWarp, 1<<62)
 	w.rng = splitmix(x.cfg.Seed ^ uint64(w.blk.linear)*0x9e3779b97f4a7c15 ^ uint64(w.idx)<<48)
@@ -587,6 +599,9 @@ func (x *exec) runWarp(w *warp) stop {
 		pc := w.pc
 		p := &code[pc]
 		active := int64(bits.OnesCount32(w.mask))
+		if w.pendUntil > w.clock {
+			w.await(p)
+		}
 		w.pc = pc + 1
 		st := p.fn(w)
 		if st == stopGlobal || st == stopLocal {
@@ -598,6 +613,9 @@ func (x *exec) runWarp(w *warp) stop {
 		e := &execs[pc]
 		e.warps++
 		e.lanes += active
+		if p.lat > 0 {
+			w.issued(p, p.dst)
+		}
 		w.clock += p.cost
 		n++
 		if st != run {
