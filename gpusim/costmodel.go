@@ -109,7 +109,14 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 
 	bytes := float64(c.DRAMBytes)
 	bw := p.DRAMGBps * cost.DRAMEfficiency
-	add("dram", bytes/bw, fmt.Sprintf("%.0f bytes in 64-byte granules at %.0f GB/s", bytes, bw))
+	dramDetail := fmt.Sprintf("%.0f bytes in 64-byte granules at %.0f GB/s", bytes, bw)
+	if f := cost.DRAMLoneGranuleFactor; f > 1 && out.DRAMLoneBytes > 0 {
+		// A granule read without its line-mate costs a DRAM access of
+		// its own.
+		dramDetail += fmt.Sprintf(", %d of them read without the other half of their 128-byte line, at %.3g times the time", out.DRAMLoneBytes, f)
+		bytes += float64(out.DRAMLoneBytes) * (f - 1)
+	}
+	add("dram", bytes/bw, dramDetail)
 
 	// Shared memory serves one wavefront per SM cycle; a request whose
 	// lanes hit k distinct words of one bank takes k, a shared atomic as

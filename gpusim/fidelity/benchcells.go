@@ -142,8 +142,13 @@ func Benches() []Bench {
 				}
 				return e.launch("read_stride", d1(threads/256, 256), in, out, threads, c.stride, uint32(threads*32))
 			}}
-		if c.stride == 16 {
+		switch c.stride {
+		case 16:
 			b.Role, b.Fits = Calibration, "the 64-byte DRAM granule (engine granuleShift)"
+		case 32:
+			// Its launch's ncu counters against stride 16's gave the
+			// factor (docs/evidence/2026-11-30-h200-ncu-sums-stride).
+			b.Role, b.Fits = Calibration, "Cost.DRAMLoneGranuleFactor"
 		}
 		add(b)
 	}

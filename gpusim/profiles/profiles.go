@@ -66,6 +66,12 @@ type Cost struct {
 	QueuedLaunchUs float64
 	// DRAMEfficiency is the fraction of DRAMGBps a streaming copy reaches.
 	DRAMEfficiency float64
+	// DRAMLoneGranuleFactor is how much longer the DRAM takes over a
+	// 64-byte granule that a warp's load reads without the other granule
+	// of its 128-byte line than over one read with it (lanes 128 bytes
+	// apart against 64): the same bytes in twice the DRAM accesses (0 or
+	// 1: no difference).
+	DRAMLoneGranuleFactor float64
 	// IssueIPC is the warp instructions an SM issues per cycle.
 	IssueIPC float64
 	// LoopUnroll is the factor by which nvcc unrolls an innermost counted

@@ -63,6 +63,9 @@ type ctx struct {
 	// sectors they read from granules their lanes had loaded last (see
 	// dramBytes).
 	loadLines, l1HitSectors int64
+	// loneBytes are the DRAM bytes of the granules global loads moved
+	// without the other granule of their 128-byte line.
+	loneBytes int64
 	// atomWavefronts counts the shared-memory wavefronts of shared
 	// atomics (see atomWavefronts).
 	atomWavefronts int64
@@ -83,7 +86,7 @@ func (x *exec) workerCtx(budget int64) *ctx {
 		c.diags = diagSet{}
 		c.printfs = c.printfs[:0]
 		c.printfBytes, c.printfCut, c.executed, c.budget, c.err, c.spent = 0, 0, 0, budget, nil, nil
-		c.storeLines, c.loadLines, c.l1HitSectors, c.atomWavefronts = 0, 0, 0, 0
+		c.storeLines, c.loadLines, c.l1HitSectors, c.atomWavefronts, c.loneBytes = 0, 0, 0, 0, 0
 		return c
 	}
 	return x.newCtx(budget)
@@ -140,6 +143,7 @@ func (x *exec) merge(c *ctx, b *block) {
 	x.smStores[b.sm] += c.storeLines
 	x.smLoads[b.sm] += c.loadLines
 	m.l1HitSectors += c.l1HitSectors
+	m.loneBytes += c.loneBytes
 	m.atomWavefronts += c.atomWavefronts
 	addCounters(&m.count, &c.count)
 	for pc, n := range c.execs {

@@ -26,12 +26,18 @@ func TestDRAMBytes(t *testing.T) {
 				want[offs[l]>>granuleShift] = true
 			}
 		}
-		if got, _ := dramBytes(0, &offs, mask, 4, nil); got != int64(len(want))*64 {
-			t.Fatalf("trial %d: %d bytes, want %d granules of 64", trial, got, len(want))
+		lone := 0
+		for g := range want {
+			if !want[g^1] {
+				lone++
+			}
+		}
+		if got, _, gotLone := dramBytes(0, &offs, mask, 4, nil); got != int64(len(want))*64 || gotLone != int64(lone)*64 {
+			t.Fatalf("trial %d: %d bytes, %d of them lone; want %d granules of 64, %d lone", trial, got, gotLone, len(want), lone)
 		}
 		var l1 [32]uint64
 		dramBytes(0, &offs, mask, 4, &l1)
-		got, hits := dramBytes(0, &offs, mask, 4, &l1)
+		got, hits, _ := dramBytes(0, &offs, mask, 4, &l1)
 		if got != 0 {
 			t.Fatalf("trial %d: a repeated load moved %d bytes, want 0 (every lane's granule is in the L1)", trial, got)
 		}
@@ -61,15 +67,37 @@ func TestDRAMBytesSeq(t *testing.T) {
 		}
 		got = want
 		if trial%3 == 0 {
-			g, _ := dramBytesSeq(a0, size, nil)
-			if w, _ := dramBytes(a0, &offs, allLanes, size, nil); g != w {
-				t.Fatalf("trial %d: store of %d-byte elements at %#x: %d bytes, want %d", trial, size, a0, g, w)
+			g, _, gl := dramBytesSeq(a0, size, nil)
+			if w, _, wl := dramBytes(a0, &offs, allLanes, size, nil); g != w || gl != wl {
+				t.Fatalf("trial %d: store of %d-byte elements at %#x: %d bytes (%d lone), want %d (%d)", trial, size, a0, g, gl, w, wl)
 			}
 		}
-		g, gh := dramBytesSeq(a0, size, &got)
-		w, wh := dramBytes(a0, &offs, allLanes, size, &want)
+		g, gh, _ := dramBytesSeq(a0, size, &got)
+		w, wh, _ := dramBytes(a0, &offs, allLanes, size, &want)
 		if g != w || gh != wh || got != want {
 			t.Fatalf("trial %d: load of %d-byte elements at %#x: %d bytes and %d hit sectors, want %d and %d; L1 %v, want %v", trial, size, a0, g, gh, w, wh, got, want)
 		}
+	}
+}
+
+// TestDRAMLoneGranules: the strided reads of access.cu, one lane per
+// element at 32, 64 and 128 bytes apart, read every granule of the lines
+// they touch at 32 and 64 bytes and one granule a line at 128
+// (docs/evidence/2026-11-30-h200-ncu-sums-stride: the same DRAM sectors at
+// 64 and 128, at 90% and 78% of the DRAM's peak).
+func TestDRAMLoneGranules(t *testing.T) {
+	for _, c := range []struct{ apart, bytes, lone int64 }{{4, 128, 0}, {32, 1024, 0}, {64, 2048, 0}, {128, 2048, 2048}, {256, 2048, 2048}} {
+		var offs [32]uint64
+		for l := range offs {
+			offs[l] = uint64(int64(l) * c.apart)
+		}
+		if got, _, lone := dramBytes(1<<20, &offs, allLanes, 4, nil); got != c.bytes || lone != c.lone {
+			t.Errorf("lanes %d bytes apart: %d bytes, %d lone; want %d and %d", c.apart, got, lone, c.bytes, c.lone)
+		}
+	}
+	// A coalesced run of 8-byte elements that starts in a line's second
+	// granule ends in a line's first: a lone granule at each end.
+	if got, _, lone := dramBytesSeq(1<<20+64, 8, nil); got != 256 || lone != 128 {
+		t.Errorf("256 bytes from a line's second granule: %d bytes, %d lone; want 256 and 128", got, lone)
 	}
 }

@@ -164,6 +164,11 @@ type Outcome struct {
 	// 64-byte granule their lane had loaded last time: what the L1 serves
 	// when it holds every resident lane's line.
 	L1HitSectors int64
+	// DRAMLoneBytes is the part of the global loads' DRAM bytes moved in
+	// 64-byte granules without the other granule of their 128-byte line
+	// in the same warp access (lanes 128 bytes apart move one granule a
+	// line): the DRAM serves those less efficiently.
+	DRAMLoneBytes int64
 	// SharedAtomicWavefronts is the shared-memory wavefronts the shared
 	// atomics took: per warp instruction, the most distinct words one bank
 	// serves.

@@ -139,18 +139,24 @@ func exactSectors(base uint64, offs *[32]uint64, mask uint32, size uint64) int64
 // ungated round-2 run's 0.0390, 0.0701, 0.0790 say the same) slow down
 // until lanes are 64 bytes apart, not 32, and its naive
 // transpose, whose lanes each store 4 bytes of their own 64-byte granule,
-// takes the time of moving the whole granules.
+// takes the time of moving the whole granules. ncu counts the same DRAM
+// sectors at 64 and 128 bytes apart
+// (docs/evidence/2026-11-30-h200-ncu-sums-stride); what makes 128 slower
+// is that a line gives one granule, not two (the cost model's
+// Cost.DRAMLoneGranuleFactor, on the lone bytes dramBytes returns).
 const granuleShift = 6
 
 // dramBytes returns the DRAM traffic of a global access by the lanes in
-// mask at base+offs: the distinct 64-byte granules it touches, times 64.
+// mask at base+offs: the distinct 64-byte granules it touches, times 64,
+// and of those the granules moved without the other granule of their
+// 128-byte line (lone), times 64.
 // For a load (l1 non-nil), a granule that one of its lanes loaded last
 // time too is an L1 hit and moves nothing; every lane then remembers its
 // granule. It also returns the distinct 32-byte sectors the access reads
 // from such granules: what the L1 serves if it still holds the lanes'
 // lines (the cost model's l2 reads term decides how many it does).
-func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]uint64) (bytes, hitSectors int64) {
-	var gs, ss [32]uint64
+func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]uint64) (bytes, hitSectors, lone int64) {
+	var gs, ss, mv [32]uint64
 	n := 0
 	hit := uint32(0)
 	sorted := true
@@ -161,7 +167,7 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 		if (a+size-1)>>granuleShift != g {
 			// A lane whose element straddles two granules: rare (a
 			// misaligned vector), counted exactly without the L1.
-			return straddlingBytes(base, offs, mask, size), 0
+			return straddlingBytes(base, offs, mask, size), 0, 0
 		}
 		if l1 != nil {
 			if l1[l] == g+1 {
@@ -185,6 +191,7 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 				h = h || hit&(1<<uint(j)) != 0
 			}
 			if !h {
+				mv[moved] = gs[i]
 				moved++
 			} else {
 				for k := i; k < j; k++ {
@@ -195,7 +202,15 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 			}
 			i = j
 		}
-		return moved << granuleShift, secs
+		// The moved granules are in address order: a granule's line-mate,
+		// if moved, is next to it.
+		for i := int64(0); i < moved; i++ {
+			g := mv[i]
+			if !(i > 0 && mv[i-1] == g^1 || i+1 < moved && mv[i+1] == g^1) {
+				lone++
+			}
+		}
+		return moved << granuleShift, secs, lone << granuleShift
 	}
 	var moved, secs int64
 	for i := 0; i < n; i++ {
@@ -213,6 +228,7 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 			h = gs[j] == gs[i] && hit&(1<<uint(j)) != 0
 		}
 		if !h {
+			mv[moved] = gs[i]
 			moved++
 			continue
 		}
@@ -233,7 +249,16 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 			}
 		}
 	}
-	return moved << granuleShift, secs
+	for i := int64(0); i < moved; i++ {
+		mate := false
+		for j := int64(0); j < moved && !mate; j++ {
+			mate = mv[j] == mv[i]^1
+		}
+		if !mate {
+			lone++
+		}
+	}
+	return moved << granuleShift, secs, lone << granuleShift
 }
 
 func straddlingBytes(base uint64, offs *[32]uint64, mask uint32, size uint64) int64 {
@@ -282,12 +307,13 @@ func (x *exec) loadLanes(w *warp, d, ad *[32]uint64, off, size uint64, hintShare
 	c := &w.blk.ctx.count
 	c.GlobalLoadRequests++
 	c.GlobalLoadSectors += sectors(cache.Base, &offs, w.mask, size)
-	moved, hits := dramBytes(cache.Base, &offs, w.mask, size, &w.l1)
+	moved, hits, lone := dramBytes(cache.Base, &offs, w.mask, size, &w.l1)
 	c.DRAMBytes += moved
 	c.GlobalLoadBytes += int64(n) * int64(size)
 	cx := w.blk.ctx
 	cx.loadLines += lines(cache.Base, &offs, w.mask)
 	cx.l1HitSectors += hits
+	cx.loneBytes += lone
 	return true
 }
 
@@ -345,7 +371,7 @@ func (x *exec) storeLanes(w *warp, v, ad *[32]uint64, off, size uint64, hintShar
 	c.GlobalStoreRequests++
 	c.GlobalStoreSectors += sectors(cache.Base, &offs, w.mask, size)
 	w.blk.ctx.storeLines += lines(cache.Base, &offs, w.mask)
-	moved, _ := dramBytes(cache.Base, &offs, w.mask, size, nil)
+	moved, _, _ := dramBytes(cache.Base, &offs, w.mask, size, nil)
 	c.DRAMBytes += moved
 	c.GlobalStoreBytes += int64(n) * int64(size)
 	return true
@@ -433,12 +459,13 @@ func (x *exec) loadSeq(w *warp, d *[32]uint64, addr, size uint64, hintShared boo
 	a0 := cache.Base + o0
 	c.GlobalLoadRequests++
 	c.GlobalLoadSectors += int64((a0+32*size-1)>>5 - a0>>5 + 1)
-	moved, hits := dramBytesSeq(a0, size, &w.l1)
+	moved, hits, lone := dramBytesSeq(a0, size, &w.l1)
 	c.DRAMBytes += moved
 	c.GlobalLoadBytes += 32 * int64(size)
 	cx := w.blk.ctx
 	cx.loadLines += int64((a0+32*size-1)>>7 - a0>>7 + 1)
 	cx.l1HitSectors += hits
+	cx.loneBytes += lone
 	return true
 }
 
@@ -469,7 +496,7 @@ func (x *exec) storeSeq(w *warp, v *[32]uint64, addr, size uint64, hintShared bo
 	a0 := cache.Base + o0
 	c.GlobalStoreRequests++
 	c.GlobalStoreSectors += int64((a0+32*size-1)>>5 - a0>>5 + 1)
-	moved, _ := dramBytesSeq(a0, size, nil)
+	moved, _, _ := dramBytesSeq(a0, size, nil)
 	c.DRAMBytes += moved
 	c.GlobalStoreBytes += 32 * int64(size)
 	return true
@@ -502,9 +529,21 @@ func scatterSeq(p unsafe.Pointer, v *[32]uint64, size uint64) {
 // dramBytesSeq is dramBytes for 32 lanes at a0 + l*size with aligned
 // 4- or 8-byte elements, which never straddle a granule and come in
 // address order.
-func dramBytesSeq(a0, size uint64, l1 *[32]uint64) (bytes, hitSectors int64) {
+//
+// Its lone bytes count the granules at either end of the run whose
+// line-mate lies outside it (lanes L1 hits skip are not told apart: a
+// sequential access moves whole lines but at its ends).
+func dramBytesSeq(a0, size uint64, l1 *[32]uint64) (bytes, hitSectors, lone int64) {
+	g0, g1 := a0>>granuleShift, (a0+32*size-1)>>granuleShift
+	if g0&1 == 1 {
+		lone++
+	}
+	if g1&1 == 0 && g1 != g0 || g0 == g1 && g0&1 == 0 {
+		lone++
+	}
+	lone <<= granuleShift
 	if l1 == nil {
-		return int64((a0+32*size-1)>>granuleShift-a0>>granuleShift+1) << granuleShift, 0
+		return int64(g1-g0+1) << granuleShift, 0, lone
 	}
 	var moved, secs int64
 	cur := a0 >> granuleShift
@@ -531,5 +570,5 @@ func dramBytesSeq(a0, size uint64, l1 *[32]uint64) (bytes, hitSectors int64) {
 	} else {
 		secs += int64((a0+31*size)>>5 - first + 1)
 	}
-	return moved << granuleShift, secs
+	return moved << granuleShift, secs, min(lone, moved<<granuleShift)
 }

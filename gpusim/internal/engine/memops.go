@@ -319,8 +319,11 @@ func countMem(cx *ctx, st *memStats, size uint64, store bool) {
 		// the L1's reuse.
 		var offs [32]uint64
 		copy(offs[:], st.addrs[:st.n])
-		moved, _ := dramBytes(0, &offs, uint32(uint64(1)<<st.n-1), size, nil)
+		moved, _, lone := dramBytes(0, &offs, uint32(uint64(1)<<st.n-1), size, nil)
 		c.DRAMBytes += moved
+		if !store {
+			cx.loneBytes += lone
+		}
 		if store {
 			c.GlobalStoreRequests++
 			c.GlobalStoreSectors += st.globalSectors(size)

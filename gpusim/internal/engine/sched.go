@@ -702,7 +702,7 @@ func (x *exec) outcome() *Outcome {
 	// served the last atomic.
 	o := &Outcome{Counters: *c, Cycles: max(x.cycles, x.atom.drained), BlocksEnd: x.cycles,
 		L2Drain: x.atom.drained, ResidentBlocks: x.resident, IssueSlots: issue, MaxSMStoreLines: slices.Max(x.smStores),
-		MaxSMLoadLines: slices.Max(x.smLoads), L1HitSectors: m.l1HitSectors, SharedAtomicWavefronts: m.atomWavefronts,
+		MaxSMLoadLines: slices.Max(x.smLoads), L1HitSectors: m.l1HitSectors, DRAMLoneBytes: m.loneBytes, SharedAtomicWavefronts: m.atomWavefronts,
 		SMBlocks: int(min(int64(x.resident), (x.blocks+int64(x.m.SMs)-1)/int64(x.m.SMs))), BlockThreads: x.threadsPerBlock,
 		BlockShared: x.sharedSize}
 	o.L2 = x.atom.l2Profile()
