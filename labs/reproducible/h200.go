@@ -13,8 +13,8 @@ import (
 
 // H200Row is one row of the H200 microbenchmark reproducible.cu: 20 runs
 // of one sum after 3 warm-ups, each into a fresh accumulator, 256 threads
-// per block, from
-// docs/evidence/2026-11-30-h200-microbenchmarks-round2/csv/reproducible.csv.
+// per block, timed gated (cudarun's method), from
+// docs/evidence/2026-11-30-h200-microbench-gated3/csv/reproducible.csv.
 type H200Row struct {
 	Method   Method  `json:"method"`
 	N        int     `json:"n"`
@@ -32,7 +32,7 @@ type H200Row struct {
 var H200N = [2]int{1 << 22, 1 << 24}
 
 // H200Source says where the H200 rows come from.
-const H200Source = "measured on an NVIDIA H200, 20 runs each (reproducible.cu, 2026-11-30)"
+const H200Source = "measured on an NVIDIA H200, 20 runs each, timed gated (reproducible.cu, 2026-11-30)"
 
 // H200Rows returns the H200 measurements.
 func H200Rows() []H200Row { return append([]H200Row(nil), h200Rows...) }
@@ -48,16 +48,16 @@ func H200(n int, m Method) (H200Row, bool) {
 }
 
 var h200Rows = []H200Row{
-	{AtomicGlobal, 4194304, 20, 20, 6288831.5, 6289435, 421.556, 7.36757},
-	{TreeAtomic, 4194304, 20, 16, 6289243, 6289258.5, 10.0559999, 0.03502},
-	{TwoPass, 4194304, 20, 1, 6289253, 6289253, 0.0559998751, 0.02808},
-	{TwoPassKahan, 4194304, 20, 1, 6289253, 6289253, 0.0559998751, 0.02882},
-	{FixedPoint, 4194304, 20, 1, 6289253.07, 6289253.07, 0.011993289, 0.02328},
-	{AtomicGlobal, 16777216, 20, 20, 27946086, 27951574, 2794223.28, 29.46242},
-	{TreeAtomic, 16777216, 20, 18, 25157284, 25157370, 66.7200001, 0.12334},
-	{TwoPass, 16777216, 20, 1, 25157352, 25157352, 1.27999985, 0.10037},
-	{TwoPassKahan, 16777216, 20, 1, 25157352, 25157352, 1.27999985, 0.10125},
-	{FixedPoint, 16777216, 20, 1, 25157350.8, 25157350.8, 0.0480357409, 0.07776},
+	{AtomicGlobal, 4194304, 20, 19, 6288742.5, 6289395.5, 510.556, 7.37005},
+	{TreeAtomic, 4194304, 20, 12, 6289237, 6289262, 16.0559999, 0.03290},
+	{TwoPass, 4194304, 20, 1, 6289253, 6289253, 0.0559998751, 0.02605},
+	{TwoPassKahan, 4194304, 20, 1, 6289253, 6289253, 0.0559998751, 0.02634},
+	{FixedPoint, 4194304, 20, 1, 6289253.07, 6289253.07, 0.011993289, 0.02022},
+	{AtomicGlobal, 16777216, 20, 20, 27947270, 27951132, 2793781.28, 29.47822},
+	{TreeAtomic, 16777216, 20, 17, 25157304, 25157372, 46.7200001, 0.11933},
+	{TwoPass, 16777216, 20, 1, 25157352, 25157352, 1.27999985, 0.09677},
+	{TwoPassKahan, 16777216, 20, 1, 25157352, 25157352, 1.27999985, 0.09781},
+	{FixedPoint, 16777216, 20, 1, 25157350.8, 25157350.8, 0.0480357409, 0.07477},
 }
 
 // predictProfile is the simulator profile Predict models the H200 with.

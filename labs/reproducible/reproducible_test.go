@@ -157,7 +157,7 @@ func TestOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("\n%s", ot.Table())
-	want := map[Method]int{AtomicGlobal: 20, TreeAtomic: 16, TwoPass: 1}
+	want := map[Method]int{AtomicGlobal: 19, TreeAtomic: 12, TwoPass: 1}
 	for _, r := range ot.Rows {
 		if r.Deterministic != 1 {
 			t.Errorf("%s: %d distinct under order=deterministic, want 1", r.Method, r.Deterministic)
