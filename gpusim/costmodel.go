@@ -13,7 +13,7 @@ import (
 // The cost model turns a launch's counters and its virtual-time schedule
 // into the time CUDA events around the launch would measure:
 //
-//	launch + max(blocks, L2 atomic chain, L2 throughput, DRAM, l1/shared, l1 stores, issue)
+//	launch + max(blocks, L2 atomic chain, L2 throughput, DRAM, l1/shared, l1 stores, issue, schedulers)
 //
 //   - launch: the profile's event-measured cost of launching a kernel;
 //   - blocks and L2 atomic chain: the engine's virtual-time schedule, in SM
@@ -58,7 +58,12 @@ import (
 //   - issue: the warp instructions the schedulers issue over the SMs'
 //     issue rate: the executed instructions less those nvcc compiles to
 //     nothing (constants, copies, structure), with an unrolled loop's
-//     branch and counter update once per unrolled body.
+//     branch and counter update once per unrolled body (a register-only
+//     body once per LoopUnrollALU iterations, as ptxas unrolls it again);
+//   - schedulers: the warps that share one of an SM's schedulers replayed
+//     at its issue rate: where together they ask for more than it issues
+//     they slow each other down, and the last warp ends later than the
+//     schedule, which ran each at its latencies, says (shown only then).
 //
 // The terms are resources that work in parallel, so the slowest binds; the
 // breakdown lists them all, largest first.
@@ -155,6 +160,12 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 			fmt.Sprintf("the busiest SM's global stores wrote %d line requests at %g cycles each", out.MaxSMStoreLines, cost.StoreLineCycles))
 	}
 
+	if s := out.Schedulers; s.End > out.BlocksEnd {
+		add("schedulers", float64(s.End)/ghz, fmt.Sprintf(
+			"warps that share a scheduler slow each other: the last ends at cycle %d, on SM %d, whose busiest scheduler issued %.0f slots for %d warps at %g a cycle (the schedule alone: cycle %d)",
+			s.End, s.SM, s.Slots, s.Warps, cost.SchedulerIPC, out.BlocksEnd))
+	}
+
 	issue := out.IssueSlots / (float64(p.SMs) * cost.IssueIPC) / ghz
 	add("issue", issue, fmt.Sprintf("%.0f issue slots for %d warp instructions at %.1f per cycle on %d SMs",
 		out.IssueSlots, c.WarpInstructions, cost.IssueIPC, p.SMs))
@@ -198,7 +209,8 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			SharedJitterDivisor: c.SharedJitterDivisor,
 			SharedFloatA:        c.SharedFloatA, SharedFloatB: c.SharedFloatB, SharedInt: c.SharedInt,
 			L2Addr: c.L2AddrNs, L2OpF32: c.L2OpF32Ns, L2OpF64: c.L2OpF64Ns, L2OpInt: c.L2OpIntNs, L2Sector: c.L2SectorNs,
-			Unroll: c.LoopUnroll, Scoreboard: c.Scoreboard,
+			Unroll: c.LoopUnroll, Scoreboard: c.Scoreboard, UnrollALU: c.LoopUnrollALU,
+			Schedulers: c.Schedulers, SchedulerIPC: c.SchedulerIPC,
 		},
 		ClockGHz: clockMHz / 1000,
 		Jitter:   c.JitterCycles,

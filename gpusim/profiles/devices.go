@@ -31,6 +31,9 @@ const (
 	// gated: the launch overhead in their cells is the GPU's alone
 	// (Cost.LaunchUs), not the host's submission as in h200Round2 and h200L1.
 	h200Gated2 = "docs/evidence/2026-11-30-h200-microbenchmarks-gated2"
+	// h200QueueSM is the run of queue_sm.cu: where a work queue's winning
+	// warps land, and what sharing an SM costs them.
+	h200QueueSM = "docs/evidence/2026-11-30-h200-queue-sm"
 )
 
 // sources merges source maps.
@@ -100,6 +103,9 @@ func init() {
 			"Cost.DRAMLoneGranuleFactor":    Calibrated + "not modelled: no Turing measurement of strided reads",
 			"Cost.Scoreboard":               Calibrated + "not modelled: no Turing SASS was read, and the T4's latencies were fitted with every IR instruction costing its whole latency",
 			"Cost.StoreLineCycles":          Calibrated + "not modelled: no Turing store measurement",
+			"Cost.LoopUnrollALU":            Calibrated + "not modelled: no Turing SASS or loop measurement",
+			"Cost.Schedulers":               Calibrated + "not modelled: no Turing measurement of warps sharing a scheduler",
+			"Cost.SchedulerIPC":             Calibrated + "not modelled (Schedulers is 0)",
 			"Cost.BlockDispatchCycles":      Calibrated + "not modelled: no Turing block-dispatch measurement (BlockStaggerCycles spaces the first blocks)",
 			"Cost.WarpDispatchCycles":       Calibrated + "not modelled: no Turing block-dispatch measurement",
 			"Cost.SharedWavefrontsPerCycle": Calibrated + "assumed as for the H200 (one wavefront per cycle, 32 banks)",
@@ -139,6 +145,7 @@ func init() {
 			JitterCycles: 400, SharedJitterDivisor: 8,
 			BlockStaggerCycles: 75, BlockRefillCycles: 150, LocalCycles: 16, StoreCycles: 8,
 			BlockDispatchCycles: 156, WarpDispatchCycles: 7.06,
+			Schedulers: 4, SchedulerIPC: 1, LoopUnrollALU: 16,
 		},
 		Sources: sources(limits("9.0", 228), assumedScheduling("the simulator's first cost model's constants"), map[string]string{
 			"SMs":                           Measured + "132 multiprocessors reported on the project's H200 (docs/measurements.md)",
@@ -155,8 +162,11 @@ func init() {
 			"Cost.DRAMEfficiency":           Measured + h200Run + "/csv/bandwidth.csv: device-to-device copy of 1 GiB, 4.27 TB/s",
 			"Cost.DRAMLoneGranuleFactor":    Measured + "docs/evidence/2026-11-30-h200-ncu-sums-stride (ncu-stride-1.csv, ncu-stride-2.csv): access.cu's read_stride with lanes 64 and 128 bytes apart reads the same 8.39M DRAM sectors (268 MB; a lane's 32-byte sector pulls its 64-byte granule), at 89.6% of the DRAM's peak with both granules of every line read and at 78.1% with one granule a line (twice the L1's requests to the L2, 4.19M against 2.10M): 89.6/78.1 = 1.147 times the DRAM time for a granule read alone. Fitted from the stride-32 launch's counters: the fidelity cell of stride 32 is calibration",
 			"Cost.IssueIPC":                 Guide + "Compute Capability 9.0: an SM has four warp schedulers, each issuing one warp instruction per cycle; counted in issue slots (gpusim/internal/engine/issue.go), the queue microbenchmark's FMA loops (" + h200Round2 + "/csv/queue.csv, uneven k = 1) agree",
-			"Cost.StoreLineCycles":          Calibrated + h200Evidence3 + "/csv/queue_lab.csv: the queue lab's kernels at even costs and k = 64 (thread pops 0.0897 ms, warp pops 0.1067 ms; modelled 0.1009 and 0.0926), whose lanes store 256 bytes apart, one line request each; neither is a fidelity cell",
+			"Cost.StoreLineCycles":          Calibrated + h200Evidence3 + "/csv/queue_lab.csv: the queue lab's kernels at even costs and k = 64 (thread pops 0.0897 ms, warp pops 0.1067 ms; modelled 0.1009 and 0.0926), whose lanes store 256 bytes apart, one line request each; neither is a fidelity cell. The H200's store path itself takes 2.02 cycles a line (" + h200QueueSM + "/csv/queue_sm.csv, even, k = 1024: the busiest SM's line requests over its time); 4 holds where the simulator spreads the queue's winning warps evenly, as the H200 does not (up to 35 to 38 on one SM at k = 64 where the simulator puts 22)",
 			"Cost.Scoreboard":               Measured + h200Evidence3 + "/sass/nvcc-reproducible.sass, tree_partials: each level of the block tree issues its two LDS back to back before the FADD that waits for both, then the STS and the BAR without waiting for the store, with the index arithmetic hoisted out of the unrolled levels; the simulator's IR charged both loads' and the store's latencies and its copies and markers, and priced the reproducible lab's tree kernels 1.3x the H200 (docs/evidence/2026-11-30-h200-gpu-evidence-final-labs-2.txt); ncu finds the warps of tree_partials waiting on shared loads (short scoreboard, 9.8 of the 26.7 cycles between a warp's issues: docs/evidence/2026-11-30-h200-ncu-sums-stride)",
+			"Cost.LoopUnrollALU":            Measured + "docs/evidence/2026-11-30-h200-microbench-gated3/sass/queue.sm_90.sass and " + h200Round3 + "/sm_issue.sm_90.sass: ptxas unrolls a loop whose body is register arithmetic alone again, to 16 FFMA a branch (" + h200Evidence3 + ": the lab's runtime FMA loop too)",
+			"Cost.Schedulers":               Guide + "Compute Capability 9.0: an SM has four warp schedulers; a warp's slot decides its scheduler",
+			"Cost.SchedulerIPC":             Guide + "Compute Capability 9.0: each warp scheduler issues one warp instruction per cycle; " + h200Round3 + "/csv/sm_issue.csv agrees: a dependent FMA chain takes 4.44 cycles an FMA with up to four warps a scheduler (19 issue slots per 16 FMAs: under one a cycle), 9.43 with eight (two slots asked per cycle: halved)",
 			"Cost.LoopUnroll":               Measured + h200Evidence3 + ": NVRTC and nvcc (CUDA 13.0, sm_90) unroll an innermost counted loop by 4 (reduce_partials: four LDG in flight per trip; popThread's FMA loop: remainder j & 3, then ptxas unrolls the FMA-only body again to 16)",
 			"Cost.SharedWavefrontsPerCycle": Measured + h200Gated2 + "/csv/access.csv (as in " + h200Round2 + ", ungated): shared loads with a 2- to 32-way bank conflict take 2 to 32 times one cycle per warp request per SM",
 			"Cost.ALUCycles":                Calibrated + "dependent-issue latency of the ALU pipes",
@@ -288,6 +298,9 @@ var turingAssumed = map[string]string{
 	"Cost.DRAMLoneGranuleFactor":    Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.Scoreboard":               Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.StoreLineCycles":          Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.LoopUnrollALU":            Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.Schedulers":               Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.SchedulerIPC":             Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.LoadLineCycles":           Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.L1OverlapPower":           Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.L2ReadGBps":               Calibrated + "assumed: the T4's value (not modelled)",

@@ -79,6 +79,9 @@ type Cost struct {
 	// iterations, and the global loads of LoopUnroll iterations are in
 	// flight together (0 or 1: no unrolling modelled).
 	LoopUnroll int64
+	// LoopUnrollALU is the factor for such a loop whose body is register
+	// arithmetic alone, which ptxas unrolls again (0: LoopUnroll).
+	LoopUnrollALU int64
 	// StoreLineCycles is the SM cycles an SM's store path spends per line
 	// request its warps' global stores send to the L2 (one per 128-byte
 	// line a warp's store touches): a store scattered over 32 lines costs
@@ -111,6 +114,12 @@ type Cost struct {
 	// (false: every IR instruction costs its whole latency where it
 	// stands).
 	Scoreboard bool
+	// Schedulers is an SM's warp schedulers, each issuing SchedulerIPC
+	// warp instructions a cycle to the warps of its slots: warps that
+	// share one and together ask for more slow each other down (0: not
+	// modelled).
+	Schedulers   int
+	SchedulerIPC float64
 
 	// Latencies in SM cycles, for the virtual clock: an ALU instruction
 	// (with the SM's issue slots shared by its resident warps), a

@@ -79,6 +79,15 @@ type Costs struct {
 	// costs nothing. False: every IR instruction costs its whole latency
 	// where it stands.
 	Scoreboard bool
+	// UnrollALU is the factor for an unrolled loop whose body is register
+	// arithmetic alone, which ptxas unrolls again (0: Unroll).
+	UnrollALU int64
+	// Schedulers is each SM's warp schedulers (0: not modelled), each
+	// issuing SchedulerIPC warp instructions a cycle: warps that share a
+	// scheduler and together ask for more slow each other down (see
+	// schedulers.go).
+	Schedulers   int
+	SchedulerIPC float64
 }
 
 // Order says how the order of atomics is chosen.
@@ -148,6 +157,9 @@ type Outcome struct {
 	L2 L2Profile
 	// ResidentBlocks is the number of blocks that fit on one SM.
 	ResidentBlocks int
+	// Schedulers is the busiest warp scheduler's contention (zero when
+	// the machine does not model it; see schedulers.go).
+	Schedulers SchedulerLoad
 	// IssueSlots is the warp instructions the SMs' schedulers issue for
 	// the launch: the executed instructions less those the compiler
 	// leaves no machine instruction for (see issue.go).
@@ -239,6 +251,8 @@ type pcInfo struct {
 	dst  ir.Reg
 	srcs [3]ir.Reg
 	all  bool
+	// issue is the machine instructions one execution issues (issue.go).
+	issue float64
 }
 
 // entry is one level of a warp's mask stack.
@@ -300,10 +314,14 @@ type warp struct {
 	blk      *block
 	idx      int // warp index within the block
 	clock    int64
-	rng      uint64
-	state    warpState
-	pend     pending
-	cleared  bool // the scheduler allows the pending instruction to run
+	// start is the clock the warp started at, slots the issue slots it
+	// has used (for the schedulers' term, schedulers.go).
+	start   int64
+	slots   float64
+	rng     uint64
+	state   warpState
+	pend    pending
+	cleared bool // the scheduler allows the pending instruction to run
 	// syncEpoch advances at __syncwarp, for the race check.
 	syncEpoch uint32
 	exitEpoch uint32 // the block's epoch when the warp finished

@@ -19,7 +19,7 @@ import "github.com/warplab/warplab/gpusim/internal/ir"
 // included. The warp counters keep counting IR instructions; the weights
 // feed the cost model's issue term, and in an unrolled loop the warp's
 // clock too (compile, in ops.go).
-func issueWeights(code []ir.Inst, unroll int64) (w []float64, unrolled []bool) {
+func issueWeights(code []ir.Inst, unroll, unrollALU int64) (w []float64, unrolled []bool) {
 	w = make([]float64, len(code))
 	unrolled = make([]bool, len(code))
 	for pc := range code {
@@ -33,8 +33,12 @@ func issueWeights(code []ir.Inst, unroll int64) (w []float64, unrolled []bool) {
 		if !ok {
 			continue
 		}
-		w[p] /= float64(unroll)
-		w[ind] /= float64(unroll)
+		u := unroll
+		if unrollALU > u && aluOnly(code[code[p].Target:p]) {
+			u = unrollALU
+		}
+		w[p] /= float64(u)
+		w[ind] /= float64(u)
 		for pc := int(code[p].Target); pc <= p; pc++ {
 			unrolled[pc] = true
 		}
@@ -101,4 +105,18 @@ func countedLoop(code []ir.Inst, p int) (ind int, ok bool) {
 		}
 	}
 	return int(lb.Target) + at, true
+}
+
+// aluOnly reports whether a loop body holds nothing but arithmetic on
+// registers (no memory access, no special function): ptxas unrolls such
+// a body again, to unrollALU (the queue's FMA loop, 16 FFMA a branch).
+func aluOnly(body []ir.Inst) bool {
+	for i := range body {
+		switch body[i].Op {
+		case ir.Ld, ir.St, ir.Atom, ir.Math, ir.Shfl, ir.Vote, ir.Match, ir.SyncWarp, ir.Bar, ir.Fence,
+			ir.GAddr, ir.Printf, ir.Trap, ir.Clock:
+			return false
+		}
+	}
+	return true
 }

@@ -53,7 +53,7 @@ func lowerKernel(t *testing.T, name string) *ir.Kernel {
 // outer loop, an early exit) is.
 func TestIssueWeights(t *testing.T) {
 	k := lowerKernel(t, "counted")
-	w, unrolled := issueWeights(k.Code, 4)
+	w, unrolled := issueWeights(k.Code, 4, 0)
 	var backs, loads int
 	for pc, in := range k.Code {
 		switch in.Op {
@@ -83,7 +83,7 @@ func TestIssueWeights(t *testing.T) {
 	if backs != 2 || loads != 1 {
 		t.Fatalf("%d loop bottoms and %d loads in\n%s", backs, loads, k)
 	}
-	if w1, u1 := issueWeights(k.Code, 1); slices.Contains(u1, true) || slices.Contains(w1, 0.25) {
+	if w1, u1 := issueWeights(k.Code, 1, 0); slices.Contains(u1, true) || slices.Contains(w1, 0.25) {
 		t.Errorf("unroll 1 unrolled something")
 	}
 
@@ -91,7 +91,7 @@ func TestIssueWeights(t *testing.T) {
 	// counted and innermost: its three instructions (the add of k, the
 	// counter update, the bottom test) are all that is unrolled.
 	k = lowerKernel(t, "notCounted")
-	w, unrolled = issueWeights(k.Code, 4)
+	w, unrolled = issueWeights(k.Code, 4, 0)
 	var marked []string
 	for pc, in := range k.Code {
 		if unrolled[pc] {

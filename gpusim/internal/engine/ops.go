@@ -28,8 +28,16 @@ func (x *exec) compile() error {
 	// In a loop nvcc unrolls, the global loads of the unrolled
 	// iterations are in flight together (each waits for the first's
 	// latency, not its own), and the warp spends on the loop's control
-	// and constants only what they issue.
-	x.issueW, x.unrolled = issueWeights(x.k.Code, x.m.Costs.Unroll)
+	// and constants only what they issue. A register-only body ptxas
+	// unrolls again (UnrollALU) issues its control less often still, but
+	// the warp's clock keeps Unroll's charges: the ALU latency was
+	// calibrated with them.
+	x.issueW, _ = issueWeights(x.k.Code, x.m.Costs.Unroll, x.m.Costs.UnrollALU)
+	for pc := range x.code {
+		x.code[pc].issue = x.issueW[pc]
+	}
+	var clockW []float64
+	clockW, x.unrolled = issueWeights(x.k.Code, x.m.Costs.Unroll, 0)
 	for pc, in := range x.unrolled {
 		if !in {
 			continue
@@ -39,7 +47,7 @@ func (x *exec) compile() error {
 		case c.Op == ir.Ld && c.Space != ir.SpaceShared && c.Space != ir.SpaceLocal:
 			pi.cost = max(x.m.Costs.ALU, pi.cost/x.m.Costs.Unroll)
 		case pi.cost == x.m.Costs.ALU:
-			pi.cost = int64(math.Round(float64(x.m.Costs.ALU) * x.issueW[pc]))
+			pi.cost = int64(math.Round(float64(x.m.Costs.ALU) * clockW[pc]))
 		}
 	}
 	return nil

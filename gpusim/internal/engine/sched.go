@@ -30,6 +30,9 @@ type exec struct {
 	smStores []int64
 	// smLoads are the 128-byte lines each SM's global loads read.
 	smLoads []int64
+	// warpRecs are the finished warps, for the schedulers' term
+	// (schedulers.go; nil when the machine does not model it).
+	warpRecs []warpRec
 
 	threadsPerBlock int
 	warpsPerBlock   int
@@ -329,6 +332,7 @@ func (x *exec) initWarp(w *warp, t int64) {
 		clear(w.ready)
 		w.pendUntil = 0
 	}
+	w.start, w.slots = t, 0
 	w.printfs = 0
 	w.left = min(x.perWarp, 1<<62)
 	w.rng = splitmix(x.cfg.Seed ^ uint64(w.blk.linear)*0x9e3779b97f4a7c15 ^ uint64(w.idx)<<48)
@@ -510,6 +514,7 @@ func (x *exec) finishBlock(b *block) {
 		return
 	}
 	x.cycles = max(x.cycles, b.end)
+	x.recordWarps(b)
 	x.lives += b.end - b.start
 	x.finished++
 	x.doneBlocks.Store(x.finished)
@@ -617,6 +622,7 @@ func (x *exec) runWarp(w *warp) stop {
 			w.issued(p, p.dst)
 		}
 		w.clock += p.cost
+		w.slots += p.issue
 		n++
 		if st != run {
 			c.executed = n
@@ -700,7 +706,7 @@ func (x *exec) outcome() *Outcome {
 	x.atom.fill(c)
 	// The kernel ends when its last block has finished and the L2 has
 	// served the last atomic.
-	o := &Outcome{Counters: *c, Cycles: max(x.cycles, x.atom.drained), BlocksEnd: x.cycles,
+	o := &Outcome{Counters: *c, Cycles: max(x.cycles, x.atom.drained), BlocksEnd: x.cycles, Schedulers: x.schedulers(),
 		L2Drain: x.atom.drained, ResidentBlocks: x.resident, IssueSlots: issue, MaxSMStoreLines: slices.Max(x.smStores),
 		MaxSMLoadLines: slices.Max(x.smLoads), L1HitSectors: m.l1HitSectors, DRAMLoneBytes: m.loneBytes, SharedAtomicWavefronts: m.atomWavefronts,
 		SMBlocks: int(min(int64(x.resident), (x.blocks+int64(x.m.SMs)-1)/int64(x.m.SMs))), BlockThreads: x.threadsPerBlock,
