@@ -24,12 +24,29 @@ type Counters struct {
 	GlobalStoreRequests int64 `json:"global_store_requests"`
 	GlobalStoreSectors  int64 `json:"global_store_sectors"`
 	GlobalStoreBytes    int64 `json:"global_store_bytes"`
-	// DRAMBytes is the modelled traffic between the L2 and DRAM: the
-	// 64-byte granules the global accesses touch (the DRAM's access
-	// granularity: a lane alone in its granule moves all 64 bytes), less
-	// the loads a lane makes again from the granule it loaded last (served
-	// by the L1).
+	// DRAMBytes is the modelled traffic between the L2 and DRAM, in
+	// 64-byte granules (the DRAM's access granularity: a lane alone in its
+	// granule moves all 64 bytes): a granule for each load that misses the
+	// L2 (see L2Hits; a lane's reload of the granule it loaded last is the
+	// L1's and never reaches the L2), and the granules each store touches
+	// (the L2's merging of stores to a granule it holds is not credited:
+	// on the H200 a partial-sector store costs about a granule's transfer).
 	DRAMBytes int64 `json:"dram_bytes"`
+	// The L2, modelled: L2Sectors counts the 32-byte sector accesses the
+	// L2 serves (the loads' sectors that miss the L1, the stores' sectors,
+	// one per atomic operation issued), as Nsight Compute's lts__t_sectors
+	// does; L2Hits those it serves from what it holds. The L2 starts the
+	// launch empty, as under Nsight Compute, which flushes the caches
+	// before each profiled launch: a 64-byte granule's first touch misses,
+	// later touches hit while it is resident (least recently used, in the
+	// profile's L2 size). L2Slices is the profile's number of L2 slices
+	// and L2HotSliceSectors the sector accesses of the busiest slice, the
+	// lines spread over the slices by a hash (the devices' own hashes are
+	// not documented): one hot address makes its slice the bottleneck.
+	L2Sectors         int64 `json:"l2_sectors"`
+	L2Hits            int64 `json:"l2_hits"`
+	L2Slices          int   `json:"l2_slices"`
+	L2HotSliceSectors int64 `json:"l2_hot_slice_sectors"`
 
 	// Shared memory: BankConflicts counts the extra wavefronts (a request
 	// whose lanes hit k distinct words of one bank costs k-1 extra).
@@ -101,4 +118,24 @@ type InstrMix struct {
 	Warp    int64 `json:"warp"`    // shuffles and votes
 	Control int64 `json:"control"` // branches, calls, masks
 	Sync    int64 `json:"sync"`    // barriers and fences
+}
+
+// L2HitRate returns the fraction of the L2's sector accesses that hit
+// (modelled), and false when the launch made none.
+func (c *Counters) L2HitRate() (float64, bool) {
+	if c == nil || c.L2Sectors == 0 {
+		return 0, false
+	}
+	return float64(c.L2Hits) / float64(c.L2Sectors), true
+}
+
+// L2HotSliceShare returns the busiest L2 slice's share of the sector
+// accesses and its load over the mean slice's (modelled), and false when
+// the launch made none or the profile has no slices.
+func (c *Counters) L2HotSliceShare() (share, overMean float64, ok bool) {
+	if c == nil || c.L2Sectors == 0 || c.L2Slices == 0 {
+		return 0, 0, false
+	}
+	share = float64(c.L2HotSliceSectors) / float64(c.L2Sectors)
+	return share, share * float64(c.L2Slices), true
 }

@@ -11,8 +11,8 @@ import (
 // Counters.Entries lists them for reports.
 type CounterEntry struct {
 	// Section groups the counters: "launch", "instructions", "global
-	// memory", "shared memory", "local memory", "global atomics", "shared
-	// atomics", "warp and sync".
+	// memory", "L2 (modelled)", "shared memory", "local memory", "global
+	// atomics", "shared atomics", "warp and sync".
 	Section string
 	Name    string
 	Value   int64
@@ -28,7 +28,7 @@ func (c *Counters) Entries() []CounterEntry {
 	e := func(sec, name string, v int64, help string) CounterEntry {
 		return CounterEntry{Section: sec, Name: name, Value: v, Help: help}
 	}
-	const l, in, gm, sm, lm, ga, sa, ws = "launch", "instructions", "global memory", "shared memory", "local memory", "global atomics", "shared atomics", "warp and sync"
+	const l, in, gm, l2, sm, lm, ga, sa, ws = "launch", "instructions", "global memory", "L2 (modelled)", "shared memory", "local memory", "global atomics", "shared atomics", "warp and sync"
 	return []CounterEntry{
 		e(l, "blocks", c.Blocks, "thread blocks launched"),
 		e(l, "warps", c.Warps, "warps launched"),
@@ -53,7 +53,11 @@ func (c *Counters) Entries() []CounterEntry {
 		e(gm, "store requests", c.GlobalStoreRequests, "warp store instructions"),
 		e(gm, "store sectors", c.GlobalStoreSectors, "distinct 32-byte sectors stored"),
 		e(gm, "store bytes", c.GlobalStoreBytes, "bytes the active lanes wrote"),
-		e(gm, "DRAM bytes", c.DRAMBytes, "modelled: 64-byte granules moved to and from DRAM, less L1 reuse"),
+		e(gm, "DRAM bytes", c.DRAMBytes, "modelled: 64-byte granules of the loads that miss the L2, and of every store"),
+		e(l2, "sector accesses", c.L2Sectors, "modelled: 32-byte sectors the L2 serves (loads that miss the L1, stores, atomic operations)"),
+		e(l2, "sector hits", c.L2Hits, "modelled: of those, served from what the L2 holds (it starts the launch empty)"),
+		e(l2, "slices", int64(c.L2Slices), "the profile's L2 slices"),
+		e(l2, "busiest slice's sectors", c.L2HotSliceSectors, "modelled: sector accesses of the busiest slice (lines hashed to slices)"),
 		e(sm, "load requests", c.SharedLoadRequests, "warp load instructions"),
 		e(sm, "store requests", c.SharedStoreRequests, "warp store instructions"),
 		e(sm, "bank conflicts", c.SharedBankConflicts, "extra wavefronts from lanes on one bank"),

@@ -100,6 +100,11 @@ __global__ void count(unsigned* c) { atomicAdd(c, 1u); }`))
 	//   integer                                      4
 	//   atomic                                       4
 	//   control                                      4
+	// L2 (modelled):
+	//   sector accesses                              4
+	//   sector hits                                  3
+	//   slices                                      16
+	//   busiest slice's sectors                      4
 	// global atomics:
 	//   requests                                     4
 	//   lane operations                            128

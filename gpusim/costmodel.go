@@ -181,6 +181,19 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 	return driver.Timing{Ms: total, Source: src, Breakdown: parts}
 }
 
+// l2Reloads adds to the L2's counters the loads of a granule a lane
+// loaded last that the L1 cannot hold (1 - l1Share of them): they reach
+// the L2 and hit there. Their slices are taken as even.
+func l2Reloads(p *profiles.Profile, out *engine.Outcome) {
+	c := &out.Counters
+	extra := int64(math.Round((1 - l1Share(p, out)) * float64(out.L1HitSectors)))
+	c.L2Sectors += extra
+	c.L2Hits += extra
+	if c.L2Slices > 0 {
+		c.L2HotSliceSectors += extra / int64(c.L2Slices)
+	}
+}
+
 // l1Share is the fraction of the resident lanes' lines the L1 holds: a
 // lane that rereads the granule it loaded last finds it there when the L1
 // has room for a 128-byte line per resident thread, and in proportion to
@@ -199,7 +212,8 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 	return &engine.Machine{
 		Name: p.Device, SMs: p.SMs, MaxThreadsPerBlock: p.MaxThreadsPerBlock, MaxThreadsPerSM: p.MaxThreadsPerSM,
 		MaxBlocksPerSM: p.MaxBlocksPerSM, MaxWarpsPerSM: p.MaxWarpsPerSM, SharedPerSM: p.SharedPerSM,
-		SharedPerBlock: p.SharedPerBlock, RegsPerSM: p.RegsPerSM,
+		SharedPerBlock: p.SharedPerBlock, RegsPerSM: p.RegsPerSM, L2Bytes: p.L2Bytes, L2Slices: p.L2Slices,
+		L2Partitions: p.L2Partitions, L2HashBytes: p.L2HashBytes,
 		Costs: engine.Costs{
 			ALU: c.ALUCycles, SFU: c.SFUCycles, Shared: c.SharedCycles, Global: c.GlobalCycles,
 			Atomic: c.AtomicCycles, Barrier: c.BarrierCycles, Launch: c.BlockStartCycles,

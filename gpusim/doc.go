@@ -57,6 +57,20 @@
 // warp instructions, never per instruction. A launch that runs longer than
 // two seconds reports the blocks it has finished to LaunchConfig.Progress.
 //
+// # The L2
+//
+// Counters.L2Sectors, L2Hits, L2Slices and L2HotSliceSectors come from an
+// L2 model (internal/engine's l2cache.go): the L2 starts each launch empty,
+// as Nsight Compute's does; a 64-byte granule misses on its first touch and
+// hits while resident (least recently used in the profile's L2Bytes); stores
+// hit; lines go to the profile's L2Slices by a hash in units of
+// L2HashBytes, in L2Partitions partitions, an SM's access to a line homed
+// in the far partition being looked up in both. DRAMBytes is the loads'
+// misses and the granules every store touches. On the H200 the SMs' sector count
+// matches the profiler's exactly, and the hit rate and the busiest slice's
+// share agree within a few points where the SMs' traffic dominates
+// (l2ncu_test.go, docs/evidence/2026-11-30-h200-ncu-l2).
+//
 // # Memory models
 //
 // By default global memory is sequentially consistent: a store is visible

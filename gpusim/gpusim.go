@@ -239,6 +239,7 @@ func (m *module) LaunchContext(ctx context.Context, fn *cudac.Func, cfg driver.L
 	if err != nil {
 		return nil, err
 	}
+	l2Reloads(d.prof, out)
 	res := &driver.Result{
 		Device:      d.Info().Name,
 		Seed:        seed,

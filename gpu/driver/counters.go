@@ -26,6 +26,12 @@ type Counters struct {
 	// DRAMBytes is the modelled traffic between the L2 and DRAM (see
 	// gpu.Counters).
 	DRAMBytes int64 `json:"dram_bytes"`
+	// The L2 (modelled, see gpu.Counters): sector accesses, those that
+	// hit, the slices and the busiest slice's sector accesses.
+	L2Sectors         int64 `json:"l2_sectors"`
+	L2Hits            int64 `json:"l2_hits"`
+	L2Slices          int   `json:"l2_slices"`
+	L2HotSliceSectors int64 `json:"l2_hot_slice_sectors"`
 
 	// Shared memory: BankConflicts counts the extra wavefronts (a request
 	// whose lanes hit k distinct words of one bank costs k-1 extra).

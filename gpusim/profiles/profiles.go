@@ -36,9 +36,16 @@ type Profile struct {
 	SharedReservedPerBlock int64
 	ClockMHz               float64
 	MemoryBytes            int64
-	// DRAMGBps is the peak DRAM bandwidth; L2Bytes the L2 cache size.
-	DRAMGBps float64
-	L2Bytes  int64
+	// DRAMGBps is the peak DRAM bandwidth; L2Bytes the L2 cache size,
+	// L2Slices the slices it is built of, L2Partitions the partitions the
+	// slices form (an SM's access to a line homed in the far one is looked
+	// up in both) and L2HashBytes the bytes that go to one slice together,
+	// for the L2 residency and slice models (gpu.Counters' L2 counters).
+	DRAMGBps     float64
+	L2Bytes      int64
+	L2Slices     int
+	L2Partitions int
+	L2HashBytes  int64
 
 	// The cost model's parameters (gpusim's costmodel.go says how they
 	// combine). Times in SM cycles scale with the clock; L2 times are in

@@ -151,6 +151,8 @@ func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, used, floatAdd b
 			}
 			c.GlobalAtomicIssued += issued
 			addr := g.addrs[i]
+			w.blk.ctx.l2.part = w.blk.part
+			w.blk.ctx.l2.add(addr>>granuleShift, uint32(issued), 1, l2Atomic)
 			s.perAddr.add(addr, issued)
 			s.line(addr).ops += issued
 		}

@@ -66,14 +66,25 @@ type ctx struct {
 	// loneBytes are the DRAM bytes of the granules global loads moved
 	// without the other granule of their 128-byte line.
 	loneBytes int64
+	// movedLoad are the DRAM bytes of the granules global loads moved
+	// were the L2 to hold none of them; the L2 model's misses are a share
+	// of them, and the lone bytes are taken in the same share.
+	movedLoad int64
 	// atomWavefronts counts the shared-memory wavefronts of shared
 	// atomics (see atomWavefronts).
 	atomWavefronts int64
+	// l2 logs the global accesses that reach the L2, in order, for the
+	// residency model (l2cache.go).
+	l2 l2Log
 }
 
 func (x *exec) newCtx(budget int64) *ctx {
 	n := len(x.code)
-	return &ctx{execs: make([]pcCount, n), caches: make([]*Alloc, n), budget: budget}
+	c := &ctx{execs: make([]pcCount, n), caches: make([]*Alloc, n), budget: budget}
+	if x.serial {
+		c.l2.direct = &x.l2
+	}
+	return c
 }
 
 // workerCtx returns a cleared context for a batch phase.
@@ -86,7 +97,8 @@ func (x *exec) workerCtx(budget int64) *ctx {
 		c.diags = diagSet{}
 		c.printfs = c.printfs[:0]
 		c.printfBytes, c.printfCut, c.executed, c.budget, c.err, c.spent = 0, 0, 0, budget, nil, nil
-		c.storeLines, c.loadLines, c.l1HitSectors, c.atomWavefronts, c.loneBytes = 0, 0, 0, 0, 0
+		c.storeLines, c.loadLines, c.l1HitSectors, c.atomWavefronts, c.loneBytes, c.movedLoad = 0, 0, 0, 0, 0, 0
+		c.l2.list = c.l2.list[:0]
 		return c
 	}
 	return x.newCtx(budget)
@@ -140,10 +152,14 @@ const spendStep = 1 << 12
 // merge adds a phase's context to the main one.
 func (x *exec) merge(c *ctx, b *block) {
 	m := x.main
+	// The L2 sees the phase's accesses in batch order (the scheduler's
+	// own went to it as they happened).
+	x.l2.feed(&c.l2)
 	x.smStores[b.sm] += c.storeLines
 	x.smLoads[b.sm] += c.loadLines
 	m.l1HitSectors += c.l1HitSectors
 	m.loneBytes += c.loneBytes
+	m.movedLoad += c.movedLoad
 	m.atomWavefronts += c.atomWavefronts
 	addCounters(&m.count, &c.count)
 	for pc, n := range c.execs {
@@ -171,12 +187,21 @@ func (x *exec) merge(c *ctx, b *block) {
 // it stores to global memory with plain stores, whose order between blocks
 // would then be the host's.
 func workersFor(k *ir.Kernel) int {
-	for i := range k.Code {
-		if in := &k.Code[i]; in.Op == ir.St && in.Space != ir.SpaceShared && in.Space != ir.SpaceLocal {
-			return 1
-		}
+	if hasGlobalStores(k) {
+		return 1
 	}
 	return min(runtime.GOMAXPROCS(0), 8)
+}
+
+// hasGlobalStores reports whether a kernel may store to global memory with
+// plain stores.
+func hasGlobalStores(k *ir.Kernel) bool {
+	for i := range k.Code {
+		if in := &k.Code[i]; in.Op == ir.St && in.Space != ir.SpaceShared && in.Space != ir.SpaceLocal {
+			return true
+		}
+	}
+	return false
 }
 
 // minLookahead is the fewest cycles from a block's start to anything

@@ -26,6 +26,10 @@ func addCounters(d, s *driver.Counters) {
 	d.GlobalStoreRequests += s.GlobalStoreRequests
 	d.GlobalStoreSectors += s.GlobalStoreSectors
 	d.DRAMBytes += s.DRAMBytes
+	d.L2Sectors += s.L2Sectors
+	d.L2Hits += s.L2Hits
+	d.L2Slices += s.L2Slices
+	d.L2HotSliceSectors += s.L2HotSliceSectors
 	d.GlobalStoreBytes += s.GlobalStoreBytes
 	d.SharedLoadRequests += s.SharedLoadRequests
 	d.SharedStoreRequests += s.SharedStoreRequests

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -32,12 +33,24 @@ func TestDRAMBytes(t *testing.T) {
 				lone++
 			}
 		}
-		if got, _, gotLone := dramBytes(0, &offs, mask, 4, nil); got != int64(len(want))*64 || gotLone != int64(lone)*64 {
+		var log l2Log
+		if got, _, gotLone := dramBytes(0, &offs, mask, 4, nil, &log, l2Load); got != int64(len(want))*64 || gotLone != int64(lone)*64 {
 			t.Fatalf("trial %d: %d bytes, %d of them lone; want %d granules of 64, %d lone", trial, got, gotLone, len(want), lone)
 		}
+		// The log has each granule once, with its distinct sectors.
+		var secs int64
+		for i, a := range log.list {
+			if !want[a.gran] || a.n != uint32(a.secs) || a.secs < 1 || a.secs > 2 || i > 0 && log.list[i-1].gran >= a.gran {
+				t.Fatalf("trial %d: log entry %d is %+v (log %v)", trial, i, a, log.list)
+			}
+			secs += int64(a.n)
+		}
+		if w := exactSectors(0, &offs, mask, 4); len(log.list) != len(want) || secs != w {
+			t.Fatalf("trial %d: logged %d granules and %d sectors, want %d and %d", trial, len(log.list), secs, len(want), w)
+		}
 		var l1 [32]uint64
-		dramBytes(0, &offs, mask, 4, &l1)
-		got, hits, _ := dramBytes(0, &offs, mask, 4, &l1)
+		dramBytes(0, &offs, mask, 4, &l1, nil, l2Load)
+		got, hits, _ := dramBytes(0, &offs, mask, 4, &l1, nil, l2Load)
 		if got != 0 {
 			t.Fatalf("trial %d: a repeated load moved %d bytes, want 0 (every lane's granule is in the L1)", trial, got)
 		}
@@ -67,15 +80,19 @@ func TestDRAMBytesSeq(t *testing.T) {
 		}
 		got = want
 		if trial%3 == 0 {
-			g, _, gl := dramBytesSeq(a0, size, nil)
-			if w, _, wl := dramBytes(a0, &offs, allLanes, size, nil); g != w || gl != wl {
+			g, _, gl := dramBytesSeq(a0, size, nil, nil, l2Store)
+			if w, _, wl := dramBytes(a0, &offs, allLanes, size, nil, nil, l2Store); g != w || gl != wl {
 				t.Fatalf("trial %d: store of %d-byte elements at %#x: %d bytes (%d lone), want %d (%d)", trial, size, a0, g, gl, w, wl)
 			}
 		}
-		g, gh, _ := dramBytesSeq(a0, size, &got)
-		w, wh, _ := dramBytes(a0, &offs, allLanes, size, &want)
+		var glog, wlog l2Log
+		g, gh, _ := dramBytesSeq(a0, size, &got, &glog, l2Load)
+		w, wh, _ := dramBytes(a0, &offs, allLanes, size, &want, &wlog, l2Load)
 		if g != w || gh != wh || got != want {
 			t.Fatalf("trial %d: load of %d-byte elements at %#x: %d bytes and %d hit sectors, want %d and %d; L1 %v, want %v", trial, size, a0, g, gh, w, wh, got, want)
+		}
+		if !slices.Equal(glog.list, wlog.list) {
+			t.Fatalf("trial %d: load of %d-byte elements at %#x logged %v, want %v", trial, size, a0, glog.list, wlog.list)
 		}
 	}
 }
@@ -91,13 +108,13 @@ func TestDRAMLoneGranules(t *testing.T) {
 		for l := range offs {
 			offs[l] = uint64(int64(l) * c.apart)
 		}
-		if got, _, lone := dramBytes(1<<20, &offs, allLanes, 4, nil); got != c.bytes || lone != c.lone {
+		if got, _, lone := dramBytes(1<<20, &offs, allLanes, 4, nil, nil, l2Load); got != c.bytes || lone != c.lone {
 			t.Errorf("lanes %d bytes apart: %d bytes, %d lone; want %d and %d", c.apart, got, lone, c.bytes, c.lone)
 		}
 	}
 	// A coalesced run of 8-byte elements that starts in a line's second
 	// granule ends in a line's first: a lone granule at each end.
-	if got, _, lone := dramBytesSeq(1<<20+64, 8, nil); got != 256 || lone != 128 {
+	if got, _, lone := dramBytesSeq(1<<20+64, 8, nil, nil, l2Load); got != 256 || lone != 128 {
 		t.Errorf("256 bytes from a line's second granule: %d bytes, %d lone; want 256 and 128", got, lone)
 	}
 }

@@ -20,6 +20,14 @@ type Machine struct {
 	SharedPerSM        int64 // bytes usable by blocks
 	SharedPerBlock     int64 // the per-block limit (static + dynamic)
 	RegsPerSM          int   // 32-bit registers
+	// L2Bytes, L2Slices and L2Partitions are the L2's size, its slices
+	// and the partitions they form, and L2HashBytes the bytes that go to
+	// one slice together, for the residency and slice models (l2cache.go;
+	// L2Bytes 0: every access misses; L2Slices 0: no slices).
+	L2Bytes      int64
+	L2Slices     int
+	L2Partitions int
+	L2HashBytes  int64
 	// Costs in cycles that advance a warp's clock (see Costs).
 	Costs Costs
 	// ClockGHz converts the L2's times (in ns) to SM cycles.
@@ -369,6 +377,7 @@ type block struct {
 	x       *exec
 	slot    int
 	sm      int
+	part    uint8       // the L2 partition the block's SM is near
 	id      driver.Dim3 // blockIdx
 	linear  int64
 	warps   []*warp

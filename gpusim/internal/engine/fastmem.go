@@ -147,15 +147,18 @@ func exactSectors(base uint64, offs *[32]uint64, mask uint32, size uint64) int64
 const granuleShift = 6
 
 // dramBytes returns the DRAM traffic of a global access by the lanes in
-// mask at base+offs: the distinct 64-byte granules it touches, times 64,
-// and of those the granules moved without the other granule of their
-// 128-byte line (lone), times 64.
-// For a load (l1 non-nil), a granule that one of its lanes loaded last
-// time too is an L1 hit and moves nothing; every lane then remembers its
-// granule. It also returns the distinct 32-byte sectors the access reads
-// from such granules: what the L1 serves if it still holds the lanes'
-// lines (the cost model's l2 reads term decides how many it does).
-func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]uint64) (bytes, hitSectors, lone int64) {
+// mask at base+offs were the L2 to hold none of it: the distinct 64-byte
+// granules it touches, times 64, and of those the granules moved without
+// the other granule of their 128-byte line (lone), times 64. For a load
+// (l1 non-nil), a granule that one of its lanes loaded last time too is an
+// L1 hit and moves nothing; every lane then remembers its granule. It also
+// returns the distinct 32-byte sectors the access reads from such
+// granules: what the L1 serves if it still holds the lanes' lines (the
+// cost model's l2 reads term decides how many it does). When log is not
+// nil, the granules that move are logged, with their distinct sectors, as
+// accesses of kind to the L2 (l2cache.go), whose residency model decides
+// the loads' DRAM traffic.
+func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]uint64, log *l2Log, kind uint8) (bytes, hitSectors, lone int64) {
 	var gs, ss, mv [32]uint64
 	n := 0
 	hit := uint32(0)
@@ -167,7 +170,7 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 		if (a+size-1)>>granuleShift != g {
 			// A lane whose element straddles two granules: rare (a
 			// misaligned vector), counted exactly without the L1.
-			return straddlingBytes(base, offs, mask, size), 0, 0
+			return straddlingBytes(base, offs, mask, size, log, kind), 0, 0
 		}
 		if l1 != nil {
 			if l1[l] == g+1 {
@@ -190,15 +193,20 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 			for ; j < n && gs[j] == gs[i]; j++ {
 				h = h || hit&(1<<uint(j)) != 0
 			}
+			var d int64
+			for k := i; k < j; k++ {
+				if k == i || ss[k] != ss[k-1] {
+					d++
+				}
+			}
 			if !h {
 				mv[moved] = gs[i]
 				moved++
-			} else {
-				for k := i; k < j; k++ {
-					if k == i || ss[k] != ss[k-1] {
-						secs++
-					}
+				if log != nil {
+					log.add(gs[i], uint32(d), uint8(d), kind)
 				}
+			} else {
+				secs += d
 			}
 			i = j
 		}
@@ -213,6 +221,8 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 		return moved << granuleShift, secs, lone << granuleShift
 	}
 	var moved, secs int64
+	var missed [32]uint64 // the sectors of the granules that move
+	nm := 0
 	for i := 0; i < n; i++ {
 		dup, h := false, hit&(1<<uint(i)) != 0
 		for j := 0; j < i; j++ {
@@ -227,12 +237,8 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 		for j := i + 1; j < n && !h; j++ {
 			h = gs[j] == gs[i] && hit&(1<<uint(j)) != 0
 		}
-		if !h {
-			mv[moved] = gs[i]
-			moved++
-			continue
-		}
 		// The granule's distinct sectors.
+		var d int64
 		for j := i; j < n; j++ {
 			if gs[j] != gs[i] {
 				continue
@@ -245,9 +251,24 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 				}
 			}
 			if first {
-				secs++
+				d++
+				if !h {
+					missed[nm] = ss[j]
+					nm++
+				}
 			}
 		}
+		if !h {
+			mv[moved] = gs[i]
+			moved++
+		} else {
+			secs += d
+		}
+	}
+	if log != nil && nm > 0 {
+		ms := missed[:nm]
+		slices.Sort(ms)
+		log.addSectors(ms, kind)
 	}
 	for i := int64(0); i < moved; i++ {
 		mate := false
@@ -261,16 +282,26 @@ func dramBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, l1 *[32]
 	return moved << granuleShift, secs, lone << granuleShift
 }
 
-func straddlingBytes(base uint64, offs *[32]uint64, mask uint32, size uint64) int64 {
+func straddlingBytes(base uint64, offs *[32]uint64, mask uint32, size uint64, log *l2Log, kind uint8) int64 {
 	gs := make([]uint64, 0, 64)
 	for m := mask; m != 0; m &= m - 1 {
 		a := base + offs[bits.TrailingZeros32(m)]
-		for g := a >> granuleShift; g <= (a+size-1)>>granuleShift; g++ {
-			gs = append(gs, g)
+		for s := a >> 5; s <= (a+size-1)>>5; s++ {
+			gs = append(gs, s)
 		}
 	}
 	slices.Sort(gs)
-	return int64(len(slices.Compact(gs))) << granuleShift
+	gs = slices.Compact(gs)
+	if log != nil {
+		log.addSectors(gs, kind)
+	}
+	var moved int64
+	for i := range gs {
+		if i == 0 || gs[i]>>(granuleShift-5) != gs[i-1]>>(granuleShift-5) {
+			moved++
+		}
+	}
+	return moved << granuleShift
 }
 
 // loadFast tries the fast path of a load; it returns false to fall back.
@@ -307,13 +338,14 @@ func (x *exec) loadLanes(w *warp, d, ad *[32]uint64, off, size uint64, hintShare
 	c := &w.blk.ctx.count
 	c.GlobalLoadRequests++
 	c.GlobalLoadSectors += sectors(cache.Base, &offs, w.mask, size)
-	moved, hits, lone := dramBytes(cache.Base, &offs, w.mask, size, &w.l1)
-	c.DRAMBytes += moved
-	c.GlobalLoadBytes += int64(n) * int64(size)
 	cx := w.blk.ctx
+	cx.l2.part = w.blk.part
+	moved, hits, lone := dramBytes(cache.Base, &offs, w.mask, size, &w.l1, &cx.l2, l2Load)
+	c.GlobalLoadBytes += int64(n) * int64(size)
 	cx.loadLines += lines(cache.Base, &offs, w.mask)
 	cx.l1HitSectors += hits
 	cx.loneBytes += lone
+	cx.movedLoad += moved
 	return true
 }
 
@@ -371,7 +403,8 @@ func (x *exec) storeLanes(w *warp, v, ad *[32]uint64, off, size uint64, hintShar
 	c.GlobalStoreRequests++
 	c.GlobalStoreSectors += sectors(cache.Base, &offs, w.mask, size)
 	w.blk.ctx.storeLines += lines(cache.Base, &offs, w.mask)
-	moved, _, _ := dramBytes(cache.Base, &offs, w.mask, size, nil)
+	w.blk.ctx.l2.part = w.blk.part
+	moved, _, _ := dramBytes(cache.Base, &offs, w.mask, size, nil, &w.blk.ctx.l2, l2Store)
 	c.DRAMBytes += moved
 	c.GlobalStoreBytes += int64(n) * int64(size)
 	return true
@@ -459,13 +492,14 @@ func (x *exec) loadSeq(w *warp, d *[32]uint64, addr, size uint64, hintShared boo
 	a0 := cache.Base + o0
 	c.GlobalLoadRequests++
 	c.GlobalLoadSectors += int64((a0+32*size-1)>>5 - a0>>5 + 1)
-	moved, hits, lone := dramBytesSeq(a0, size, &w.l1)
-	c.DRAMBytes += moved
-	c.GlobalLoadBytes += 32 * int64(size)
 	cx := w.blk.ctx
+	cx.l2.part = w.blk.part
+	moved, hits, lone := dramBytesSeq(a0, size, &w.l1, &cx.l2, l2Load)
+	c.GlobalLoadBytes += 32 * int64(size)
 	cx.loadLines += int64((a0+32*size-1)>>7 - a0>>7 + 1)
 	cx.l1HitSectors += hits
 	cx.loneBytes += lone
+	cx.movedLoad += moved
 	return true
 }
 
@@ -496,7 +530,8 @@ func (x *exec) storeSeq(w *warp, v *[32]uint64, addr, size uint64, hintShared bo
 	a0 := cache.Base + o0
 	c.GlobalStoreRequests++
 	c.GlobalStoreSectors += int64((a0+32*size-1)>>5 - a0>>5 + 1)
-	moved, _, _ := dramBytesSeq(a0, size, nil)
+	w.blk.ctx.l2.part = w.blk.part
+	moved, _, _ := dramBytesSeq(a0, size, nil, &w.blk.ctx.l2, l2Store)
 	c.DRAMBytes += moved
 	c.GlobalStoreBytes += 32 * int64(size)
 	return true
@@ -527,13 +562,13 @@ func scatterSeq(p unsafe.Pointer, v *[32]uint64, size uint64) {
 }
 
 // dramBytesSeq is dramBytes for 32 lanes at a0 + l*size with aligned
-// 4- or 8-byte elements, which never straddle a granule and come in
-// address order.
+// 4- or 8-byte elements, which never straddle a granule or a sector and
+// come in address order.
 //
 // Its lone bytes count the granules at either end of the run whose
 // line-mate lies outside it (lanes L1 hits skip are not told apart: a
 // sequential access moves whole lines but at its ends).
-func dramBytesSeq(a0, size uint64, l1 *[32]uint64) (bytes, hitSectors, lone int64) {
+func dramBytesSeq(a0, size uint64, l1 *[32]uint64, log *l2Log, kind uint8) (bytes, hitSectors, lone int64) {
 	g0, g1 := a0>>granuleShift, (a0+32*size-1)>>granuleShift
 	if g0&1 == 1 {
 		lone++
@@ -542,33 +577,35 @@ func dramBytesSeq(a0, size uint64, l1 *[32]uint64) (bytes, hitSectors, lone int6
 		lone++
 	}
 	lone <<= granuleShift
-	if l1 == nil {
-		return int64(g1-g0+1) << granuleShift, 0, lone
-	}
 	var moved, secs int64
 	cur := a0 >> granuleShift
 	hit := false
 	// A granule of 4- or 8-byte lanes in address order holds
 	// granule/32 sectors of them: the run's first and last sector.
 	first := a0 >> 5
-	for l := range l1 {
+	end := func(last uint64) {
+		d := int64(last>>5 - first + 1)
+		if !hit {
+			moved++
+			if log != nil {
+				log.add(cur, uint32(d), uint8(d), kind)
+			}
+		} else {
+			secs += d
+		}
+	}
+	for l := 0; l < 32; l++ {
 		a := a0 + uint64(l)*size
 		g := a >> granuleShift
 		if g != cur {
-			if !hit {
-				moved++
-			} else {
-				secs += int64((a-size)>>5 - first + 1)
-			}
+			end(a - size)
 			cur, hit, first = g, false, a>>5
 		}
-		hit = hit || l1[l] == g+1
-		l1[l] = g + 1
+		if l1 != nil {
+			hit = hit || l1[l] == g+1
+			l1[l] = g + 1
+		}
 	}
-	if !hit {
-		moved++
-	} else {
-		secs += int64((a0+31*size)>>5 - first + 1)
-	}
+	end(a0 + 31*size)
 	return moved << granuleShift, secs, min(lone, moved<<granuleShift)
 }

@@ -245,6 +245,7 @@ func (x *exec) mkLoad(in *ir.Inst, pc int) step {
 				st.add(sp, addr)
 			}
 		}
+		w.blk.ctx.l2.part = w.blk.part
 		countMem(w.blk.ctx, &st, size, false)
 		return run
 	}
@@ -289,6 +290,7 @@ func (x *exec) mkStore(in *ir.Inst, pc int) step {
 				st.add(sp, addr)
 			}
 		}
+		w.blk.ctx.l2.part = w.blk.part
 		countMem(w.blk.ctx, &st, size, true)
 		return run
 	}
@@ -315,14 +317,20 @@ func countMem(cx *ctx, st *memStats, size uint64, store bool) {
 	c := &cx.count
 	switch st.space {
 	case spGlobal:
-		// The checked path (generic pointers) counts DRAM traffic without
-		// the L1's reuse.
+		// The checked path (generic pointers) logs its L2 accesses
+		// without the L1's reuse.
 		var offs [32]uint64
 		copy(offs[:], st.addrs[:st.n])
-		moved, _, lone := dramBytes(0, &offs, uint32(uint64(1)<<st.n-1), size, nil)
-		c.DRAMBytes += moved
-		if !store {
+		kind := l2Load
+		if store {
+			kind = l2Store
+		}
+		moved, _, lone := dramBytes(0, &offs, uint32(uint64(1)<<st.n-1), size, nil, &cx.l2, kind)
+		if store {
+			c.DRAMBytes += moved
+		} else {
 			cx.loneBytes += lone
+			cx.movedLoad += moved
 		}
 		if store {
 			c.GlobalStoreRequests++

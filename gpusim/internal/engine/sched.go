@@ -58,6 +58,11 @@ type exec struct {
 	free   []*block // finished blocks whose storage can be reused
 	cycles int64
 	atom   atomStats
+	l2     l2Cache
+	// serial: the kernel's phases run one after another whatever the
+	// host's cores (see workersFor), so its contexts feed the L2 model
+	// directly.
+	serial bool
 
 	// main is the context of everything the scheduler runs itself; the
 	// contexts of blocks that ran elsewhere are merged into it.
@@ -155,6 +160,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 		x.perWarp = min(budget, DefaultWarpBudget(k, x.blocks*int64(x.threadsPerBlock), x.mem.InUse()))
 	}
 	x.atom.init()
+	x.l2.init(m.L2Bytes, m.L2Slices, m.L2Partitions, m.L2HashBytes)
 	x.smStores = make([]int64, m.SMs)
 	x.smLoads = make([]int64, m.SMs)
 	x.raceShift = raceGranule(k)
@@ -165,16 +171,18 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	if err := x.compile(); err != nil {
 		return nil, err
 	}
-	x.main = x.newCtx(budget)
-	x.orderLoads = usesAtomicResults(k)
-	x.planScoreboard(x.unrolled)
-	x.lookahead = x.minLookahead()
 	x.workers = workersFor(k)
 	if x.weak != nil {
 		// Stores reach memory at the blocks' own points: one goroutine
 		// keeps their order the scheduler's.
 		x.workers = 1
 	}
+	x.serial = x.weak != nil || hasGlobalStores(k)
+	x.main = x.newCtx(budget)
+	x.main.l2.direct = &x.l2
+	x.orderLoads = usesAtomicResults(k)
+	x.planScoreboard(x.unrolled)
+	x.lookahead = x.minLookahead()
 
 	defer x.watch()()
 
@@ -278,6 +286,7 @@ func (x *exec) startBlock(slot, sm int, t int64) {
 	}
 	g := x.cfg.Grid
 	b.slot, b.sm, b.linear = slot, sm, lin
+	b.part = uint8(sm * max(x.m.L2Partitions, 1) / x.m.SMs)
 	b.id = driver.Dim3{X: int(lin % int64(g.X)), Y: int(lin / int64(g.X) % int64(g.Y)), Z: int(lin / int64(g.X*g.Y))}
 	b.start, b.end = t, t
 	b.arrived, b.barCnt, b.barLane = 0, 0, 0
@@ -704,11 +713,12 @@ func (x *exec) outcome() *Outcome {
 		*classOf(&c.ByClass, &x.k.Code[pc]) += n.warps
 	}
 	x.atom.fill(c)
+	x.l2.fill(c)
 	// The kernel ends when its last block has finished and the L2 has
 	// served the last atomic.
 	o := &Outcome{Counters: *c, Cycles: max(x.cycles, x.atom.drained), BlocksEnd: x.cycles, Schedulers: x.schedulers(),
 		L2Drain: x.atom.drained, ResidentBlocks: x.resident, IssueSlots: issue, MaxSMStoreLines: slices.Max(x.smStores),
-		MaxSMLoadLines: slices.Max(x.smLoads), L1HitSectors: m.l1HitSectors, DRAMLoneBytes: m.loneBytes, SharedAtomicWavefronts: m.atomWavefronts,
+		MaxSMLoadLines: slices.Max(x.smLoads), L1HitSectors: m.l1HitSectors, DRAMLoneBytes: x.l2.lone(m.loneBytes, m.movedLoad), SharedAtomicWavefronts: m.atomWavefronts,
 		SMBlocks: int(min(int64(x.resident), (x.blocks+int64(x.m.SMs)-1)/int64(x.m.SMs))), BlockThreads: x.threadsPerBlock,
 		BlockShared: x.sharedSize}
 	o.L2 = x.atom.l2Profile()

@@ -372,6 +372,7 @@ func (x *exec) mkLoadWeak(in *ir.Inst, pc int) step {
 				}
 			}
 		}
+		w.blk.ctx.l2.part = w.blk.part
 		countMem(w.blk.ctx, &st, size, false)
 		x.weakAfter(w, order, scope)
 		return run
@@ -458,6 +459,7 @@ func (x *exec) mkStoreWeak(in *ir.Inst, pc int) step {
 			}
 			st.add(sp, addr)
 		}
+		w.blk.ctx.l2.part = w.blk.part
 		countMem(w.blk.ctx, &st, size, true)
 		x.drainDue(w.blk, w.clock)
 		x.weakAfter(w, order, scope)
