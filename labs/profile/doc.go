@@ -26,18 +26,24 @@
 //     and repetitions.
 //
 // The sections: duration (and what bounds it), memory (bytes moved and
-// the throughput they make over the modelled time), L2 atomics (issued
-// operations, their throughput, and the busiest 128-byte line, the
-// simulator's stand-in for the hot L2 slice), instructions by class,
-// occupancy (resident blocks, theoretical occupancy, waves) and barrier
-// waits.
+// the throughput they make over the modelled time), the L2 (its hit rate,
+// its sector accesses, the busiest slice's share of them and the DRAM
+// traffic of its load misses and the stores, all modelled, with Nsight
+// Compute's figures beside them where a lab has them as evidence:
+// "profiled"), L2 atomics (issued operations, their throughput, and the
+// busiest 128-byte line), instructions by class, occupancy (resident
+// blocks, theoretical occupancy, waves) and barrier waits.
 //
-// # What it leaves out
+// # The L2 model, and what it leaves out
 //
-// The simulator has no cache model and no L2 slices: it does not say
-// whether a load hits the L2, so there is no hit rate, and load per slice
-// is shown only for atomics, as the load on the busiest line. Nor does it
-// model achieved occupancy over time or per-pipeline utilisation. The
-// table's notes list these, so that nobody reads a figure the simulator
-// does not have into one it does.
+// The simulator's L2 starts each launch empty, as Nsight Compute's does
+// (it flushes the caches before each profiled launch): a 64-byte granule's
+// first touch misses, later touches hit while it is resident, least
+// recently used within the profile's L2 size. Lines go to the profile's
+// slices by a hash, since the devices' own hashes are not documented: the
+// busiest slice is right when a few hot lines load it (one hot address
+// makes its slice the bottleneck) and only statistical otherwise. The
+// simulator does not model achieved occupancy over time or per-pipeline
+// utilisation; the table's notes list these, so that nobody reads a
+// figure the simulator does not have into one it does.
 package profile

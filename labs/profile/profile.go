@@ -21,6 +21,25 @@ type Launch struct {
 	// GPU; MeasuredHow says how ("10 runs after 3 warm-ups").
 	Measured    *gpu.Timing
 	MeasuredHow string
+	// L2Measured, when not nil, is the same launch's L2 figures as Nsight
+	// Compute measured them on a GPU (a profiler run, not this process's:
+	// labs take them from committed evidence).
+	L2Measured *L2Figures
+}
+
+// L2Figures are a launch's L2 figures as Nsight Compute measures them.
+type L2Figures struct {
+	// HitRate is lts__t_sector_hit_rate as a fraction; Sectors
+	// lts__t_sectors.sum; HotSlice lts__t_sectors.max, the busiest
+	// slice's sectors, and Slices the slices (lts__t_sectors.sum over
+	// .avg).
+	HitRate  float64
+	Sectors  int64
+	HotSlice int64
+	Slices   int
+	// Source says where the figures come from: the device, the tool and
+	// the evidence file.
+	Source string
 }
 
 // FromResult returns a Launch of a simulator's result.
@@ -53,6 +72,8 @@ const (
 	Counted  = "counted"
 	Modelled = "modelled"
 	Measured = "measured"
+	// Profiled is a figure Nsight Compute measured (Launch.L2Measured).
+	Profiled = "profiled"
 )
 
 // metric is one row of the view.
@@ -109,6 +130,44 @@ func (v *View) metrics() []metric {
 		{"memory", "shared load / store requests", "", Counted, func(l Launch) (float64, string, bool) {
 			c := l.Counters
 			return float64(c.SharedLoadRequests + c.SharedStoreRequests), fmt.Sprintf("%d / %d", c.SharedLoadRequests, c.SharedStoreRequests), true
+		}},
+		{"L2", "L2 hit rate", "%", Modelled, func(l Launch) (float64, string, bool) {
+			r, ok := l.Counters.L2HitRate()
+			if !ok {
+				return 0, "-", true
+			}
+			return num(100*r, 1)
+		}},
+		{"L2", "L2 hit rate", "%", Profiled, func(l Launch) (float64, string, bool) {
+			if l.L2Measured == nil {
+				return 0, "", false
+			}
+			return num(100*l.L2Measured.HitRate, 1)
+		}},
+		{"L2", "L2 sector accesses", "", Modelled, func(l Launch) (float64, string, bool) { return count(l.Counters.L2Sectors) }},
+		{"L2", "L2 sector accesses", "", Profiled, func(l Launch) (float64, string, bool) {
+			if l.L2Measured == nil {
+				return 0, "", false
+			}
+			return count(l.L2Measured.Sectors)
+		}},
+		{"L2", "busiest slice's share of sectors", "%", Modelled, func(l Launch) (float64, string, bool) {
+			share, over, ok := l.Counters.L2HotSliceShare()
+			if !ok {
+				return 0, "-", true
+			}
+			return share, fmt.Sprintf("%.1f (%.1fx the mean of %d slices)", 100*share, over, l.Counters.L2Slices), true
+		}},
+		{"L2", "busiest slice's share of sectors", "%", Profiled, func(l Launch) (float64, string, bool) {
+			m := l.L2Measured
+			if m == nil || m.Sectors == 0 || m.Slices == 0 {
+				return 0, "", false
+			}
+			share := float64(m.HotSlice) / float64(m.Sectors)
+			return share, fmt.Sprintf("%.1f (%.1fx the mean of %d slices)", 100*share, share*float64(m.Slices), m.Slices), true
+		}},
+		{"L2", "DRAM traffic (L2 load misses, stores)", "MB", Modelled, func(l Launch) (float64, string, bool) {
+			return num(float64(l.Counters.DRAMBytes)/1e6, 3)
 		}},
 		{"L2 atomics", "global atomics issued", "", Counted, func(l Launch) (float64, string, bool) { return count(l.Counters.GlobalAtomicIssued) }},
 		{"L2 atomics", "atomic throughput", "G/s", Modelled, func(l Launch) (float64, string, bool) {
@@ -215,6 +274,13 @@ func (v *View) Table() *charts.Table {
 					break
 				}
 			}
+		case Profiled:
+			for _, l := range v.Launches {
+				if l.L2Measured != nil {
+					src = "profiled: " + l.L2Measured.Source
+					break
+				}
+			}
 		}
 		name := m.name
 		if m.unit != "" {
@@ -222,8 +288,9 @@ func (v *View) Table() *charts.Table {
 		}
 		t.AddRow(append([]charts.Cell{charts.Text(m.section), charts.Text(name), charts.Text(src)}, cells...)...)
 	}
-	t.AddNote("counted: events of the simulator's run of the launch; modelled: the cost model on the %s profile; measured: CUDA events on a GPU.", v.Device.Profile)
-	t.AddNote("Not modelled, so not shown: L2 hit rate (the simulator has no cache model), load per L2 slice (only the busiest 128-byte line of the atomics), achieved occupancy over time, per-pipeline utilisation and stall reasons other than barrier waits.")
+	t.AddNote("counted: events of the simulator's run of the launch; modelled: the cost model on the %s profile; measured: CUDA events on a GPU; profiled: Nsight Compute's counters of the same kernel on a GPU, from committed evidence.", v.Device.Profile)
+	t.AddNote("L2 (modelled): the L2 starts the launch empty, as under Nsight Compute, which flushes the caches before each profiled launch; a 64-byte granule's first touch misses and later touches hit while it is resident (least recently used, in the profile's L2 size). Sector accesses are the loads that miss the L1, the stores and one per atomic operation. Lines go to slices by a hash (the devices' own hashes are not documented), so the busiest slice is right when a few hot lines load it and only statistical otherwise.")
+	t.AddNote("Not modelled, so not shown: achieved occupancy over time, per-pipeline utilisation and stall reasons other than barrier waits.")
 	return t
 }
 

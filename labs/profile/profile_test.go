@@ -94,8 +94,17 @@ func TestView(t *testing.T) {
 	if got := row("bound by"); !strings.HasPrefix(got[1], "l2") {
 		t.Errorf("per-thread bound by %q, want an l2 term", got[1])
 	}
-	if !strings.Contains(s, "L2 hit rate") {
-		t.Error("the table does not say the hit rate is not modelled")
+	// 65,536 loads' 8,192 sectors miss (a cold L2), and the per-thread
+	// kernel's 65,536 atomics on one line hit but the first: 89% and,
+	// with its atomics all on one line, a busiest slice far over the mean.
+	if got := row("L2 hit rate"); got[0] != "modelled, t4" || got[1] != "88.9" {
+		t.Errorf("L2 hit rate %v, want 88.9%% modelled for the per-thread kernel", got)
+	}
+	if got := row("busiest slice's share"); got[1] != "89.6 (14.3x the mean of 16 slices)" || got[2] != "9.2 (1.5x the mean of 16 slices)" {
+		t.Errorf("busiest slice %v, want the hot line's slice at 89.6%% (the atomics and its share of the loads) and 9.2%% (256 atomics, 8,192 load sectors)", got)
+	}
+	if strings.Contains(s, "Not modelled, so not shown: L2 hit rate") {
+		t.Error("the table still says the hit rate is not modelled")
 	}
 	for _, r := range tab.Rows {
 		if r[1].Text == "time (ms)" && r[2].Text != "modelled, t4" {
