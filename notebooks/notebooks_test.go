@@ -56,7 +56,7 @@ var expectations = map[string]expect{
 			"quoted: the atomics-vs-warp-shuffle course notes",
 			"modelled, gtx1650 profile", "modelled, h200 profile",
 			"Profile: atomic (n = 262144) vs shared (n = 262144) vs shuffle (n = 262144)",
-			"L2 hit rate (the simulator has no cache model)",
+			"L2 hit rate (%)", "L2 (modelled): the L2 starts the launch empty", "profiled: Nsight Compute on the H200, cold L2",
 			"softmax sweep: 24/24 done in",
 			`class="warplab-feedback"`,
 			"not answered yet",

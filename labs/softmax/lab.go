@@ -67,7 +67,10 @@ func Run(dev *gpu.Device, opts Options) (*Report, error) {
 // ProfileOf returns the profile view of the sweep's three kernels at
 // size n (0: the largest size). On a GPU the counters and modelled
 // figures come from the sweep's prediction and the measured time goes
-// beside them; nil when the sweep has no simulated run of that size.
+// beside them; nil when the sweep has no simulated run of that size. On
+// the h200 profile at 256 threads per block and a size Nsight Compute
+// profiled (65,536, 1,048,576, 16,777,216), its L2 figures go beside the
+// modelled ones (NCUL2).
 func ProfileOf(t *SweepTable, n int) *profile.View {
 	sim := t
 	if t.Measured {
@@ -79,6 +82,10 @@ func ProfileOf(t *SweepTable, n int) *profile.View {
 	if n == 0 {
 		n = sim.Rows[len(sim.Rows)-1].N
 	}
+	info, err := simInfo(sim.Spec)
+	if err != nil {
+		return nil
+	}
 	var ls []profile.Launch
 	for _, k := range sim.Kernels {
 		c, ok := sim.Cell(n, k)
@@ -86,6 +93,13 @@ func ProfileOf(t *SweepTable, n int) *profile.View {
 			return nil
 		}
 		l := profile.Launch{Name: fmt.Sprintf("%s (n = %d)", k, n), Block: sim.BlockSize, Timing: c.Timing, Counters: c.Counters}
+		if info.Profile == "h200" && sim.BlockSize == 256 {
+			// Nsight Compute's figures of the same launch, where the
+			// evidence has them, beside the H200 profile's.
+			if f, ok, err := NCUL2(k, n); err == nil && ok {
+				l.L2Measured = f
+			}
+		}
 		if t.Measured {
 			if m, ok := t.Cell(n, k); ok {
 				timing := m.Timing
@@ -95,10 +109,6 @@ func ProfileOf(t *SweepTable, n int) *profile.View {
 			}
 		}
 		ls = append(ls, l)
-	}
-	info, err := simInfo(sim.Spec)
-	if err != nil {
-		return nil
 	}
 	return profile.New(info, ls...)
 }
