@@ -126,9 +126,9 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 	// Shared memory serves one wavefront per SM cycle; a request whose
 	// lanes hit k distinct words of one bank takes k, a shared atomic as
 	// many as the most words one bank serves.
-	wavefronts := float64(c.SharedLoadRequests + c.SharedStoreRequests + c.SharedBankConflicts + out.SharedAtomicWavefronts)
+	wavefronts := float64(c.SharedLoadRequests+c.SharedStoreRequests+c.SharedBankConflicts) + out.SharedAtomicWavefronts
 	sharedNs := wavefronts / (float64(p.SMs) * cost.SharedWavefrontsPerCycle) / ghz
-	sharedDetail := fmt.Sprintf("%.0f shared wavefronts (%d of them bank-conflict replays, %d of shared atomics) at %g per cycle on %d SMs",
+	sharedDetail := fmt.Sprintf("%.0f shared wavefronts (%d of them bank-conflict replays, %.0f of shared atomics) at %g per cycle on %d SMs",
 		wavefronts, c.SharedBankConflicts, out.SharedAtomicWavefronts, cost.SharedWavefrontsPerCycle, p.SMs)
 	if cost.LoadLineCycles > 0 || cost.L2ReadGBps > 0 {
 		// Shared memory and the L1 are one array behind one pipeline: its
@@ -222,6 +222,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			Local: c.LocalCycles, Store: c.StoreCycles,
 			SharedJitterDivisor: c.SharedJitterDivisor,
 			SharedFloatA:        c.SharedFloatA, SharedFloatB: c.SharedFloatB, SharedInt: c.SharedInt,
+			SharedFloatPipe: c.SharedFloatPipeCycles, SharedPopc: c.SharedPopcWavefronts,
 			L2Addr: c.L2AddrNs, L2OpF32: c.L2OpF32Ns, L2OpF64: c.L2OpF64Ns, L2OpInt: c.L2OpIntNs, L2Sector: c.L2SectorNs,
 			Unroll: c.LoopUnroll, Scoreboard: c.Scoreboard, UnrollALU: c.LoopUnrollALU,
 			Schedulers: c.Schedulers, SchedulerIPC: c.SchedulerIPC,

@@ -34,6 +34,10 @@ const (
 	// h200QueueSM is the run of queue_sm.cu: where a work queue's winning
 	// warps land, and what sharing an SM costs them.
 	h200QueueSM = "docs/evidence/2026-11-30-h200-queue-sm"
+	// h200SharedQ is sharedq.cu's run (a block's shared float queue
+	// against the blocks beside it on its SM; shared bins and their merge),
+	// timed gated.
+	h200SharedQ = "docs/evidence/2026-11-30-h200-microbench-sharedq"
 )
 
 // sources merges source maps.
@@ -122,6 +126,8 @@ func init() {
 			"Cost.SharedFloatA":             Calibrated + "the H200's value in cycles raised from 60 to 85 when the engine began to count a block's warps from its first lane (they had been counted as they arrived, so a block's first warps paid more): with B = 116, 85 + 116/8 cycles a lane is what 256-lane blocks averaged before (60 + 116 x H(8)/8), which keeps the Day 26 course page's shared-atomic sums, whose 800 MHz rows fitted the clock, where they were",
 			"Cost.SharedFloatB":             Calibrated + "H200 value in cycles; the Day 26 course page's shared-atomic sum checks it",
 			"Cost.SharedInt":                Calibrated + "H200 value in cycles",
+			"Cost.SharedFloatPipeCycles":    Calibrated + "not modelled (0): no Turing measurement of shared float queues side by side on an SM",
+			"Cost.SharedPopcWavefronts":     Calibrated + "not modelled (0): no Turing measurement of ATOMS.POPC.INC against its banks",
 			"Cost.L2AddrNs":                 Calibrated + "the H200's ratio of per-address to float-operation time",
 			"Cost.L2SectorNs":               Calibrated + "the H200's value scaled as L2AddrNs is",
 			"Cost.L2MaxParallelLines":       Calibrated + "assumed as for the H200",
@@ -143,7 +149,7 @@ func init() {
 			LoadLineCycles: 0.431, L2ReadGBps: 9170, L1OverlapPower: 3, QueuedLaunchUs: 1.364, Scoreboard: true, DRAMLoneGranuleFactor: 1.147,
 			ALUCycles: 4, SFUCycles: 16, SharedCycles: 30, GlobalCycles: 700, AtomicCycles: 700,
 			BarrierCycles: 30, BlockStartCycles: 600,
-			SharedFloatA: 60, SharedFloatB: 116, SharedInt: 8,
+			SharedFloatA: 60, SharedFloatB: 116, SharedInt: 8, SharedFloatPipeCycles: 12.45, SharedPopcWavefronts: 5.65,
 			L2AddrNs: 0.073, L2SectorNs: 0.585, L2OpF32Ns: 1.755, L2OpF64Ns: 1.755, L2OpIntNs: 0.731, L2LinesAtOnce: h200LinesAtOnce, L2MaxParallelLines: 64,
 			JitterCycles: 400, SharedJitterDivisor: 8,
 			BlockStaggerCycles: 75, BlockRefillCycles: 150, LocalCycles: 16, StoreCycles: 8,
@@ -187,6 +193,8 @@ func init() {
 			"Cost.WarpDispatchCycles":       Measured + h200Round3 + "/csv/sm_issue.csv, dispatch: 65,536 blocks of 1024 threads take 0.0623 ms, 226 cycles a block per SM, 7.06 a warp (blocks of 512 and fewer threads: BlockDispatchCycles)",
 			"Cost.SharedFloatB":             Calibrated + h200Run + "/csv/day26_blocksize.csv and atomics_shared.csv",
 			"Cost.SharedInt":                Measured + h200Run + "/csv/atomics_shared.csv: u32 per-lane atomics to one address, 0.52 ns per op per SM",
+			"Cost.SharedFloatPipeCycles":    Measured + h200SharedQ + "/csv/sharedq.csv queue const at 1056 blocks (8 an SM, one wave): 256 lanes a block add 1.0f into one shared float, the SM's 2048 lanes in a median span of 25,499 SM cycles (first block start to last block end on the SM, clock64), 12.45 a lane; at 1, 2 and 4 blocks an SM the blocks run side by side at their latency (20,685 to 22,762 cycles)",
+			"Cost.SharedPopcWavefronts":     Measured + h200SharedQ + "/csv/sharedq.csv walk histContig at 256 bins, 1056 blocks: with its ATOMS.POPC.INC 0.04296 ms, with a register sum in its place 0.03162 (hot input 0.04277 and 0.03123: the same whatever the banks), 11.3 us for 524,288 warp instructions over 132 SMs, 5.65 SM cycles each",
 			"Cost.L2AddrNs":                 Measured + h200Run + "/csv/atomics_global.csv: 32 addresses in one line, 2.34 ns per warp transaction, 0.073 ns an address",
 			"Cost.L2SectorNs":               Measured + h200Run + "/csv/atomics_global.csv: 32 addresses in one line (4 sectors) and 8 to 16 addresses with 2 to 4 lanes each take 2.34 ns per warp transaction: 0.585 ns a sector",
 			"Cost.L2MaxParallelLines":       Measured + h200Run + "/csv/atomics_global.csv: one atomic per line over 512 to 4096 lines runs 50 to 70 lines' worth of operations at once",
@@ -326,6 +334,8 @@ var turingAssumed = map[string]string{
 	"Cost.SharedFloatA":             Calibrated + "assumed: the T4's value",
 	"Cost.SharedFloatB":             Calibrated + "assumed: the T4's value",
 	"Cost.SharedInt":                Calibrated + "assumed: the T4's value",
+	"Cost.SharedFloatPipeCycles":    Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.SharedPopcWavefronts":     Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.L2AddrNs":                 Calibrated + "assumed: the T4's ratio to the float operation time",
 	"Cost.L2SectorNs":               Calibrated + "assumed: the T4's ratio to the float operation time",
 	"Cost.L2MaxParallelLines":       Calibrated + "assumed: the T4's value",

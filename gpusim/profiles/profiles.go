@@ -139,6 +139,17 @@ type Cost struct {
 	// holds its address SharedFloatA + SharedFloatB/W cycles when W warps of
 	// the block use it; a native integer atomic holds it SharedInt cycles.
 	SharedFloatA, SharedFloatB, SharedInt float64
+	// SharedFloatPipeCycles is the SM cycles of shared-memory pipeline one
+	// lane's shared float atomicAdd takes, failed compare-and-swap trips
+	// included: an SM's resident blocks run their loops side by side, so
+	// with B blocks resident a lane holds its address at least B times this
+	// (a lane that adds zero, which leaves the value as it was, takes
+	// none). 0: not modelled.
+	SharedFloatPipeCycles float64
+	// SharedPopcWavefronts is the fewest shared-memory wavefronts a warp's
+	// ATOMS.POPC.INC (a shared atomicAdd of 1) takes, however few banks
+	// its lanes hit. 0: as many as its busiest bank serves.
+	SharedPopcWavefronts float64
 
 	// L2 atomics, in ns: a transaction (a warp's lanes on one 128-byte
 	// line) holds the line max(n*op, a*L2AddrNs, s*L2SectorNs), n the most

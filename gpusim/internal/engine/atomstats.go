@@ -14,7 +14,19 @@ type atomGroup struct {
 	n     int
 	addrs [32]uint64
 	count [32]int64
+	// zeros counts, per address, the lanes of a float add that add zero.
+	zeros [32]int64
 	k     int // distinct addresses
+}
+
+// addZero counts a lane that adds zero to addr, added already.
+func (g *atomGroup) addZero(addr uint64) {
+	for i := 0; i < g.k; i++ {
+		if g.addrs[i] == addr {
+			g.zeros[i]++
+			return
+		}
+	}
 }
 
 func (g *atomGroup) add(sp uint8, addr uint64) {

@@ -71,7 +71,8 @@ type ctx struct {
 	// of them, and the lone bytes are taken in the same share.
 	movedLoad int64
 	// atomWavefronts counts the shared-memory wavefronts of shared
-	// atomics (see atomWavefronts).
+	// atomics (see atomWavefronts), in 64ths of a wavefront, so that sums
+	// of fractions do not depend on the order blocks are merged in.
 	atomWavefronts int64
 	// l2 logs the global accesses that reach the L2, in order, for the
 	// residency model (l2cache.go).

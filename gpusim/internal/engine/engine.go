@@ -67,8 +67,20 @@ type Costs struct {
 	// W warps: A + B/W. The more warps contend, the better
 	// the loop's round trips overlap.
 	SharedFloatA, SharedFloatB float64
+	// SharedFloatPipe is the cycles of the SM's shared-memory pipeline one
+	// lane's shared float atomicAdd takes, its failed compare-and-swap
+	// trips and the other warps' included: the blocks resident on an SM
+	// run their loops side by side, so a lane holds its address at least
+	// SharedFloatPipe times the SM's resident blocks. A lane that adds
+	// zero leaves the value as it was, so it succeeds in the trip of the
+	// lane before it and takes none of the pipeline. 0: not modelled.
+	SharedFloatPipe float64
 	// SharedInt is the cycles one lane's native shared atomic holds its address.
 	SharedInt float64
+	// SharedPopc is the fewest shared-memory wavefronts a warp's
+	// ATOMS.POPC.INC (a shared atomicAdd of 1) takes, however few banks its
+	// lanes' addresses hit (0: as many as its busiest bank serves).
+	SharedPopc float64
 	// L2 service times in nanoseconds (the L2 has its own clock): an
 	// atomic transaction (one warp instruction's lanes that hit one 128-byte
 	// line) holds its line for max(a*L2Addr, n*op, s*L2Sector) where a is
@@ -191,8 +203,8 @@ type Outcome struct {
 	DRAMLoneBytes int64
 	// SharedAtomicWavefronts is the shared-memory wavefronts the shared
 	// atomics took: per warp instruction, the most distinct words one bank
-	// serves.
-	SharedAtomicWavefronts int64
+	// serves (an ATOMS.POPC.INC at least Costs.SharedPopc).
+	SharedAtomicWavefronts float64
 	// SMBlocks is the blocks one SM holds at once: the resident blocks, or
 	// the grid's share of an SM when the grid has fewer. BlockThreads and
 	// BlockShared are a block's threads and shared memory (static and
@@ -374,17 +386,21 @@ func (w *warp) took(pc int32) side {
 
 // block is one resident block.
 type block struct {
-	x       *exec
-	slot    int
-	sm      int
-	part    uint8       // the L2 partition the block's SM is near
-	id      driver.Dim3 // blockIdx
-	linear  int64
-	warps   []*warp
-	live    int // warps not done
-	shared  []byte
-	start   int64
-	end     int64
+	x      *exec
+	slot   int
+	sm     int
+	part   uint8       // the L2 partition the block's SM is near
+	id     driver.Dim3 // blockIdx
+	linear int64
+	warps  []*warp
+	live   int // warps not done
+	shared []byte
+	start  int64
+	end    int64
+	// peers is the blocks resident on the block's SM when it started, itself
+	// included (in the first wave, every first-wave block of the SM): the
+	// blocks whose shared-memory work shares the SM's pipeline with its own.
+	peers   int
 	arrived int
 	barPC   int32
 	barMax  int64

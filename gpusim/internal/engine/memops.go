@@ -530,6 +530,9 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 				d[l] = old
 			}
 			group.add(sp, addr)
+			if floatAdd && sp == spShared && v&^signBit(k) == 0 {
+				group.addZero(addr)
+			}
 			if sp == spShared {
 				if rs := w.blk.race; rs != nil {
 					rs.writeAtomic(x, w, l, addr-ir.SharedBase, size, pc)
@@ -547,7 +550,7 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 		done := x.atom.record(x, w, &group, aggNow, hasDst, floatAdd, k)
 		switch {
 		case group.space == spShared:
-			x.queueShared(w, &group, floatAdd)
+			x.queueShared(w, &group, floatAdd, popc)
 		case hasDst:
 			// The warp needs the old values: it waits for the L2.
 			w.clock = max(w.clock, done)
@@ -656,17 +659,36 @@ func atomWavefronts(g *atomGroup) int64 {
 	return most
 }
 
+// signBit is the sign bit of a float kind's bits (0 for the others): a
+// float whose other bits are all zero is +0 or -0.
+func signBit(k cudac.Kind) uint64 {
+	switch k {
+	case cudac.Float32:
+		return 1 << 31
+	case cudac.Float64:
+		return 1 << 63
+	}
+	return 0
+}
+
 // queueShared advances a warp's clock past its shared atomics: each
 // address serves its lanes one after another, at a cost per lane that
 // falls with the block's warps, which contend for it together (see
 // Costs): the same for the first warp's lanes as for the last's, as the
 // H200 measures (docs/evidence/2026-11-30-h200-microbench-softmax-small:
 // 256 lanes on one shared float cost a flat 42 ns each at 1 to 132
-// blocks).
-func (x *exec) queueShared(w *warp, g *atomGroup, floatAdd bool) {
+// blocks). A float add's lanes hold the address at least as long as the
+// SM's pipeline takes for them beside the other resident blocks' loops
+// (Costs.SharedFloatPipe); popc says the instruction is an
+// ATOMS.POPC.INC, which takes at least Costs.SharedPopc wavefronts.
+func (x *exec) queueShared(w *warp, g *atomGroup, floatAdd, popc bool) {
 	c := &x.m.Costs
 	b := w.blk
-	b.ctx.atomWavefronts += atomWavefronts(g)
+	wf := float64(atomWavefronts(g))
+	if popc {
+		wf = max(wf, c.SharedPopc)
+	}
+	b.ctx.atomWavefronts += int64(math.Round(wf * 64))
 	done := w.clock
 	for i := 0; i < g.k; i++ {
 		q := b.queues[g.addrs[i]]
@@ -674,12 +696,13 @@ func (x *exec) queueShared(w *warp, g *atomGroup, floatAdd bool) {
 			q = &addrQueue{}
 			b.queues[g.addrs[i]] = q
 		}
-		per := c.SharedInt
+		hold := float64(g.count[i]) * c.SharedInt
 		if floatAdd {
-			per = c.SharedFloatA + c.SharedFloatB/float64(len(b.warps))
+			hold = float64(g.count[i]) * (c.SharedFloatA + c.SharedFloatB/float64(len(b.warps)))
+			hold = max(hold, float64(g.count[i]-g.zeros[i])*c.SharedFloatPipe*float64(b.peers))
 		}
 		start := max(w.clock, q.free)
-		q.free = start + int64(float64(g.count[i])*per)
+		q.free = start + int64(hold)
 		done = max(done, q.free)
 	}
 	w.clock = done

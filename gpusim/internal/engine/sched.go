@@ -44,6 +44,9 @@ type exec struct {
 	// this launch (0: not modelled), and smFree when each SM's is free.
 	dispatch int64
 	smFree   []int64
+	// smLive is the blocks resident on each SM: a block counts from its
+	// start until the scheduler frees its slot.
+	smLive []int
 	// orderLoads: the kernel uses what its global atomics return, so a
 	// warp's load of one global word (every active lane's address the
 	// same: the read side of a contended counter, flag or maximum) waits
@@ -108,6 +111,9 @@ type event struct {
 	b    *block // a block waiting to run a global instruction, or nil
 	slot int    // a slot that became free, when b is nil
 	sm   int
+	// freed: the slot's block has left smLive already (a slot whose
+	// start waits for the SM's dispatch).
+	freed bool
 }
 
 type eventHeap []event
@@ -191,9 +197,15 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	// starts one block per dispatch time, where the profile models it.
 	x.dispatch = int64(math.Round(max(m.Costs.Dispatch, m.Costs.DispatchWarp*float64(x.warpsPerBlock))))
 	x.smFree = make([]int64, m.SMs)
+	x.smLive = make([]int, m.SMs)
 	slots := m.SMs * x.resident
 	for s := 0; s < slots && x.nextBlock < x.blocks; s++ {
 		x.startBlock(s, s%m.SMs, int64(s/m.SMs)*m.Costs.Stagger)
+	}
+	// The first wave's blocks start within a few stagger times of each
+	// other: each runs beside all of its SM's.
+	for _, b := range x.ready {
+		b.peers = x.smLive[b.sm]
 	}
 	for x.main.err == nil {
 		if x.halt.Load() != haltNone {
@@ -211,6 +223,9 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 		}
 		e := heap.Pop(&x.heap).(event)
 		if e.b == nil {
+			if !e.freed {
+				x.smLive[e.sm]--
+			}
 			if x.nextBlock >= x.blocks {
 				continue
 			}
@@ -218,7 +233,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 				// The SM starts one block at a time: a slot freed while
 				// its dispatch is busy waits for it.
 				if free := x.smFree[e.sm]; e.t < free {
-					x.push(event{t: free, slot: e.slot, sm: e.sm})
+					x.push(event{t: free, slot: e.slot, sm: e.sm, freed: true})
 					continue
 				}
 				x.smFree[e.sm] = e.t + x.dispatch
@@ -287,6 +302,8 @@ func (x *exec) startBlock(slot, sm int, t int64) {
 	g := x.cfg.Grid
 	b.slot, b.sm, b.linear = slot, sm, lin
 	b.part = uint8(sm * max(x.m.L2Partitions, 1) / x.m.SMs)
+	x.smLive[sm]++
+	b.peers = x.smLive[sm]
 	b.id = driver.Dim3{X: int(lin % int64(g.X)), Y: int(lin / int64(g.X) % int64(g.Y)), Z: int(lin / int64(g.X*g.Y))}
 	b.start, b.end = t, t
 	b.arrived, b.barCnt, b.barLane = 0, 0, 0
@@ -718,7 +735,7 @@ func (x *exec) outcome() *Outcome {
 	// served the last atomic.
 	o := &Outcome{Counters: *c, Cycles: max(x.cycles, x.atom.drained), BlocksEnd: x.cycles, Schedulers: x.schedulers(),
 		L2Drain: x.atom.drained, ResidentBlocks: x.resident, IssueSlots: issue, MaxSMStoreLines: slices.Max(x.smStores),
-		MaxSMLoadLines: slices.Max(x.smLoads), L1HitSectors: m.l1HitSectors, DRAMLoneBytes: x.l2.lone(m.loneBytes, m.movedLoad), SharedAtomicWavefronts: m.atomWavefronts,
+		MaxSMLoadLines: slices.Max(x.smLoads), L1HitSectors: m.l1HitSectors, DRAMLoneBytes: x.l2.lone(m.loneBytes, m.movedLoad), SharedAtomicWavefronts: float64(m.atomWavefronts) / 64,
 		SMBlocks: int(min(int64(x.resident), (x.blocks+int64(x.m.SMs)-1)/int64(x.m.SMs))), BlockThreads: x.threadsPerBlock,
 		BlockShared: x.sharedSize}
 	o.L2 = x.atom.l2Profile()
