@@ -51,13 +51,8 @@ func TestOnGPU(t *testing.T) {
 // knownMisses are the cells the h200 profile misses by more than 30% on
 // the H200 (docs/evidence), with why.
 var knownMisses = map[string]string{
-	"histContig on hot, 256 bins":  contig256,
-	"histContig on runs, 256 bins": contig256,
-	"histResident on uniform, 4096 bins": "at the edge: 0.73 to 0.75 in the gated runs of 2026-11-30 (the model 0.033 ms, the H200 0.044 to 0.045); " +
-		"the resident grid zeroes and merges 4096 shared bins per block, which the model prices lighter than the H200 runs them; not established",
+	"histResident on uniform, 4096 bins": "at the edge: 0.73 to 0.75 in the gated runs of 2026-11-30 (the model 0.033 ms, the H200 0.044 to 0.045): the resident grid's blocks finish " +
+		"their walks together and then merge 4096 bins each, one global atomic per bin, about 4.3 million atomics on 128 lines at once; on the H200 the merge runs after the walk " +
+		"and adds 12.4 us (docs/evidence/2026-11-30-h200-microbench-sharedq, walk histResident with and without its merge; 19.1 us alone, part bins), " +
+		"where the model prices the L2's work as a throughput beside the blocks' time, not after it, and adds about 1 us",
 }
-
-// contig256 is why the contiguous walk at 256 bins misses at the edge.
-const contig256 = "at the edge: the contiguous walk at 256 bins was modelled 0.72 to 0.83 of the H200 in the runs at 1108bca and 7dd1e08 " +
-	"(0.033 to 0.037 ms against 0.045 to 0.049), about 12% slower there than histshape.cu's gated reference of the same walk; " +
-	"Cost.LoadLineCycles, re-derived from the gated l1reuse rows (0.464 to 0.431 cycles a line), prices it lighter still; not established"

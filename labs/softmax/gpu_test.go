@@ -111,8 +111,8 @@ func clearlyFastest(r softmax.Row) bool {
 // knownMisses are the cells the h200 profile misses by more than 30% on
 // the H200 (docs/evidence), with why.
 var knownMisses = map[string]string{
-	"n=256 shared": "one block: the H200 runs the block's shared float atomicAdd queue (ATOMS.CAST.SPIN) in about 6 us, against 11 us for each of 2 to 64 blocks " +
-		"(softmax_small, gated: docs/evidence/2026-11-30-h200-microbench-gated); the model prices every block at the 2-or-more-block rows' 42 ns a lane; why one block is faster is not established",
-	"n=262144 shared": "1024 blocks, about 8 to an SM: the H200 takes about 0.019 ms where the model gives 0.015; softmax_small's rows stop at 264 blocks, " +
-		"so no measurement isolates several blocks' shared queues on one SM; not established",
+	"n=256 shared": "one block: the H200 runs a block's shared float queue (ATOMS.CAST.SPIN) in one of two modes, about 21,000 SM cycles for 256 lanes or 11,000 to 15,600, " +
+		"by when the block's warps reach the loop, with the same count of shared atomics either way (ncu); a launch takes its slowest block's time, so two or more blocks " +
+		"show the slow mode, which the model prices, and one block either: the lab's runs measured 0.0087 to 0.0099 ms, mostly the fast mode, against the model's 0.0129 " +
+		"(docs/evidence/2026-11-30-h200-microbench-sharedq: 0.0141 ms in the slow mode, 0.0095 to 0.0144 on another block's data); the simulator has no timing that picks the mode",
 }
