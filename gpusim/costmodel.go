@@ -23,7 +23,8 @@ import (
 //     per dispatch time, so many short blocks are dispatch-bound), charges
 //     each instruction its latency (ALU, special functions, shared and
 //     global memory, barriers), serialises shared-memory atomics per
-//     address, and queues global atomics at their 128-byte line in the L2,
+//     address (a float add's compare-and-swap loop at least its share of
+//     the SM's pipeline beside the other resident blocks' loops), and queues global atomics at their 128-byte line in the L2,
 //     one transaction at a time: occupancy, waves, tails, block-size
 //     effects and atomic chains are in these two terms;
 //   - L2 throughput: the L2's atomic work as a throughput bound: the
@@ -37,7 +38,8 @@ import (
 //   - l1/shared: the SM's unified L1 and shared memory, one array behind
 //     one pipeline: the shared-memory wavefronts (a request, plus one
 //     replay per extra word a bank must serve; a shared atomic, the most
-//     words one bank serves), one per SM cycle, added to the overlap of
+//     words one bank serves, an ATOMS.POPC.INC at least the profile's
+//     floor), one per SM cycle, added to the overlap of
 //     the global loads' line lookups (the lines the busiest SM's loads
 //     touch, at the profile's cycles per line: a warp whose lanes each
 //     walk their own chunk touches 32 lines a load, a coalesced one one)
