@@ -32,7 +32,12 @@
 // while the shuffle kernel streams its input. The shared-atomic kernel is
 // the slowest at small sizes (a block's float atomics to one shared
 // address are a compare-and-swap queue on its SM) and passes the
-// per-element atomic only once enough blocks run side by side.
+// per-element atomic only once enough blocks run side by side. On the
+// H200 up to four blocks an SM run their queues side by side; eight share
+// the SM's shared-memory pipeline and take about 12.5 cycles a lane, which
+// the h200 profile prices. One block's queue runs in one of two modes, by
+// when its warps reach it (docs/evidence/2026-11-30-h200-microbench-sharedq):
+// a lone block is sometimes nearly twice as fast as the model says.
 //
 // Cards puts the atomic/shuffle pair on several cards: the notes' 37x on
 // a 14-SM Turing GeForce (the atomics-vs-warp-shuffle course notes,
