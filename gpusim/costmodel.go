@@ -31,7 +31,11 @@ import (
 //     busiest line, and all lines together over the units that serve hot
 //     lines side by side, as many as the lines hot in the same window of
 //     arrivals allow (a unit hides one line's wait for a sector's previous
-//     float add behind the other lines it serves);
+//     float add behind the other lines it serves); a window is the
+//     operations the L2 holds queued at once (the profile's L2InFlight,
+//     in arrival order: a launch whose lines move with its blocks has few
+//     hot together), or where the profile has none the arrivals within
+//     one global-memory latency;
 //   - DRAM: the bytes moved in 64-byte granules (less a lane's reloads of
 //     the granule it read last, which the L1 serves), at the profile's
 //     achievable bandwidth;
@@ -221,7 +225,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			Atomic: c.AtomicCycles, Barrier: c.BarrierCycles, Launch: c.BlockStartCycles,
 			Stagger: c.BlockStaggerCycles, Refill: c.BlockRefillCycles,
 			Dispatch: c.BlockDispatchCycles, DispatchWarp: c.WarpDispatchCycles,
-			Local: c.LocalCycles, Store: c.StoreCycles,
+			Local: c.LocalCycles, Store: c.StoreCycles, L2InFlight: c.L2InFlight,
 			SharedJitterDivisor: c.SharedJitterDivisor,
 			SharedFloatA:        c.SharedFloatA, SharedFloatB: c.SharedFloatB, SharedInt: c.SharedInt,
 			SharedFloatPipe: c.SharedFloatPipeCycles, SharedPopc: c.SharedPopcWavefronts,

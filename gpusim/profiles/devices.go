@@ -38,6 +38,10 @@ const (
 	// against the blocks beside it on its SM; shared bins and their merge),
 	// timed gated.
 	h200SharedQ = "docs/evidence/2026-11-30-h200-microbench-sharedq"
+	// h200HotLines is the run of hotlines.cu: the cas lab's atomicMax and
+	// CAS loop over 32 to 65,536 contenders per address, and one thread's
+	// L2, DRAM and atomic latencies.
+	h200HotLines = "docs/evidence/2026-11-30-h200-hotlines"
 )
 
 // sources merges source maps.
@@ -114,6 +118,7 @@ func init() {
 			"Cost.Schedulers":               Calibrated + "not modelled: no Turing measurement of warps sharing a scheduler",
 			"Cost.SchedulerIPC":             Calibrated + "not modelled (Schedulers is 0)",
 			"Cost.BlockDispatchCycles":      Calibrated + "not modelled: no Turing block-dispatch measurement (BlockStaggerCycles spaces the first blocks)",
+			"Cost.L2InFlight":               Calibrated + "not modelled: no Turing measurement of hot lines moving with the blocks (the lines hot within GlobalCycles)",
 			"Cost.WarpDispatchCycles":       Calibrated + "not modelled: no Turing block-dispatch measurement",
 			"Cost.SharedWavefrontsPerCycle": Calibrated + "assumed as for the H200 (one wavefront per cycle, 32 banks)",
 			"Cost.ALUCycles":                Calibrated + "dependent-issue latency of Turing's ALU pipes (4 cycles), as for the H200",
@@ -153,7 +158,7 @@ func init() {
 			L2AddrNs: 0.073, L2SectorNs: 0.585, L2OpF32Ns: 1.755, L2OpF64Ns: 1.755, L2OpIntNs: 0.731, L2LinesAtOnce: h200LinesAtOnce, L2MaxParallelLines: 64,
 			JitterCycles: 400, SharedJitterDivisor: 8,
 			BlockStaggerCycles: 75, BlockRefillCycles: 150, LocalCycles: 16, StoreCycles: 8,
-			BlockDispatchCycles: 156, WarpDispatchCycles: 7.06,
+			BlockDispatchCycles: 156, WarpDispatchCycles: 7.06, L2InFlight: 489000,
 			Schedulers: 4, SchedulerIPC: 1, LoopUnrollALU: 16,
 		},
 		Sources: sources(limits("9.0", 228), assumedScheduling("the simulator's first cost model's constants"), map[string]string{
@@ -201,7 +206,8 @@ func init() {
 			"Cost.L2OpF32Ns":                Measured + h200Run + "/csv/atomics_global.csv: float atomicAdd to one address, 1.755 ns each (docs/measurements.md: 0.570 G/s)",
 			"Cost.L2OpF64Ns":                Calibrated + "assumed equal to float",
 			"Cost.L2OpIntNs":                Measured + h200Run + "/csv/atomics_global.csv: u32 atomicAdd to one address without warp aggregation (one_rt), 0.731 ns each",
-			"Cost.L2LinesAtOnce":            Measured + h200Run + "/csv/sliced.csv, thread_lanes padded: 16,777,216 atomics spread over 1 to 128 padded slices, one line each, take 12.29 ms on 1 line and 14.29, 7.16, 6.37, 3.20, 1.61, 1.06 and 0.536 ms on 2 to 128: the operation time (0.731 ns) times the atomics over the time, 0.86 to 22.9 lines at once",
+			"Cost.L2LinesAtOnce":            Measured + h200Run + "/csv/sliced.csv, thread_lanes padded: 16,777,216 atomics spread over 1 to 128 padded slices, one line each, take 12.29 ms on 1 line and 14.29, 7.16, 6.37, 3.20, 1.61, 1.06 and 0.536 ms on 2 to 128: the operation time (0.731 ns) times the atomics over the time, 0.86 to 22.9 lines at once; 256 and 512 lines from " + h200Gated2 + "/csv/counters.csv, u32 thread_warp packed, k = 8192 and 16384 counters (256 and 512 lines, every one hot together): 0.49760 and 0.28518 ms less the launch, 24.6 and 43.0 lines at once (its 4 to 128 lines agree with sliced.csv within 23%)",
+			"Cost.L2InFlight":               Calibrated + h200HotLines + "/csv/hotlines.csv sweep max_padded at C = 1024 to 65536 threads per address, one group per line (7 rows): the lines at once each implies (4,194,304 atomics at L2OpIntNs over the time less the launch, read back through L2LinesAtOnce) times the operations a line receives, C, is 430k to 636k operations, median 489k; its max_packed rows (32 groups a line, 32 to 4096 threads per address) imply 434k to 714k and are validation, as are the cas lab's cells",
 			"Cost.JitterCycles":             Calibrated + h200Run + "/csv/determinism.csv",
 		}),
 	})
@@ -281,7 +287,7 @@ func init() {
 var sm90Carveouts = []int{0, 8, 16, 32, 64, 100, 132, 164, 196, 228}
 
 var h200LinesAtOnce = []LinesAtOnce{
-	{1, 1}, {2, 0.86}, {4, 1.71}, {8, 1.92}, {16, 3.84}, {32, 7.64}, {64, 11.6}, {128, 22.9},
+	{1, 1}, {2, 0.86}, {4, 1.71}, {8, 1.92}, {16, 3.84}, {32, 7.64}, {64, 11.6}, {128, 22.9}, {256, 24.6}, {512, 43.0},
 }
 
 // assumedScheduling are the sources of the scheduling and latency
@@ -322,6 +328,7 @@ var turingAssumed = map[string]string{
 	"Cost.L1OverlapPower":           Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.L2ReadGBps":               Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.BlockDispatchCycles":      Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.L2InFlight":               Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.WarpDispatchCycles":       Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.SharedWavefrontsPerCycle": Calibrated + "assumed: the T4's value",
 	"Cost.ALUCycles":                Calibrated + "assumed: the T4's value",

@@ -165,6 +165,11 @@ type Cost struct {
 	// lines, up to L2MaxParallelLines lines at once.
 	L2LinesAtOnce      []LinesAtOnce
 	L2MaxParallelLines float64
+	// L2InFlight is the atomic transactions (a warp's lanes on one line)
+	// the L2 holds queued at once: the lines among that many consecutive
+	// arrivals are the lines hot together. Zero: the lines that receive
+	// transactions within GlobalCycles of each other.
+	L2InFlight int64
 	// JitterCycles is the largest random delay added where a warp reaches
 	// an instruction other blocks observe: it orders atomics differently
 	// from seed to seed, as runs differ on hardware. Where a warp reaches a

@@ -53,6 +53,7 @@ type atomStats struct {
 	// The current window of virtual time (see L2Profile.Windows) and the
 	// windows before it.
 	win     int64
+	ops     int64 // operations in the current window (Costs.L2InFlight)
 	cur     L2Window
 	windows []L2Window
 	// chains holds, by line, the SM cycle each 32-byte sector's last
@@ -83,15 +84,25 @@ type lineState struct {
 func (s *atomStats) init() {
 	s.perAddr.init()
 	s.nlines = 0
-	s.win, s.cur, s.windows = 0, L2Window{}, nil
+	s.win, s.cur, s.windows, s.ops = 0, L2Window{}, nil, 0
 	s.chains = nil
 }
 
-// window moves the window of virtual time to the one holding cycle now
-// (a transaction that arrives out of order counts in the current one) and
-// counts ls as hot in it.
-func (s *atomStats) window(x *exec, now int64, ls *lineState) {
-	if w := now / max(1, x.m.Costs.Global); w > s.win {
+// window counts a transaction of ops operations on line ls, arriving at
+// cycle now, in the current window of arrivals, first closing that window
+// when it is full: when it holds Costs.L2InFlight operations, or where
+// that is 0, when now is past its Costs.Global cycles of virtual time (a
+// transaction that arrives out of order counts in the current one).
+func (s *atomStats) window(x *exec, now, ops int64, ls *lineState) {
+	if n := x.m.Costs.L2InFlight; n > 0 {
+		// The window is the operations the L2 holds queued at once: it
+		// closes once n of them have arrived, in arrival order.
+		if s.ops >= n {
+			s.windows = append(s.windows, s.cur)
+			s.win, s.cur, s.ops = s.win+1, L2Window{}, 0
+		}
+		s.ops += ops
+	} else if w := now / max(1, x.m.Costs.Global); w > s.win {
 		if s.cur.Lines > 0 {
 			s.windows = append(s.windows, s.cur)
 		}
@@ -254,7 +265,7 @@ func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cuda
 		sectorOps := sectorMost[0] + sectorMost[1] + sectorMost[2] + sectorMost[3]
 		issue := max(float64(lanes)*c.L2Addr, float64(most)*c.L2OpInt, float64(sectorOps)*c.L2Sector)
 		ls := s.line(g.addrs[i])
-		s.window(x, now, ls)
+		s.window(x, now, lanes, ls)
 		queued := max(float64(now), ls.free)
 		start := queued
 		var chain *[4]float64

@@ -59,6 +59,10 @@ type Costs struct {
 	// store or an atomic whose result is unused, which the warp does not
 	// wait for.
 	Local, Store int64
+	// L2InFlight is the transactions the L2 holds queued at once: the
+	// window of arrivals whose lines it serves side by side (0: the
+	// arrivals within Global cycles).
+	L2InFlight int64
 	// SharedJitterDivisor divides the seeded jitter where a warp reaches a
 	// shared atomic, which only its own block observes.
 	SharedJitterDivisor int64
@@ -221,11 +225,12 @@ type L2Profile struct {
 	MaxLineNs float64 // the busiest line
 	SumNs     float64 // all lines together, stalls included
 	HotLines  int64   // lines that received atomics
-	// Windows splits the same work by when it arrived: transactions that
-	// arrive within one global-memory latency (Costs.Global cycles) of
-	// each other compete for the L2's units together, so how many lines
-	// the L2 serves at once depends on the lines hot in the same window,
-	// not on all the lines the launch ever touched.
+	// Windows splits the same work by when it arrived: the transactions
+	// of Costs.L2InFlight consecutive operations (or, where that is 0,
+	// those that arrive within one global-memory latency, Costs.Global
+	// cycles, of each other) compete for the L2's units together, so how
+	// many lines the L2 serves at once depends on the lines hot in the
+	// same window, not on all the lines the launch ever touched.
 	Windows []L2Window
 }
 
