@@ -53,20 +53,19 @@ func TestOnGPU(t *testing.T) {
 }
 
 // knownMisses are the cells the h200 profile misses by more than 30% on
-// the H200 (docs/evidence), with why.
+// the H200 (docs/evidence), with why. The CAS loop's time follows its
+// failed compares, which depend on how late each warp's first load sees
+// the other warps' stores. The model loads the contended word at a global
+// load's latency (700 cycles); the H200's L2 serves it in 279
+// (docs/evidence/2026-11-30-h200-hotlines, chase_l2). At 279 the model
+// fails 1.00 compares a thread at 4096 contenders but 0.20 to 0.25 at
+// 65,536, and warplab fidelity's cas.cu cell there falls to 0.56, so the
+// profile keeps 700: the load's latency is not the whole mechanism.
 var knownMisses = map[string]string{
-	"maxIntTrick at 256 contenders":   hotLines,
-	"maxSignAware at 256 contenders":  hotLines,
-	"maxIntTrick at 4096 contenders":  hotLines,
-	"maxSignAware at 4096 contenders": hotLines,
-	"maxCAS at 4096 contenders": "too many failed compares: the model counts 1.45 a thread where the H200 counted 0.87 (cas.cu), " +
-		"and the time follows (about 2.8x)",
-	"maxCAS at 65536 contenders": "0.52 failed compares a thread modelled against 0.38 on the H200 (about 1.4x); " +
-		"warplab fidelity's cell for cas.cu's loop at the same contention is within 1%, so the lab's kernel and the microbenchmark's differ in the model; not established",
-	"maxCAS at 4194304 contenders": "0.13 failed compares a thread modelled against 0.10 on the H200; about 2x the time; not established",
+	"maxCAS at 4096 contenders": "1.45 failed compares a thread modelled against 0.85 to 0.87 on the H200 (cas.csv, hotlines.csv), about 2x the time, " +
+		"and the CAS loop ranked slower than atomicMax where the H200 ranks it faster; not established (see above)",
+	"maxCAS at 65536 contenders": "0.52 failed compares a thread modelled against 0.37 to 0.38 on the H200 (hotlines.csv, cas.csv), about 1.5x the time; " +
+		"warplab fidelity's cell for cas.cu's loop here is within 30% at its own seed, and the model's count moves by a quarter from seed to seed; not established",
+	"maxCAS at 4194304 contenders": "0.13 failed compares a thread modelled against 0.04 to 0.07 on the H200 (cas.csv 0.066 and 0.041, cas_timeline.csv 0.069), about 1.6x the time: " +
+		"on one address every failure comes from the first wave's warps, and how many of them read -infinity depends on their start spread; not established",
 }
-
-// hotLines is why atomicMax at 256 and 4096 contenders misses: 16,384 and
-// 1,024 hot addresses.
-const hotLines = "atomicMax from 256 or 4096 threads per address (16,384 or 1,024 hot addresses): the model's L2 throughput over many hot lines " +
-	"prices it 1.65 to 2x the H200; no fidelity cell measures these contentions, and nothing was fitted to them"
