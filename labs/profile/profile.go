@@ -249,17 +249,17 @@ func (v *View) Table() *charts.Table {
 	measured := ""
 	for _, m := range v.metrics() {
 		var cells []charts.Cell
-		any := false
+		shown := false
 		for _, l := range v.Launches {
 			_, text, ok := m.value(l)
 			if !ok {
 				cells = append(cells, charts.Text("-"))
 				continue
 			}
-			any = true
+			shown = true
 			cells = append(cells, charts.Text(text))
 		}
-		if !any {
+		if !shown {
 			continue
 		}
 		src := m.source

@@ -33,7 +33,7 @@ func (x *exec) planScoreboard(unrolled []bool) {
 	if !x.m.Costs.Scoreboard || x.weak != nil {
 		return
 	}
-	any := false
+	onBoard := false
 	for pc := range x.k.Code {
 		in, pi := &x.k.Code[pc], &x.code[pc]
 		pi.srcs = [3]ir.Reg{ir.NoReg, ir.NoReg, ir.NoReg}
@@ -52,9 +52,9 @@ func (x *exec) planScoreboard(unrolled []bool) {
 			continue // nothing to overlap
 		}
 		pi.lat, pi.cost = pi.cost, x.m.Costs.ALU
-		any = true
+		onBoard = true
 	}
-	if !any {
+	if !onBoard {
 		return
 	}
 	x.scoreboard = true
