@@ -1,15 +1,13 @@
 package gpusim_test
 
 import (
-	"encoding/csv"
 	"fmt"
 	"math"
 	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/internal/ncu"
 )
 
 // ncuL2Dir holds Nsight Compute's L2 counters of l2probe.cu's launches on
@@ -29,48 +27,11 @@ func readNCU(t *testing.T, file string, metrics ...string) map[int][]float64 {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	r := csv.NewReader(f)
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
-	recs, err := r.ReadAll()
+	out, err := ncu.Raw(f, metrics...)
 	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[int][]float64{}
-	var head []string
-	for _, rec := range recs {
-		if len(rec) > 0 && rec[0] == "ID" {
-			head = rec
-			continue
-		}
-		id, err := strconv.Atoi(rec[0])
-		if head == nil || err != nil {
-			continue
-		}
-		var vs []float64
-		for _, m := range metrics {
-			i := indexOf(head, m)
-			if i < 0 || i >= len(rec) {
-				t.Fatalf("%s: no column %s", file, m)
-			}
-			v, err := strconv.ParseFloat(strings.ReplaceAll(rec[i], ",", ""), 64)
-			if err != nil {
-				t.Fatalf("%s: launch %d, %s: %v", file, id, m, err)
-			}
-			vs = append(vs, v)
-		}
-		out[id] = vs
+		t.Fatalf("%s: %v", file, err)
 	}
 	return out
-}
-
-func indexOf(xs []string, s string) int {
-	for i, x := range xs {
-		if x == s {
-			return i
-		}
-	}
-	return -1
 }
 
 func ncuL2(t *testing.T) map[int]ncuRow {

@@ -2,11 +2,11 @@ package softmax
 
 import (
 	_ "embed"
-	"encoding/csv"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/warplab/warplab/internal/ncu"
 	"github.com/warplab/warplab/labs/profile"
 )
 
@@ -62,40 +62,15 @@ func ncuL2() (map[ncuKey]*profile.L2Figures, error) {
 		}
 		ids[id] = ncuKey{k, n}
 	}
-	r := csv.NewReader(strings.NewReader(ncuCoreCSV))
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
-	recs, err := r.ReadAll()
+	metrics, err := ncu.Raw(strings.NewReader(ncuCoreCSV), "lts__t_sectors.sum", "lts__t_sectors.max", "lts__t_sectors.avg", "lts__t_sector_hit_rate.pct")
 	if err != nil {
 		return nil, fmt.Errorf("softmax: %s/ncu-core.csv: %w", NCUEvidence, err)
 	}
 	out := map[ncuKey]*profile.L2Figures{}
-	var col map[string]int
-	for _, rec := range recs {
-		if len(rec) > 0 && rec[0] == "ID" {
-			col = map[string]int{}
-			for i, h := range rec {
-				col[h] = i
-			}
+	for id, key := range ids {
+		vals, ok := metrics[id]
+		if !ok {
 			continue
-		}
-		id, err := strconv.Atoi(rec[0])
-		key, ok := ids[id]
-		if col == nil || err != nil || !ok {
-			continue
-		}
-		v := func(m string) (float64, error) {
-			i, ok := col[m]
-			if !ok || i >= len(rec) {
-				return 0, fmt.Errorf("softmax: %s/ncu-core.csv: launch %d has no %s", NCUEvidence, id, m)
-			}
-			return strconv.ParseFloat(strings.ReplaceAll(rec[i], ",", ""), 64)
-		}
-		var vals [4]float64
-		for i, m := range []string{"lts__t_sectors.sum", "lts__t_sectors.max", "lts__t_sectors.avg", "lts__t_sector_hit_rate.pct"} {
-			if vals[i], err = v(m); err != nil {
-				return nil, err
-			}
 		}
 		if vals[2] == 0 {
 			return nil, fmt.Errorf("softmax: %s/ncu-core.csv: launch %d has no sectors", NCUEvidence, id)
