@@ -31,7 +31,14 @@ __global__ void notCounted(unsigned* p, unsigned n, int c) {
 
 func lowerKernel(t *testing.T, name string) *ir.Kernel {
 	t.Helper()
-	prog, err := cudac.Compile("issue.cu", []byte(issueSrc))
+	return lower(t, "issue.cu", issueSrc, name)
+}
+
+// lower compiles src as file and lowers its kernel name, failing t on any
+// error.
+func lower(t *testing.T, file, src, name string) *ir.Kernel {
+	t.Helper()
+	prog, err := cudac.Compile(file, []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpusim/internal/ir"
 )
 
@@ -24,18 +23,7 @@ __global__ void k(int* other, int* mine, int* out) {
 func planOf(t *testing.T, load, mid, store string) (*exec, []ir.Inst) {
 	t.Helper()
 	src := strings.NewReplacer("LOAD", load, "MID", mid, "STORE", store).Replace(lateKernel)
-	prog, err := cudac.Compile("k.cu", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn, err := prog.Kernel("k")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := ir.Lower(prog, fn, ir.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := lower(t, "k.cu", src, "k")
 	x := &exec{k: k}
 	x.planLate()
 	return x, k.Code

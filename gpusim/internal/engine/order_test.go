@@ -2,6 +2,7 @@ package engine
 
 import (
 	"encoding/binary"
+	"strings"
 	"testing"
 
 	"github.com/warplab/warplab/cudac"
@@ -54,34 +55,10 @@ func testMachine() *Machine {
 // instructions.
 func lowerMP(t *testing.T, publish, observe, fence string, set func(k *ir.Kernel)) *ir.Kernel {
 	t.Helper()
-	src := orderMP
-	for _, r := range [][2]string{{"PUBLISH", publish}, {"OBSERVE", observe}, {"PFENCE", fence}, {"CFENCE", fence}} {
-		src = replaceAll(src, r[0], r[1])
-	}
-	prog, err := cudac.Compile("mp.cu", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn, err := prog.Kernel("mp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := ir.Lower(prog, fn, ir.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := strings.NewReplacer("PUBLISH", publish, "OBSERVE", observe, "PFENCE", fence, "CFENCE", fence).Replace(orderMP)
+	k := lower(t, "mp.cu", src, "mp")
 	set(k)
 	return k
-}
-
-func replaceAll(s, old, new string) string {
-	for i := 0; i+len(old) <= len(s); i++ {
-		if s[i:i+len(old)] == old {
-			s = s[:i] + new + s[i+len(old):]
-			i += len(new) - 1
-		}
-	}
-	return s
 }
 
 // staleReads runs k under the relaxed model with seeds 1..seeds and counts

@@ -5,9 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/gpu/driver"
-	"github.com/warplab/warplab/gpusim/internal/ir"
 )
 
 // scoreboardSrc has a kernel whose two global loads are independent (both
@@ -39,18 +37,7 @@ __global__ void tree(const float* in, float* out) {
 // threads, with the scoreboard on or off, and returns its cycles and out[0].
 func runScoreboard(t *testing.T, name string, threads int, on bool) (int64, float32) {
 	t.Helper()
-	prog, err := cudac.Compile("sb.cu", []byte(scoreboardSrc))
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn, err := prog.Kernel(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k, err := ir.Lower(prog, fn, ir.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	k := lower(t, "sb.cu", scoreboardSrc, name)
 	mem := NewMemory(1<<30, 0)
 	in, _ := mem.Alloc(64 * 4)
 	idx, _ := mem.Alloc(64 * 4)
