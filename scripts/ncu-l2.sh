@@ -34,30 +34,10 @@ out=${1:?usage: $0 OUTDIR}
 mkdir -p "$out" || exit 2
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root" || exit 2
-M=gpusim/profiles/testdata/microbench
-PATH=$PATH:/usr/local/cuda/bin
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 log=$out/ncu-l2.log
 prog=/tmp/ncu-l2-probe
-
-{
-	echo "ncu-l2: L2 hit rate and per-slice load of l2probe.cu's launches"
-	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-	echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
-	echo "machine: $(nvidia-smi --query-gpu=name,memory.total,driver_version,compute_cap --format=csv,noheader 2>/dev/null | head -1)"
-	echo "nvcc: $("$NVCC" --version 2>/dev/null | grep -o 'V[0-9][0-9.]*' | head -1)"
-	echo "ncu: $("$NCU" --version 2>/dev/null | tail -1)"
-} >"$log"
-
-run() {
-	local t0=$SECONDS
-	echo "+ $*" >>"$log"
-	"$@"
-	local rc=$?
-	echo "  rc=$rc in $((SECONDS - t0)) s" >>"$log"
-	return $rc
-}
+. "$root/scripts/ncu-common.sh"
+ncu_header "ncu-l2: L2 hit rate and per-slice load of l2probe.cu's launches"
 
 run "$NVCC" -O3 -std=c++17 -arch=sm_90 -lineinfo -o "$prog" "$M/l2probe.cu" >"$out/build.log" 2>&1 ||
 	{ echo "ncu-l2: build failed, see $out/build.log" >&2; exit 1; }

@@ -36,28 +36,9 @@ out=${1:?usage: $0 OUTDIR}
 mkdir -p "$out" || exit 2
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root" || exit 2
-M=gpusim/profiles/testdata/microbench
-PATH=$PATH:/usr/local/cuda/bin
-NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}
 log=$out/ncu-sums-stride.log
-
-{
-	echo "ncu-sums-stride: reproducible.cu's tree kernels and access.cu's strided reads under ncu"
-	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-	echo "commit: $(git rev-parse HEAD 2>/dev/null || echo unknown)"
-	echo "machine: $(nvidia-smi --query-gpu=name,memory.total,driver_version,compute_cap --format=csv,noheader 2>/dev/null | head -1)"
-	echo "ncu: $("$NCU" --version 2>/dev/null | tail -1)"
-} >"$log"
-
-run() {
-	local t0=$SECONDS
-	echo "+ $*" >>"$log"
-	"$@"
-	local rc=$?
-	echo "  rc=$rc in $((SECONDS - t0)) s" >>"$log"
-	return $rc
-}
+. "$root/scripts/ncu-common.sh"
+ncu_header "ncu-sums-stride: reproducible.cu's tree kernels and access.cu's strided reads under ncu"
 
 for p in reproducible access; do
 	run "$NVCC" -O3 -std=c++17 -arch=sm_90 -lineinfo -o "/tmp/ncu-ss-$p" "$M/$p.cu" >>"$out/build.log" 2>&1 ||
