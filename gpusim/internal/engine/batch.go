@@ -79,6 +79,16 @@ type ctx struct {
 	l2 l2Log
 }
 
+// globalLoad adds a warp's global load to the counts of the L1 and DRAM
+// terms: the 128-byte lines it touched, and what dramBytes returned (the
+// granules moved, the sectors the L1 served, the lone granules' bytes).
+func (c *ctx) globalLoad(lines, moved, l1Hits, lone int64) {
+	c.loadLines += lines
+	c.l1HitSectors += l1Hits
+	c.loneBytes += lone
+	c.movedLoad += moved
+}
+
 func (x *exec) newCtx(budget int64) *ctx {
 	n := len(x.code)
 	c := &ctx{execs: make([]pcCount, n), caches: make([]*Alloc, n), budget: budget}

@@ -342,10 +342,7 @@ func (x *exec) loadLanes(w *warp, d, ad *[32]uint64, off, size uint64, hintShare
 	cx.l2.part = w.blk.part
 	moved, hits, lone := dramBytes(cache.Base, &offs, w.mask, size, &w.l1, &cx.l2, l2Load)
 	c.GlobalLoadBytes += int64(n) * int64(size)
-	cx.loadLines += lines(cache.Base, &offs, w.mask)
-	cx.l1HitSectors += hits
-	cx.loneBytes += lone
-	cx.movedLoad += moved
+	cx.globalLoad(lines(cache.Base, &offs, w.mask), moved, hits, lone)
 	return true
 }
 
@@ -496,10 +493,7 @@ func (x *exec) loadSeq(w *warp, d *[32]uint64, addr, size uint64, hintShared boo
 	cx.l2.part = w.blk.part
 	moved, hits, lone := dramBytesSeq(a0, size, &w.l1, &cx.l2, l2Load)
 	c.GlobalLoadBytes += 32 * int64(size)
-	cx.loadLines += int64((a0+32*size-1)>>7 - a0>>7 + 1)
-	cx.l1HitSectors += hits
-	cx.loneBytes += lone
-	cx.movedLoad += moved
+	cx.globalLoad(int64((a0+32*size-1)>>7-a0>>7+1), moved, hits, lone)
 	return true
 }
 

@@ -328,17 +328,12 @@ func countMem(cx *ctx, st *memStats, size uint64, store bool) {
 		moved, _, lone := dramBytes(0, &offs, uint32(uint64(1)<<st.n-1), size, nil, &cx.l2, kind)
 		if store {
 			c.DRAMBytes += moved
-		} else {
-			cx.loneBytes += lone
-			cx.movedLoad += moved
-		}
-		if store {
 			c.GlobalStoreRequests++
 			c.GlobalStoreSectors += st.globalSectors(size)
 			cx.storeLines += lines(0, &offs, uint32(uint64(1)<<st.n-1))
 			c.GlobalStoreBytes += int64(st.n) * int64(size)
 		} else {
-			cx.loadLines += lines(0, &offs, uint32(uint64(1)<<st.n-1))
+			cx.globalLoad(lines(0, &offs, uint32(uint64(1)<<st.n-1)), moved, 0, lone)
 			c.GlobalLoadRequests++
 			c.GlobalLoadSectors += st.globalSectors(size)
 			c.GlobalLoadBytes += int64(st.n) * int64(size)
