@@ -27,6 +27,10 @@
 // the first 2048 served (queue_sm's winners at k = 1024 and 64 without the
 // items' work), each SM's median rank, the blocks each SM got and its first
 // block's start on the global timer relative to the earliest block (ns).
+// Part "firstsync": the same, every warp first waiting for one tick of the
+// global timer (the first 16.384 us boundary 12 us after its block's
+// start), so that the blocks' start order no longer counts: what is left is
+// each SM's path to the head.
 // Part "pops": the same warps pop k = 64 with no work until the head passes
 // 4 pops a warp on average; the pops each SM's warps won (an SM whose
 // atomics come back sooner pops again sooner). Every rank set and pop total
@@ -104,14 +108,21 @@ __global__ void k_lat(unsigned* claim, unsigned* ticket, unsigned* turn, int* co
     atomicAdd(turn, 1u);
 }
 
-// queue.cu's first pop: every thread atomicAdd(head, k), result used.
-__global__ void k_first(unsigned* head, unsigned k, unsigned* wsm, unsigned* wrank, unsigned long long* bstart,
-                        unsigned* bsm) {
+// queue.cu's first pop: every thread atomicAdd(head, k), result used. With
+// sync, every warp first waits for the same tick of the global timer: the
+// first 16.384 us boundary at least 12 us after its block's start.
+__global__ void k_first(unsigned* head, unsigned k, int sync, unsigned* wsm, unsigned* wrank,
+                        unsigned long long* bstart, unsigned long long* btarget, unsigned* bsm) {
     const unsigned long long g = gtimer();
+    const unsigned long long target = ((g + 12000ull) / 16384ull + 1ull) * 16384ull;
+    if (sync)
+        while (gtimer() < target) {
+        }
     const unsigned start = atomicAdd(head, k);
     const unsigned lo = __reduce_min_sync(0xffffffffu, start);
     if (threadIdx.x == 0) {
         bstart[blockIdx.x] = g;
+        btarget[blockIdx.x] = target;
         bsm[blockIdx.x] = smid();
     }
     if ((threadIdx.x & 31) == 0) {
@@ -209,7 +220,7 @@ int main(int argc, char** argv) {
     std::printf("part,a,b,c,fields\n");
     std::printf("# lat,sm,target,label,offset_bytes,atom_cyc,load_cyc,atom40_p50,atom40_min,load40_p50,load40_min,chains\n");
     std::printf("# spread,target,label,offset_bytes,atom_min,atom_p50,atom_max,atom_min_sm,atom_max_sm,load_min,load_p50,load_max,load_min_sm,load_max_sm\n");
-    std::printf("# first,rep,what,<one figure per SM id 0..SMs-1> (what: top128, top2048, rank_p50, blocks, start_ns)\n");
+    std::printf("# first|firstsync,rep,what,<one figure per SM id 0..SMs-1> (what: top128, top2048, rank_p50, blocks, start_ns: its first block's start, start_p50_ns: its blocks' median start, after the earliest block's)\n");
     std::printf("# pops,rep,what,<one figure per SM id> (what: pops, warps)\n");
 
     // ---------------------------------------------------------------- lat
@@ -299,17 +310,22 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&wrank, (size_t)warps * 4));
     CK(cudaMalloc(&bsm, (size_t)grid * 4));
     CK(cudaMalloc(&bstart, (size_t)grid * 8));
+    unsigned long long* btarget;
+    CK(cudaMalloc(&btarget, (size_t)grid * 8));
     std::vector<unsigned> hwsm(warps), hwrank(warps), hbsm(grid);
-    std::vector<unsigned long long> hbstart(grid);
+    std::vector<unsigned long long> hbstart(grid), hbtarget(grid);
+    for (int sync = 0; sync < 2; ++sync)
     for (int r = 0; r < warm + recs; ++r) {
         if (budget.over("first")) break;
+        const char* part = sync ? "firstsync" : "first";
         CK(cudaMemset(head, 0, 4));
-        const double ms = tm.ms([&] { k_first<<<grid, block>>>(head, k, wsm, wrank, bstart, bsm); }, r >= warm);
+        const double ms = tm.ms([&] { k_first<<<grid, block>>>(head, k, sync, wsm, wrank, bstart, btarget, bsm); }, r >= warm);
         if (r < warm) continue;
         CK(cudaMemcpy(hwsm.data(), wsm, (size_t)warps * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(hwrank.data(), wrank, (size_t)warps * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(hbsm.data(), bsm, (size_t)grid * 4, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(hbstart.data(), bstart, (size_t)grid * 8, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(hbtarget.data(), btarget, (size_t)grid * 8, cudaMemcpyDeviceToHost));
         // Rank the warps by their lowest start: the order the L2 served them.
         std::vector<int> byStart(warps);
         for (int w = 0; w < warps; ++w) byStart[w] = w;
@@ -321,10 +337,16 @@ int main(int argc, char** argv) {
             if (hwrank[w] != (unsigned)i * 32u * k) aggregated = false;
         }
         for (int i = 0; i < warps; ++i) hwrank[byStart[i]] = (unsigned)i;
-        std::printf("# first launch %d: %.5f ms, warps' starts distinct, each on an SM: %s; one ATOMG a warp (starts 0, 2048, ...): %s\n",
-                    r - warm, ms, mb::note_check(ok), aggregated ? "yes" : "no");
+        std::vector<unsigned long long> targets(hbtarget.begin(), hbtarget.end());
+        std::sort(targets.begin(), targets.end());
+        const size_t ticks = std::unique(targets.begin(), targets.end()) - targets.begin();
+        std::printf("# %s launch %d: %.5f ms, warps' starts distinct, each on an SM: %s; one ATOMG a warp (starts 0, 2048, ...): %s; "
+                    "release ticks among the blocks: %zu (sync: the warps wait for one)\n",
+                    part, r - warm, ms, mb::note_check(ok), aggregated ? "yes" : "no", ticks);
         if (!ok) continue;
-        std::vector<double> top128(sms, 0), top2048(sms, 0), rankp50(sms, 0), blocks(sms, 0), start(sms, 0);
+        std::vector<double> top128(sms, 0), top2048(sms, 0), rankp50(sms, 0), blocks(sms, 0), start(sms, 0),
+            startp50(sms, 0);
+        std::vector<std::vector<double>> starts(sms);
         std::vector<std::vector<double>> ranks(sms);
         for (int w = 0; w < warps; ++w) {
             const unsigned s = hwsm[w];
@@ -339,16 +361,19 @@ int main(int argc, char** argv) {
             if (hbsm[b] >= (unsigned)sms) continue;
             blocks[hbsm[b]]++;
             first[hbsm[b]] = std::min(first[hbsm[b]], hbstart[b]);
+            starts[hbsm[b]].push_back((double)(hbstart[b] - g0));
         }
         for (int s = 0; s < sms; ++s) {
             rankp50[s] = median_of(ranks[s]);
             start[s] = first[s] == ~0ull ? -1.0 : (double)(first[s] - g0);
+            startp50[s] = median_of(starts[s]);
         }
-        print_map("first", r - warm, "top128", top128, "%.0f");
-        print_map("first", r - warm, "top2048", top2048, "%.0f");
-        print_map("first", r - warm, "rank_p50", rankp50, "%.0f");
-        print_map("first", r - warm, "blocks", blocks, "%.0f");
-        print_map("first", r - warm, "start_ns", start, "%.0f");
+        print_map(part, r - warm, "top128", top128, "%.0f");
+        print_map(part, r - warm, "top2048", top2048, "%.0f");
+        print_map(part, r - warm, "rank_p50", rankp50, "%.0f");
+        print_map(part, r - warm, "blocks", blocks, "%.0f");
+        print_map(part, r - warm, "start_ns", start, "%.0f");
+        print_map(part, r - warm, "start_p50_ns", startp50, "%.0f");
     }
     std::fflush(stdout);
     unsigned* wpops;
@@ -381,7 +406,7 @@ int main(int argc, char** argv) {
         print_map("pops", r - warm, "warps", wps, "%.0f");
     }
     for (void* p : {(void*)head, (void*)buf4k, (void*)buf2m, (void*)dtargets, (void*)claim, (void*)ticket, (void*)turn,
-                    (void*)order, (void*)sink, (void*)lat, (void*)wsm, (void*)wrank, (void*)bsm, (void*)bstart,
+                    (void*)order, (void*)sink, (void*)lat, (void*)wsm, (void*)wrank, (void*)bsm, (void*)bstart, (void*)btarget,
                     (void*)wpops})
         CK(cudaFree(p));
     return mb::finish("l2sm", budget);
