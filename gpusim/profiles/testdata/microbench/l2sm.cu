@@ -25,8 +25,9 @@
 // start are the order the L2 served them. Per launch
 // (2 warm-ups, 5 recorded): the warps on each SM among the first 128 and
 // the first 2048 served (queue_sm's winners at k = 1024 and 64 without the
-// items' work), each SM's median rank, the blocks each SM got and its first
-// block's start on the global timer relative to the earliest block (ns).
+// items' work), each SM's median rank, the blocks each SM got (how many,
+// the lowest and the median block index) and its first and its median
+// block's start on the global timer after the earliest block's (ns).
 // Part "firstsync": the same, every warp first waiting for one tick of the
 // global timer (the first 16.384 us boundary 12 us after its block's
 // start), so that the blocks' start order no longer counts: what is left is
@@ -220,7 +221,7 @@ int main(int argc, char** argv) {
     std::printf("part,a,b,c,fields\n");
     std::printf("# lat,sm,target,label,offset_bytes,atom_cyc,load_cyc,atom40_p50,atom40_min,load40_p50,load40_min,chains\n");
     std::printf("# spread,target,label,offset_bytes,atom_min,atom_p50,atom_max,atom_min_sm,atom_max_sm,load_min,load_p50,load_max,load_min_sm,load_max_sm\n");
-    std::printf("# first|firstsync,rep,what,<one figure per SM id 0..SMs-1> (what: top128, top2048, rank_p50, blocks, start_ns: its first block's start, start_p50_ns: its blocks' median start, after the earliest block's)\n");
+    std::printf("# first|firstsync,rep,what,<one figure per SM id 0..SMs-1> (what: top128, top2048, rank_p50, blocks, start_ns: its first block's start, start_p50_ns: its blocks' median start, after the earliest block's; block_min, block_p50: the lowest and median block index it ran)\n");
     std::printf("# pops,rep,what,<one figure per SM id> (what: pops, warps)\n");
 
     // ---------------------------------------------------------------- lat
@@ -346,7 +347,8 @@ int main(int argc, char** argv) {
         if (!ok) continue;
         std::vector<double> top128(sms, 0), top2048(sms, 0), rankp50(sms, 0), blocks(sms, 0), start(sms, 0),
             startp50(sms, 0);
-        std::vector<std::vector<double>> starts(sms);
+        std::vector<std::vector<double>> starts(sms), ids(sms);
+        std::vector<double> idmin(sms, -1), idp50(sms, -1);
         std::vector<std::vector<double>> ranks(sms);
         for (int w = 0; w < warps; ++w) {
             const unsigned s = hwsm[w];
@@ -362,11 +364,16 @@ int main(int argc, char** argv) {
             blocks[hbsm[b]]++;
             first[hbsm[b]] = std::min(first[hbsm[b]], hbstart[b]);
             starts[hbsm[b]].push_back((double)(hbstart[b] - g0));
+            ids[hbsm[b]].push_back((double)b);
         }
         for (int s = 0; s < sms; ++s) {
             rankp50[s] = median_of(ranks[s]);
             start[s] = first[s] == ~0ull ? -1.0 : (double)(first[s] - g0);
             startp50[s] = median_of(starts[s]);
+            if (!ids[s].empty()) {
+                idmin[s] = *std::min_element(ids[s].begin(), ids[s].end());
+                idp50[s] = median_of(ids[s]);
+            }
         }
         print_map(part, r - warm, "top128", top128, "%.0f");
         print_map(part, r - warm, "top2048", top2048, "%.0f");
@@ -374,6 +381,8 @@ int main(int argc, char** argv) {
         print_map(part, r - warm, "blocks", blocks, "%.0f");
         print_map(part, r - warm, "start_ns", start, "%.0f");
         print_map(part, r - warm, "start_p50_ns", startp50, "%.0f");
+        print_map(part, r - warm, "block_min", idmin, "%.0f");
+        print_map(part, r - warm, "block_p50", idp50, "%.1f");
     }
     std::fflush(stdout);
     unsigned* wpops;
