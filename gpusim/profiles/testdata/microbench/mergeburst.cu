@@ -10,7 +10,8 @@
 // Kernel burst<WALK, MERGE>: every block zeroes `bins` shared counters and
 // passes the barrier (thread 0 reads %globaltimer: t0); WALK 1 walks the
 // input as the histogram lab's histResident does (a grid-stride loop of
-// shared atomicAdd), WALK 0 walks nothing; the barrier (t1); MERGE 1 adds
+// shared atomicAdd), WALK 2 as its histContig does, WALK 0 walks nothing;
+// the barrier (t1); MERGE 1 adds
 // local[b] + fill to hist[b] with one global atomicAdd when that is not
 // zero (the lab's merge; with WALK 0 and fill 1, one atomic per bin per
 // block), MERGE 0 sums local[] into sink instead; the barrier (t2: the
@@ -20,7 +21,10 @@
 //   grids SMs x 1, 2, 4, 8 and 16 (the last two waves at 8 an SM).
 // Part "walk": WALK 1, fill 0, merge 0 and 1, uniform input (bins 256,
 //   1024, 4096) and hot input (90% in bin 0; 4096 bins), n = 16M, grids
-//   SMs x 8 (the lab's resident grid) and SMs x 4.
+//   SMs x 8 (the lab's resident grid) and SMs x 4; and WALK 2, the lab's
+//   histContig walk (each thread its own contiguous chunk), at SMs x 8,
+//   256 and 4096 bins: on the H200 its merge adds 2 to 3 us, the
+//   interleaved walk's 6 to 12 (sharedq.csv).
 // Columns: the event-timed launch (gated; 3 warm-ups, 10 timed), and from
 // the last timed launch's records, in us after the first block's t0: the
 // spread of t0, quantiles (0, 10, 50, 90, 100%) of t1 (walk ends) and of
@@ -49,9 +53,16 @@ __global__ void burst(const int* bin, int n, unsigned* hist, int bins, unsigned 
     __syncthreads();
     unsigned long long t0 = 0, t1 = 0;
     if (threadIdx.x == 0) t0 = gtime();
-    if (WALK) {
+    if (WALK == 1) {
         for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
             atomicAdd(&local[bin[i]], 1u);
+    } else if (WALK == 2) {
+        const int t = blockIdx.x * blockDim.x + threadIdx.x;
+        const int threads = gridDim.x * blockDim.x;
+        const int chunk = (n + threads - 1) / threads;
+        const int lo = t * chunk;
+        const int hi = min(n, lo + chunk);
+        for (int i = lo; i < hi; i++) atomicAdd(&local[bin[i]], 1u);
     }
     __syncthreads();
     if (threadIdx.x == 0) t1 = gtime();
@@ -170,10 +181,13 @@ int main(int argc, char** argv) {
             case 0: burst<0, 0><<<grid, kBlock, smem>>>(d_bin, n, d_hist, (int)bins, fill, d_sink, d_rec); break;
             case 1: burst<0, 1><<<grid, kBlock, smem>>>(d_bin, n, d_hist, (int)bins, fill, d_sink, d_rec); break;
             case 2: burst<1, 0><<<grid, kBlock, smem>>>(d_bin, n, d_hist, (int)bins, fill, d_sink, d_rec); break;
-            default: burst<1, 1><<<grid, kBlock, smem>>>(d_bin, n, d_hist, (int)bins, fill, d_sink, d_rec); break;
+            case 3: burst<1, 1><<<grid, kBlock, smem>>>(d_bin, n, d_hist, (int)bins, fill, d_sink, d_rec); break;
+            case 4: burst<2, 0><<<grid, kBlock, smem>>>(d_bin, n, d_hist, (int)bins, fill, d_sink, d_rec); break;
+            default: burst<2, 1><<<grid, kBlock, smem>>>(d_bin, n, d_hist, (int)bins, fill, d_sink, d_rec); break;
             }
         };
-        if (walk) CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, burst<1, 1>, kBlock, smem));
+        if (walk == 2) CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, burst<2, 1>, kBlock, smem));
+        else if (walk) CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, burst<1, 1>, kBlock, smem));
         else CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, burst<0, 1>, kBlock, smem));
         auto setup = [&](int) { CK(cudaMemsetAsync(d_hist, 0, smem)); };
         const mb::Stats s = mb::stats_of(mb::time_runs(tm, 3, 10, setup, launch));
@@ -231,6 +245,10 @@ int main(int argc, char** argv) {
                     if (budget.over("walk")) break;
                     row("walk", input_names[input], per * dev.sms, bins, 1, merge, 0, want);
                 }
+            }
+            for (int merge = 0; merge < 2 && bins != 1024u; ++merge) {
+                if (budget.over("walk")) break;
+                row("walk", input_names[input], 8 * dev.sms, bins, 2, merge, 0, want);
             }
         }
     }
