@@ -92,13 +92,6 @@ __global__ void fill(float* m, unsigned groups) {
     if (i < groups) m[i] = -INFINITY;
 }
 
-double pct(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t k = std::min(v.size() - 1, (size_t)(p * (v.size() - 1) + 0.5));
-    return v[k];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -204,8 +197,8 @@ int main(int argc, char** argv) {
         std::vector<double>* sn[2] = {&spanFirst, &spanLater};
         for (int w = 0; w < 2; ++w)
             std::printf("spread,%u,%s,%zu,0,0,0,0,start_spread_ns p10=%.0f p50=%.0f p90=%.0f span_ns p10=%.0f p50=%.0f p90=%.0f\n",
-                        C, names[w], sp[w]->size(), pct(*sp[w], 0.1), pct(*sp[w], 0.5), pct(*sp[w], 0.9),
-                        pct(*sn[w], 0.1), pct(*sn[w], 0.5), pct(*sn[w], 0.9));
+                        C, names[w], sp[w]->size(), mb::pct(*sp[w], 0.1), mb::pct(*sp[w], 0.5), mb::pct(*sp[w], 0.9),
+                        mb::pct(*sn[w], 0.1), mb::pct(*sn[w], 0.5), mb::pct(*sn[w], 0.9));
 
         // Block starts per SM (a block's first warp), in SM clock cycles.
         std::vector<std::vector<std::pair<long long, unsigned>>> perSM(dev.sms);
@@ -226,9 +219,9 @@ int main(int argc, char** argv) {
                 (k < (size_t)resident ? gapFirst : gapLater).push_back((double)(v[k].first - v[k - 1].first));
         }
         std::printf("dispatch,%u,first_wave,%zu,0,0,0,0,gap_cycles p10=%.0f p50=%.0f p90=%.0f\n", C, gapFirst.size(),
-                    pct(gapFirst, 0.1), pct(gapFirst, 0.5), pct(gapFirst, 0.9));
+                    mb::pct(gapFirst, 0.1), mb::pct(gapFirst, 0.5), mb::pct(gapFirst, 0.9));
         std::printf("dispatch,%u,later,%zu,0,0,0,0,gap_cycles p10=%.0f p50=%.0f p90=%.0f\n", C, gapLater.size(),
-                    pct(gapLater, 0.1), pct(gapLater, 0.5), pct(gapLater, 0.9));
+                    mb::pct(gapLater, 0.1), mb::pct(gapLater, 0.5), mb::pct(gapLater, 0.9));
         std::fflush(stdout);
     }
     CK(cudaFree(m));

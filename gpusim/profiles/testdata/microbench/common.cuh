@@ -197,6 +197,14 @@ inline Stats stats_of(std::vector<double> v) {
     return s;
 }
 
+// pct returns the p-quantile (0..1) of v by the nearest rank, 0 for none.
+inline double pct(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    const size_t k = std::min(v.size() - 1, (size_t)(p * (v.size() - 1) + 0.5));
+    return v[k];
+}
+
 // ---------------------------------------------------------------- timing
 
 // The gate: one thread spins until the host sets flag[0], or until limit_ns

@@ -131,13 +131,6 @@ __global__ void pop_rec(unsigned* head, unsigned n, unsigned k, Cost cost, float
     }
 }
 
-double pct(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t i = std::min(v.size() - 1, (size_t)(p * (v.size() - 1) + 0.5));
-    return v[i];
-}
-
 template <class Cost>
 float host_work(unsigned i, const Cost& cost) {
     float x = (float)(i & 255);
@@ -216,9 +209,9 @@ void report(const char* kernel, const char* costs, unsigned k, int rep, double m
                 "scheds_won=%zu,won_per_sched_p50=%.0f,won_per_sched_max=%.0f,cyc_per_fma_p50=%.2f,p90=%.2f,max=%.2f,"
                 "timed_warps=%zu,slowest_cycles=%.0f,slowest_fma=%.0f,slowest_pops=%u,slowest_sm_won=%d,"
                 "slowest_sched_won=%d,span_us=%.2f\n",
-                kernel, costs, k, rep, ms, won, sm_counts.size(), pct(sm_counts, 0.5), pct(sm_counts, 1.0),
-                sched_counts.size(), pct(sched_counts, 0.5), pct(sched_counts, 1.0), pct(cpf, 0.5), pct(cpf, 0.9),
-                pct(cpf, 1.0), cpf.size(), slow_cyc, slow_fma, slow_pops, slow_sm, slow_sched, (gmax - gmin) / 1e3);
+                kernel, costs, k, rep, ms, won, sm_counts.size(), mb::pct(sm_counts, 0.5), mb::pct(sm_counts, 1.0),
+                sched_counts.size(), mb::pct(sched_counts, 0.5), mb::pct(sched_counts, 1.0), mb::pct(cpf, 0.5), mb::pct(cpf, 0.9),
+                mb::pct(cpf, 1.0), cpf.size(), slow_cyc, slow_fma, slow_pops, slow_sm, slow_sched, (gmax - gmin) / 1e3);
     auto grouped = [&](const char* part, const std::vector<std::pair<int, double>>& v, const std::vector<int>& edges) {
         std::printf("%s,%s,%s,%u,%d,%.5f", part, kernel, costs, k, rep, ms);
         for (size_t e = 0; e < edges.size(); ++e) {
@@ -227,9 +220,9 @@ void report(const char* kernel, const char* costs, unsigned k, int rep, double m
             for (auto& p : v)
                 if (p.first >= lo && p.first <= hi) c.push_back(p.second);
             if (hi == 1 << 30)
-                std::printf(",%d+:n=%zu p50=%.2f", lo, c.size(), pct(c, 0.5));
+                std::printf(",%d+:n=%zu p50=%.2f", lo, c.size(), mb::pct(c, 0.5));
             else
-                std::printf(",%d-%d:n=%zu p50=%.2f", lo, hi, c.size(), pct(c, 0.5));
+                std::printf(",%d-%d:n=%zu p50=%.2f", lo, hi, c.size(), mb::pct(c, 0.5));
         }
         std::printf("\n");
     };

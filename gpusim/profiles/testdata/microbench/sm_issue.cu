@@ -48,13 +48,6 @@ __global__ void k_start(long long* c, unsigned* sms) {
     }
 }
 
-double pct(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t k = std::min(v.size() - 1, (size_t)(p * (v.size() - 1) + 0.5));
-    return v[k];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -94,7 +87,7 @@ int main(int argc, char** argv) {
         float got = 0;
         CK(cudaMemcpy(&got, out + 7, 4, cudaMemcpyDeviceToHost));
         std::printf("fma,warps_per_sm=%d,%d,%d,%.5f,%.5f,cycles_per_fma_p50=%.3f,p90=%.3f,max=%.3f,sms_used=%zu %s\n", W, blocks,
-                    threads, s.median, s.min, pct(per, 0.5), pct(per, 0.9), pct(per, 1.0), distinct.size(),
+                    threads, s.median, s.min, mb::pct(per, 0.5), mb::pct(per, 0.9), mb::pct(per, 1.0), distinct.size(),
                     mb::note_check(got == x));
     }
 
@@ -128,8 +121,8 @@ int main(int argc, char** argv) {
         std::printf("dispatch,resident_per_sm=%d,%d,%d,%.5f,%.5f,recording_median_ms=%.5f,us_per_block_per_sm=%.4f,"
                     "gap_cycles_first_wave p10=%.0f p50=%.0f p90=%.0f,gap_cycles_later p10=%.0f p50=%.0f p90=%.0f\n",
                     resident, grid, threads, s.median, s.min, r.median, s.median * 1e3 / ((double)grid / dev.sms),
-                    pct(first, 0.1), pct(first, 0.5), pct(first, 0.9), pct(later, 0.1), pct(later, 0.5),
-                    pct(later, 0.9));
+                    mb::pct(first, 0.1), mb::pct(first, 0.5), mb::pct(first, 0.9), mb::pct(later, 0.1), mb::pct(later, 0.5),
+                    mb::pct(later, 0.9));
         std::fflush(stdout);
     }
     CK(cudaFree(out));
