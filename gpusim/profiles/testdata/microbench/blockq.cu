@@ -47,8 +47,13 @@
 //   block sizes 32 to 1024, in one block and in a full grid (SMs x blocks
 //   an SM, 2048 threads an SM); median cycles per barrier over the blocks.
 //   Event-timed too (3 warm-ups, 10 timed, gated).
+// Part "fma": gpusim's TestSharedQueueModeByArrival kernel (warp w runs
+//   stagger * w dependent multiply-adds before its add), stagger 0 to 16:
+//   event-timed, and the per-warp entry spread and queue span over 100
+//   launches: a kernel the mode model was not fitted to.
 // Every queue result is checked (the block's total against a double sum;
-// the order strictly increasing). An argument (queue or bar) runs one part.
+// the order strictly increasing). An argument (queue, fma or bar) runs one
+// part.
 #include "common.cuh"
 
 namespace {
@@ -129,6 +134,37 @@ __global__ void probe(const float* x, const long long* delay, long long* wrec, f
         brec[1] = t_end;
         brec[2] = sm_id();
         brec[3] = __float_as_uint(s);
+    }
+}
+
+// The stagger kernel of gpusim's TestSharedQueueModeByArrival: warp w
+// runs stagger * w dependent multiply-adds on its element before the add,
+// so the warps reach the queue apart by the chain's latency. rec: first
+// barrier, second barrier (thread 0), then each warp's entry and exit.
+__global__ void fma_stagger(const float* x, int stagger, float* out, long long* rec) {
+    __shared__ float s;
+    __shared__ volatile float scratch[kBlock];
+    if (threadIdx.x == 0) s = 0.0f;
+    __syncthreads();
+    const long long t_bar = clock64();
+    float v = x[threadIdx.x];
+    int steps = stagger * (threadIdx.x / 32);
+    for (int i = 0; i < steps; ++i) v = v * 0.5f + 0.5f;
+    scratch[threadIdx.x] = v;  // needs v: the clock below is the entry
+    const long long t_in = clock64();
+    atomicAdd(&s, v);
+    scratch[threadIdx.x] = s;
+    const long long t_out = clock64();
+    __syncthreads();
+    const long long t_end = clock64();
+    if (threadIdx.x == 0) {
+        out[0] = s;
+        rec[0] = t_bar;
+        rec[1] = t_end;
+    }
+    if ((threadIdx.x & 31) == 0) {
+        rec[2 + 2 * (threadIdx.x / 32)] = t_in;
+        rec[3 + 2 * (threadIdx.x / 32)] = t_out;
     }
 }
 
@@ -322,6 +358,64 @@ int main(int argc, char** argv) {
     CK(cudaFree(d_trip));
     CK(cudaFree(d_old));
     CK(cudaFree(d_x));
+
+    // ------------------------------------------------------------ fma
+    // gpusim's TestSharedQueueModeByArrival kernel, x all 1.0f (each add
+    // adds 1.0f: 0.5 * 1 + 0.5 stays 1), one block, stagger 0 to 16:
+    // event-timed (5 warm-ups, 30 timed, gated), then 100 launches with
+    // per-warp clocks. F lines: stagger, event median/min/max ms, then over
+    // the clocked launches the total (barrier to barrier) min/median/max,
+    // the span (first entry to last exit) median, the entries' spread
+    // median, and the launches whose span is under 17000 cycles.
+    if (part("fma")) {
+        std::printf("# F,stagger,median_ms,min_ms,max_ms,total_min,total_med,total_max,span_med,spread_med,span_under_17000,check\n");
+        float *d_ones = nullptr, *d_out = nullptr;
+        long long* d_frec = nullptr;
+        CK(cudaMalloc(&d_ones, kBlock * sizeof(float)));
+        CK(cudaMalloc(&d_out, sizeof(float)));
+        CK(cudaMalloc(&d_frec, (2 + 2 * kWarps) * sizeof(long long)));
+        std::vector<float> ones(kBlock, 1.0f);
+        CK(cudaMemcpy(d_ones, ones.data(), kBlock * sizeof(float), cudaMemcpyHostToDevice));
+        mb::EvTimer ftm;
+        for (int stagger : {0, 1, 2, 3, 4, 6, 8, 16}) {
+            if (budget.over("fma")) break;
+            auto launch = [&](int) { fma_stagger<<<1, kBlock>>>(d_ones, stagger, d_out, d_frec); };
+            const mb::Stats s = mb::stats_of(mb::time_runs(ftm, 5, 30, [](int) {}, launch));
+            std::vector<long long> totals, spans, spreads;
+            bool ok = true;
+            int fast = 0;
+            for (int l = 0; l < 100; ++l) {
+                launch(l);
+                CK_LAUNCH();
+                CK(cudaDeviceSynchronize());
+                long long rec[2 + 2 * kWarps];
+                float got = 0;
+                CK(cudaMemcpy(rec, d_frec, sizeof(rec), cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(&got, d_out, sizeof(float), cudaMemcpyDeviceToHost));
+                ok = ok && got == static_cast<float>(kBlock);
+                long long lo = rec[2], hi_in = rec[2], hi_out = rec[3];
+                for (int w = 1; w < kWarps; ++w) {
+                    lo = std::min(lo, rec[2 + 2 * w]);
+                    hi_in = std::max(hi_in, rec[2 + 2 * w]);
+                    hi_out = std::max(hi_out, rec[3 + 2 * w]);
+                }
+                totals.push_back(rec[1] - rec[0]);
+                spans.push_back(hi_out - lo);
+                spreads.push_back(hi_in - lo);
+                fast += hi_out - lo < 17000;
+            }
+            std::sort(totals.begin(), totals.end());
+            std::sort(spans.begin(), spans.end());
+            std::sort(spreads.begin(), spreads.end());
+            std::printf("F,%d,%.5f,%.5f,%.5f,%lld,%lld,%lld,%lld,%lld,%d,%s\n", stagger, s.median, s.min, s.max, totals.front(),
+                        totals[totals.size() / 2], totals.back(), spans[spans.size() / 2], spreads[spreads.size() / 2], fast,
+                        mb::note_check(ok));
+            std::fflush(stdout);
+        }
+        CK(cudaFree(d_frec));
+        CK(cudaFree(d_out));
+        CK(cudaFree(d_ones));
+    }
 
     // ------------------------------------------------------------ bar
     if (part("bar")) {
