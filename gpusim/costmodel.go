@@ -162,8 +162,12 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 	}
 
 	if out.MaxSMStoreLines > 0 && cost.StoreLineCycles > 0 {
-		add("l1 stores", float64(out.MaxSMStoreLines)*cost.StoreLineCycles/ghz,
-			fmt.Sprintf("the busiest SM's global stores wrote %d line requests at %g cycles each", out.MaxSMStoreLines, cost.StoreLineCycles))
+		cycles := float64(out.MaxSMStoreLines)*cost.StoreLineCycles + float64(out.MaxSMStoreSectors)*cost.StoreSectorCycles
+		detail := fmt.Sprintf("the busiest SM's global stores wrote %d line requests at %g cycles each", out.MaxSMStoreLines, cost.StoreLineCycles)
+		if out.MaxSMStoreSectors > 0 && cost.StoreSectorCycles > 0 {
+			detail += fmt.Sprintf(", with %d further partly written sectors in them at %g cycles each", out.MaxSMStoreSectors, cost.StoreSectorCycles)
+		}
+		add("l1 stores", cycles/ghz, detail)
 	}
 
 	if s := out.Schedulers; s.End > out.BlocksEnd {
@@ -232,6 +236,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			L2Addr: c.L2AddrNs, L2OpF32: c.L2OpF32Ns, L2OpF64: c.L2OpF64Ns, L2OpInt: c.L2OpIntNs, L2Sector: c.L2SectorNs,
 			Unroll: c.LoopUnroll, Scoreboard: c.Scoreboard, UnrollALU: c.LoopUnrollALU,
 			Schedulers: c.Schedulers, SchedulerIPC: c.SchedulerIPC,
+			StoreLine: c.StoreLineCycles, StoreSector: c.StoreSectorCycles,
 		},
 		ClockGHz: clockMHz / 1000,
 		Jitter:   c.JitterCycles,

@@ -42,6 +42,10 @@ const (
 	// CAS loop over 32 to 65,536 contenders per address, and one thread's
 	// L2, DRAM and atomic latencies.
 	h200HotLines = "docs/evidence/2026-11-30-h200-hotlines"
+	// h200QueueLoop is the run of queue_loop.cu and ncu-queue-loop.sh: the
+	// queue's item loop as the lab compiles it against the constant-cost
+	// forms, with and without stores and atomics.
+	h200QueueLoop = "docs/evidence/2026-11-30-h200-queue-loop"
 )
 
 // sources merges source maps.
@@ -114,6 +118,7 @@ func init() {
 			"Cost.DRAMLoneGranuleFactor":    Calibrated + "not modelled: no Turing measurement of strided reads",
 			"Cost.Scoreboard":               Calibrated + "not modelled: no Turing SASS was read, and the T4's latencies were fitted with every IR instruction costing its whole latency",
 			"Cost.StoreLineCycles":          Calibrated + "not modelled: no Turing store measurement",
+			"Cost.StoreSectorCycles":        Calibrated + "not modelled: no Turing store measurement",
 			"Cost.LoopUnrollALU":            Calibrated + "not modelled: no Turing SASS or loop measurement",
 			"Cost.Schedulers":               Calibrated + "not modelled: no Turing measurement of warps sharing a scheduler",
 			"Cost.SchedulerIPC":             Calibrated + "not modelled (Schedulers is 0)",
@@ -150,7 +155,7 @@ func init() {
 		L1SharedPerSM: 256 << 10, SharedCarveoutsKB: sm90Carveouts, SharedReservedPerBlock: 1 << 10,
 		ClockMHz: 1980, MemoryBytes: 141 << 30, DRAMGBps: 4800, L2Bytes: 60 << 20, L2Slices: 94, L2Partitions: 2, L2HashBytes: 512,
 		Cost: Cost{
-			LaunchUs: 2.69, DRAMEfficiency: 0.89, IssueIPC: 4, LoopUnroll: 4, StoreLineCycles: 4, SharedWavefrontsPerCycle: 1,
+			LaunchUs: 2.69, DRAMEfficiency: 0.89, IssueIPC: 4, LoopUnroll: 4, StoreLineCycles: 4, StoreSectorCycles: 2, SharedWavefrontsPerCycle: 1,
 			LoadLineCycles: 0.431, L2ReadGBps: 9170, L1OverlapPower: 3, QueuedLaunchUs: 1.364, Scoreboard: true, DRAMLoneGranuleFactor: 1.147,
 			ALUCycles: 4, SFUCycles: 16, SharedCycles: 30, GlobalCycles: 700, AtomicCycles: 700,
 			BarrierCycles: 30, BlockStartCycles: 600,
@@ -180,6 +185,7 @@ func init() {
 			"Cost.DRAMLoneGranuleFactor":    Measured + "docs/evidence/2026-11-30-h200-ncu-sums-stride (ncu-stride-1.csv, ncu-stride-2.csv): access.cu's read_stride with lanes 64 and 128 bytes apart reads the same 8.39M DRAM sectors (268 MB; a lane's 32-byte sector pulls its 64-byte granule), at 89.6% of the DRAM's peak with both granules of every line read and at 78.1% with one granule a line (twice the L1's requests to the L2, 4.19M against 2.10M): 89.6/78.1 = 1.147 times the DRAM time for a granule read alone. Fitted from the stride-32 launch's counters: the fidelity cell of stride 32 is calibration",
 			"Cost.IssueIPC":                 Guide + "Compute Capability 9.0: an SM has four warp schedulers, each issuing one warp instruction per cycle; counted in issue slots (gpusim/internal/engine/issue.go), the queue microbenchmark's FMA loops (" + h200Round2 + "/csv/queue.csv, uneven k = 1) agree",
 			"Cost.StoreLineCycles":          Calibrated + h200Evidence3 + "/csv/queue_lab.csv: the queue lab's kernels at even costs and k = 64 (thread pops 0.0897 ms, warp pops 0.1067 ms; modelled 0.1009 and 0.0926), whose lanes store 256 bytes apart, one line request each; neither is a fidelity cell. The H200's store path itself takes 2.02 cycles a line (" + h200QueueSM + "/csv/queue_sm.csv, even, k = 1024: the busiest SM's line requests over its time); 4 holds where the simulator spreads the queue's winning warps evenly, as the H200 does not (up to 35 to 38 on one SM at k = 64 where the simulator puts 22)",
+			"Cost.StoreSectorCycles":        Measured + h200QueueLoop + "/csv/queue_loop.csv grid lab st static (the queue lab's item loop with fixed batches, no atomics; 993 warp stores per SM, lanes k words apart) at k = 4, 8 and 16: 0.02310, 0.04291 and 0.05062 ms less the launch (Cost.LaunchUs) over 3,972, 7,944 and 15,888 line requests per SM of 4, 4 and 2 partly written sectors: with a line request at StoreLineCycles, 2.06, 2.00 and 1.97 cycles for each further sector. These rows are calibration; the queue lab's atomic-pop cells and queue_loop's atomic rows are not. Whole sectors cost nothing more (lab coal static, one line of four whole sectors a store: 0.01446 ms against 0.01376 without stores). ncu (" + h200QueueLoop + "/ncu): the L2 takes 6.31 million write sectors in 1.055 million requests from the lab's loop",
 			"Cost.Scoreboard":               Measured + h200Evidence3 + "/sass/nvcc-reproducible.sass, tree_partials: each level of the block tree issues its two LDS back to back before the FADD that waits for both, then the STS and the BAR without waiting for the store, with the index arithmetic hoisted out of the unrolled levels; the simulator's IR charged both loads' and the store's latencies and its copies and markers, and priced the reproducible lab's tree kernels 1.3x the H200 (docs/evidence/2026-11-30-h200-gpu-evidence-final-labs-2.txt); ncu finds the warps of tree_partials waiting on shared loads (short scoreboard, 9.8 of the 26.7 cycles between a warp's issues: docs/evidence/2026-11-30-h200-ncu-sums-stride)",
 			"Cost.LoopUnrollALU":            Measured + "docs/evidence/2026-11-30-h200-microbench-gated3/sass/queue.sm_90.sass and " + h200Round3 + "/sm_issue.sm_90.sass: ptxas unrolls a loop whose body is register arithmetic alone again, to 16 FFMA a branch (" + h200Evidence3 + ": the lab's runtime FMA loop too)",
 			"Cost.Schedulers":               Guide + "Compute Capability 9.0: an SM has four warp schedulers; a warp's slot decides its scheduler",
@@ -321,6 +327,7 @@ var turingAssumed = map[string]string{
 	"Cost.DRAMLoneGranuleFactor":    Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.Scoreboard":               Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.StoreLineCycles":          Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.StoreSectorCycles":        Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.LoopUnrollALU":            Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.Schedulers":               Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.SchedulerIPC":             Calibrated + "assumed: the T4's value (not modelled)",

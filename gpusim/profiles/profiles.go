@@ -94,6 +94,13 @@ type Cost struct {
 	// line a warp's store touches): a store scattered over 32 lines costs
 	// 32 times a coalesced one (0: not modelled).
 	StoreLineCycles float64
+	// StoreSectorCycles is the SM cycles the store path spends on each
+	// further 32-byte sector of a line request that a warp's store writes
+	// only part of, beyond the line's first: lanes 16 or 32 bytes apart
+	// write a word into each of a line's four sectors, and the request
+	// takes StoreLineCycles + 3 * StoreSectorCycles. Whole sectors (a
+	// coalesced store) add nothing (0: not modelled).
+	StoreSectorCycles float64
 	// LoadLineCycles is the SM cycles an SM's L1 spends per 128-byte line
 	// a warp's global load touches (a load whose lanes each read their own
 	// line costs 32 times a coalesced one; 0: not modelled).

@@ -112,6 +112,12 @@ type Costs struct {
 	// schedulers.go).
 	Schedulers   int
 	SchedulerIPC float64
+	// StoreLine and StoreSector are the SM cycles the store path spends per
+	// line request a warp's global store sends and per further partly
+	// written sector of it (see partialSectors): they pick the SM whose
+	// stores cost most for Outcome's store figures (0: the SM with the
+	// most line requests).
+	StoreLine, StoreSector float64
 }
 
 // Order says how the order of atomics is chosen.
@@ -188,10 +194,13 @@ type Outcome struct {
 	// the launch: the executed instructions less those the compiler
 	// leaves no machine instruction for (see issue.go).
 	IssueSlots float64
-	// MaxSMStoreLines is the most 128-byte lines the global stores of the
-	// blocks on one SM wrote (a warp's store counts each line its lanes
-	// touch once): the busiest SM's store traffic to the L2.
-	MaxSMStoreLines int64
+	// MaxSMStoreLines is the 128-byte lines the global stores of the
+	// blocks on the busiest SM wrote (a warp's store counts each line its
+	// lanes touch once), and MaxSMStoreSectors the further partly written
+	// sectors in them (partialSectors): the busiest SM's store traffic to
+	// the L2, busiest by Costs.StoreLine and StoreSector (by lines where
+	// those are 0).
+	MaxSMStoreLines, MaxSMStoreSectors int64
 	// MaxSMLoadLines is the same for the global loads: the most 128-byte
 	// lines the loads of the blocks on one SM read, each line a warp's
 	// load touches once.

@@ -400,6 +400,7 @@ func (x *exec) storeLanes(w *warp, v, ad *[32]uint64, off, size uint64, hintShar
 	c.GlobalStoreRequests++
 	c.GlobalStoreSectors += sectors(cache.Base, &offs, w.mask, size)
 	w.blk.ctx.storeLines += lines(cache.Base, &offs, w.mask)
+	w.blk.ctx.storeSectors += partialSectors(cache.Base, &offs, w.mask, size)
 	w.blk.ctx.l2.part = w.blk.part
 	moved, _, _ := dramBytes(cache.Base, &offs, w.mask, size, nil, &w.blk.ctx.l2, l2Store)
 	c.DRAMBytes += moved
@@ -524,6 +525,8 @@ func (x *exec) storeSeq(w *warp, v *[32]uint64, addr, size uint64, hintShared bo
 	a0 := cache.Base + o0
 	c.GlobalStoreRequests++
 	c.GlobalStoreSectors += int64((a0+32*size-1)>>5 - a0>>5 + 1)
+	w.blk.ctx.storeLines += int64((a0+32*size-1)>>7 - a0>>7 + 1)
+	w.blk.ctx.storeSectors += seqPartialSectors(a0, 32*size)
 	w.blk.ctx.l2.part = w.blk.part
 	moved, _, _ := dramBytesSeq(a0, size, nil, &w.blk.ctx.l2, l2Store)
 	c.DRAMBytes += moved

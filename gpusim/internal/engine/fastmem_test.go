@@ -106,6 +106,11 @@ func TestSeqPathsMatchLanes(t *testing.T) {
 		if a.w.l1 != b.w.l1 {
 			t.Fatalf("trial %d: %s L1 differs", trial, what)
 		}
+		ca, cb := a.w.blk.ctx, b.w.blk.ctx
+		if ca.storeLines != cb.storeLines || ca.storeSectors != cb.storeSectors || ca.loadLines != cb.loadLines {
+			t.Fatalf("trial %d: %s lines and partly written sectors %d, %d, %d; want %d, %d, %d", trial, what,
+				ca.storeLines, ca.storeSectors, ca.loadLines, cb.storeLines, cb.storeSectors, cb.loadLines)
+		}
 		if !reflect.DeepEqual(a.w.blk.shared, b.w.blk.shared) || !reflect.DeepEqual(a.alloc.Data, b.alloc.Data) {
 			t.Fatalf("trial %d: %s memory differs", trial, what)
 		}

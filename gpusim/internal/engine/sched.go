@@ -26,8 +26,9 @@ type exec struct {
 	// the instructions of the loops nvcc unrolls.
 	issueW   []float64
 	unrolled []bool
-	// smStores are the 128-byte lines each SM's global stores wrote.
-	smStores []int64
+	// smStores are the 128-byte lines each SM's global stores wrote,
+	// smStoreSectors the further partly written sectors in them.
+	smStores, smStoreSectors []int64
 	// smLoads are the 128-byte lines each SM's global loads read.
 	smLoads []int64
 	// warpRecs are the finished warps, for the schedulers' term
@@ -168,6 +169,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	x.atom.init()
 	x.l2.init(m.L2Bytes, m.L2Slices, m.L2Partitions, m.L2HashBytes)
 	x.smStores = make([]int64, m.SMs)
+	x.smStoreSectors = make([]int64, m.SMs)
 	x.smLoads = make([]int64, m.SMs)
 	x.raceShift = raceGranule(k)
 	if cfg.Relaxed {
@@ -389,9 +391,10 @@ func (b *block) pick() *warp {
 // resume runs a granted block in the scheduler's own context.
 func (x *exec) resume(b *block, granted bool) {
 	b.ctx = x.main
-	before, beforeLoads := x.main.storeLines, x.main.loadLines
+	before, beforeSectors, beforeLoads := x.main.storeLines, x.main.storeSectors, x.main.loadLines
 	x.phase(b, granted)
 	x.smStores[b.sm] += x.main.storeLines - before
+	x.smStoreSectors[b.sm] += x.main.storeSectors - beforeSectors
 	x.smLoads[b.sm] += x.main.loadLines - beforeLoads
 	x.after(b)
 }
@@ -734,10 +737,12 @@ func (x *exec) outcome() *Outcome {
 	// The kernel ends when its last block has finished and the L2 has
 	// served the last atomic.
 	o := &Outcome{Counters: *c, Cycles: max(x.cycles, x.atom.drained), BlocksEnd: x.cycles, Schedulers: x.schedulers(),
-		L2Drain: x.atom.drained, ResidentBlocks: x.resident, IssueSlots: issue, MaxSMStoreLines: slices.Max(x.smStores),
+		L2Drain: x.atom.drained, ResidentBlocks: x.resident, IssueSlots: issue,
 		MaxSMLoadLines: slices.Max(x.smLoads), L1HitSectors: m.l1HitSectors, DRAMLoneBytes: x.l2.lone(m.loneBytes, m.movedLoad), SharedAtomicWavefronts: float64(m.atomWavefronts) / 64,
 		SMBlocks: int(min(int64(x.resident), (x.blocks+int64(x.m.SMs)-1)/int64(x.m.SMs))), BlockThreads: x.threadsPerBlock,
 		BlockShared: x.sharedSize}
+	s := x.busiestStores()
+	o.MaxSMStoreLines, o.MaxSMStoreSectors = x.smStores[s], x.smStoreSectors[s]
 	o.L2 = x.atom.l2Profile()
 	o.Diagnostics = m.diags.list
 	var cut int

@@ -1,0 +1,120 @@
+package engine
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// The SM's store path. A warp's global store sends the L2 one request per
+// 128-byte line its lanes touch (Costs.StoreLine each), and the path takes
+// longer over a request that writes part of several of the line's 32-byte
+// sectors (Costs.StoreSector for each beyond the first): on the H200 a
+// work queue whose lanes store one word each 16 or 32 bytes apart (four
+// partly written sectors a line) holds it 2 cycles a further sector, where
+// a coalesced store (whole sectors) costs no more than its line
+// (docs/evidence/2026-11-30-h200-queue-loop: queue_loop.csv, static
+// batches without atomics at k = 4, 8 and 16).
+
+// partialSectors returns the partly written 32-byte sectors of a warp's
+// store beyond the first of each 128-byte line: over the lines the active
+// lanes' accesses of size bytes touch, the sectors whose 32 bytes they do
+// not all write, less one per line that has any. Lanes that write the same
+// bytes count once. An access that is not naturally aligned within a
+// sector, or wider than 16 bytes, is not counted (0 for the warp).
+func partialSectors(base uint64, offs *[32]uint64, mask uint32, size uint64) int64 {
+	if size == 0 || size > 16 || mask == 0 {
+		return 0
+	}
+	type sec struct {
+		s uint64 // sector index
+		m uint32 // its bytes written
+	}
+	var buf [32]sec
+	k := 0
+	sorted := true
+	full := uint32(1)<<size - 1
+	for m := mask; m != 0; m &= m - 1 {
+		a := base + offs[bits.TrailingZeros32(m)]
+		off := a & 31
+		if off+size > 32 {
+			return 0
+		}
+		s := a >> 5
+		if k > 0 && buf[k-1].s == s {
+			buf[k-1].m |= full << off
+			continue
+		}
+		if k > 0 && s < buf[k-1].s {
+			sorted = false
+		}
+		buf[k] = sec{s, full << off}
+		k++
+	}
+	secs := buf[:k]
+	if !sorted {
+		slices.SortFunc(secs, func(a, b sec) int {
+			switch {
+			case a.s < b.s:
+				return -1
+			case a.s > b.s:
+				return 1
+			}
+			return 0
+		})
+		// Merge the masks of repeated sectors.
+		j := 0
+		for i := 1; i < len(secs); i++ {
+			if secs[i].s == secs[j].s {
+				secs[j].m |= secs[i].m
+				continue
+			}
+			j++
+			secs[j] = secs[i]
+		}
+		secs = secs[:j+1]
+	}
+	var extra int64
+	line, partial := ^uint64(0), int64(0)
+	for _, c := range secs {
+		if l := c.s >> 2; l != line {
+			extra += max(0, partial-1)
+			line, partial = l, 0
+		}
+		if c.m != ^uint32(0) {
+			partial++
+		}
+	}
+	return extra + max(0, partial-1)
+}
+
+// busiestStores returns the SM whose global stores cost its store path
+// most (Costs.StoreLine a line request, Costs.StoreSector a further
+// partly written sector), or the one with the most line requests when
+// both are 0; the lowest index among equals.
+func (x *exec) busiestStores() int {
+	line, sector := x.m.Costs.StoreLine, x.m.Costs.StoreSector
+	if line == 0 && sector == 0 {
+		line = 1
+	}
+	best, cost := 0, -1.0
+	for sm, n := range x.smStores {
+		if c := float64(n)*line + float64(x.smStoreSectors[sm])*sector; c > cost {
+			best, cost = sm, c
+		}
+	}
+	return best
+}
+
+// seqPartialSectors is partialSectors for n consecutive bytes from a: only
+// the sectors at the two ends can be partly written, and they count as a
+// further one when they share a line.
+func seqPartialSectors(a, n uint64) int64 {
+	first, last := a>>5, (a+n-1)>>5
+	if first == last || a&31 == 0 || (a+n)&31 == 0 {
+		return 0
+	}
+	if first>>2 == last>>2 {
+		return 1
+	}
+	return 0
+}
