@@ -67,9 +67,6 @@ func TestOnGPU(t *testing.T) {
 // knownMisses are the cells the h200 profile misses by more than 30% on
 // the H200 (docs/evidence), with why.
 var knownMisses = map[string]string{
-	"even (32) k=8": "the lab's popThread at k = 8: about 0.049 ms on the H200, 0.034 modelled; every warp works, and on the H200 the lab's warps take 1.5 times " +
-		"queue.cu's for the same pops (docs/evidence/2026-11-30-h200-queue-sm, queue_sm.csv, k = 8: the slowest warp 91,000 to 94,000 cycles against 63,000 to 64,000), " +
-		"where the simulator runs the lab's runtime-cost loop and queue.cu's constant one alike; why the lab's costs more is not established",
 	"even (32) k=1024": "4,096 pops of 1,024 items: the 128 winning warps gather on the SMs nearest the head's L2 slice, 16 to 23 on the busiest, whose store path " +
 		"(2.02 cycles a line request) sets the time (docs/evidence/2026-11-30-h200-queue-sm); the simulator spreads the winners evenly, 4 on its busiest SM",
 	"uneven (16, 1 in 64 costs 2048) k=64": "the 2,048 winning warps gather on the SMs nearest the head's L2 slice, 35 to 38 on the busiest and 8 to 10 on one scheduler, " +

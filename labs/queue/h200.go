@@ -244,7 +244,7 @@ func (t *FidelityTable) Table() *charts.Table {
 	}
 	tab.AddNote("* a prediction more than 30%% off the measurement.")
 	if len(misses) > 0 {
-		tab.AddNote("The model misses %s. It runs the item's FMA loop as written, unrolled by 4 as nvcc does, and prices a store by the lines its lanes touch; the shape (the k at which the time turns back up) is what to read here.", strings.Join(misses, "; "))
+		tab.AddNote("The model misses %s. It runs the item's FMA loop as written, unrolled by 4 as nvcc does, and prices a store by the lines its lanes touch and the sectors of each it writes only part of; the shape (the k at which the time turns back up) is what to read here.", strings.Join(misses, "; "))
 	}
 	return tab
 }
