@@ -25,7 +25,9 @@ import (
 //     global memory, barriers), serialises shared-memory atomics per
 //     address (a float add's compare-and-swap loop at least its share of
 //     the SM's pipeline beside the other resident blocks' loops), and queues global atomics at their 128-byte line in the L2,
-//     one transaction at a time: occupancy, waves, tails, block-size
+//     one transaction at a time (a compare-and-swap whose result is used
+//     compares when its line serves it, and a load of its word waits
+//     behind the line's queue: the profile's CASServed): occupancy, waves, tails, block-size
 //     effects and atomic chains are in these two terms;
 //   - L2 throughput: the L2's atomic work as a throughput bound: the
 //     busiest line, and all lines together over the units that serve hot
@@ -230,6 +232,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			Stagger: c.BlockStaggerCycles, Refill: c.BlockRefillCycles,
 			Dispatch: c.BlockDispatchCycles, DispatchWarp: c.WarpDispatchCycles,
 			Local: c.LocalCycles, Store: c.StoreCycles, L2InFlight: c.L2InFlight,
+			CASServed: c.CASServed, CASOrdered: c.CASOrderedCycles,
 			SharedJitterDivisor: c.SharedJitterDivisor,
 			SharedFloatA:        c.SharedFloatA, SharedFloatB: c.SharedFloatB, SharedInt: c.SharedInt,
 			SharedFloatPipe: c.SharedFloatPipeCycles, SharedPopc: c.SharedPopcWavefronts,

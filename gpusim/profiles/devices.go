@@ -46,6 +46,9 @@ const (
 	// queue's item loop as the lab compiles it against the constant-cost
 	// forms, with and without stores and atomics.
 	h200QueueLoop = "docs/evidence/2026-11-30-h200-queue-loop"
+	// h200CASWait is the run of cas_wait.cu: a contended CAS loop's load
+	// and CAS latencies per warp, and one CAS lane's L2 time.
+	h200CASWait = "docs/evidence/2026-11-30-h200-cas-wait"
 )
 
 // sources merges source maps.
@@ -146,6 +149,8 @@ func init() {
 			"Cost.L2OpIntNs":                Calibrated + "the H200's ratio of integer to float same-address throughput",
 			"Cost.L2LinesAtOnce":            Calibrated + "assumed as for the H200",
 			"Cost.JitterCycles":             Calibrated + "the Day 26 course page's determinism table",
+			"Cost.CASServed":                Calibrated + "not modelled: no Turing measurement of a contended CAS loop (a CAS compares at its issue)",
+			"Cost.CASOrderedCycles":         Calibrated + "not modelled (CASServed is off)",
 		}),
 	})
 	register(&Profile{
@@ -165,6 +170,7 @@ func init() {
 			BlockStaggerCycles: 75, BlockRefillCycles: 150, LocalCycles: 16, StoreCycles: 8,
 			BlockDispatchCycles: 156, WarpDispatchCycles: 7.06, L2InFlight: 489000,
 			Schedulers: 4, SchedulerIPC: 1, LoopUnrollALU: 16,
+			CASServed: true, CASOrderedCycles: 8000,
 		},
 		Sources: sources(limits("9.0", 228), assumedScheduling("the simulator's first cost model's constants"), map[string]string{
 			"SMs":                           Measured + "132 multiprocessors reported on the project's H200 (docs/measurements.md)",
@@ -215,6 +221,8 @@ func init() {
 			"Cost.L2LinesAtOnce":            Measured + h200Run + "/csv/sliced.csv, thread_lanes padded: 16,777,216 atomics spread over 1 to 128 padded slices, one line each, take 12.29 ms on 1 line and 14.29, 7.16, 6.37, 3.20, 1.61, 1.06 and 0.536 ms on 2 to 128: the operation time (0.731 ns) times the atomics over the time, 0.86 to 22.9 lines at once; 256 and 512 lines from " + h200Gated2 + "/csv/counters.csv, u32 thread_warp packed, k = 8192 and 16384 counters (256 and 512 lines, every one hot together): 0.49760 and 0.28518 ms less the launch, 24.6 and 43.0 lines at once (its 4 to 128 lines agree with sliced.csv within 23%)",
 			"Cost.L2InFlight":               Calibrated + h200HotLines + "/csv/hotlines.csv sweep max_padded at C = 1024 to 65536 threads per address, one group per line (7 rows): the lines at once each implies (4,194,304 atomics at L2OpIntNs over the time less the launch, read back through L2LinesAtOnce) times the operations a line receives, C, is 430k to 636k operations, median 489k; its max_packed rows (32 groups a line, 32 to 4096 threads per address) imply 434k to 714k and are validation, as are the cas lab's cells",
 			"Cost.JitterCycles":             Calibrated + h200Run + "/csv/determinism.csv",
+			"Cost.CASServed":                Measured + h200CASWait + "/csv/cas_wait.csv: in a contended CAS loop the load of the word waits a median 11,393 cycles at 4096 threads per word and 18,633 at 65,536 (pct load_cycles), and the warps that start microseconds after their group's first still read -infinity (since_first; and " + h200Round3 + "/csv/cas_timeline.csv): a CAS compares when its line serves it, and a load reads the word without the CAS still queued; a CAS lane takes the line 0.731 ns failing or not (lane cas_fail, cas_match)",
+			"Cost.CASOrderedCycles":         Calibrated + h200CASWait + "/csv/cas_wait.csv total: the CAS loop's failed compares a warp, 27.36 at 4096 threads per word and 10.48 at 65,536, modelled 29.0 and 10.6 with 8000 cycles (6000: 26.9 and 9.2; 0, arrival order always: 61.8 and 48.8): those two rows are calibration; its 256 and 4M rows (modelled 62.3 and 1.68 a warp, measured 61.9 and 2.13) and the cas lab's cells are validation",
 		}),
 	})
 	register(&Profile{
@@ -357,4 +365,6 @@ var turingAssumed = map[string]string{
 	"Cost.L2OpIntNs":                Calibrated + "assumed: the T4's ratio to the float operation time",
 	"Cost.L2LinesAtOnce":            Calibrated + "assumed: the T4's value",
 	"Cost.JitterCycles":             Calibrated + "assumed: the T4's value",
+	"Cost.CASServed":                Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.CASOrderedCycles":         Calibrated + "assumed: the T4's value (not modelled)",
 }

@@ -177,6 +177,17 @@ type Cost struct {
 	// arrivals are the lines hot together. Zero: the lines that receive
 	// transactions within GlobalCycles of each other.
 	L2InFlight int64
+	// CASServed: an atomicCAS whose result is used, every lane on one
+	// global word, compares when the word's line in the L2 serves it, not
+	// when the warp issues it, and a load of such a word (a warp-uniform
+	// global load in a kernel that uses its atomics' results) waits a
+	// random share of the line's queued work and reads the word as the
+	// line has served it. The line serves the compare-and-swaps in
+	// arrival order while its queue holds at most CASOrderedCycles of work
+	// ahead of one, beyond that at a random point of the rest (0: arrival
+	// order always).
+	CASServed        bool
+	CASOrderedCycles int64
 	// JitterCycles is the largest random delay added where a warp reaches
 	// an instruction other blocks observe: it orders atomics differently
 	// from seed to seed, as runs differ on hardware. Where a warp reaches a

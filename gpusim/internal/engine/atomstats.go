@@ -62,6 +62,9 @@ type atomStats struct {
 	// operation's chain never outlasts its issue, so it never delays the
 	// next transaction, and the lines of an integer launch need none.
 	chains map[uint64]*[4]float64
+	// lastIssue is the cycles the last transaction l2 queued takes from
+	// its start to its end.
+	lastIssue int64
 }
 
 // lineState is one L2 line's share of the launch's global atomics.
@@ -292,6 +295,7 @@ func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cuda
 		s.cur.BusyNs += stall + issue
 		ls.free = start + issue*ghz
 		last = max(last, int64(math.Ceil(end)))
+		s.lastIssue = int64(math.Ceil(end - start))
 	}
 	s.drained = max(s.drained, last)
 	return last

@@ -59,6 +59,12 @@ type Costs struct {
 	// store or an atomic whose result is unused, which the warp does not
 	// wait for.
 	Local, Store int64
+	// CASServed: a compare-and-swap whose result is used and whose lanes
+	// are on one global word compares when its line serves it, and
+	// CASOrdered is the line's queue, in cycles of work, within which it
+	// serves them in arrival order (casserve.go).
+	CASServed  bool
+	CASOrdered int64
 	// L2InFlight is the transactions the L2 holds queued at once: the
 	// window of arrivals whose lines it serves side by side (0: the
 	// arrivals within Global cycles).
@@ -356,6 +362,11 @@ type warp struct {
 	state   warpState
 	pend    pending
 	cleared bool // the scheduler allows the pending instruction to run
+	// casHeld is, while the warp waits for its line to serve its
+	// compare-and-swap, the cycles the transaction takes; -1 otherwise
+	// (casserve.go).
+	casHeld  int64
+	loadHeld bool
 	// syncEpoch advances at __syncwarp, for the race check.
 	syncEpoch uint32
 	exitEpoch uint32 // the block's epoch when the warp finished

@@ -216,11 +216,19 @@ func (x *exec) mkLoad(in *ir.Inst, pc int) step {
 	return func(w *warp) stop {
 		r := w.regs
 		d, ad := (*[32]uint64)(r[dst:]), addrRegs(r, a)
-		if volatile || x.orderLoads && !hintShared && w.mask != 0 && uniformAddr(ad, w.mask) &&
-			windowOf(ad[bits.TrailingZeros32(w.mask)]+off) == spGlobal {
+		// hot: the read side of a contended word (a counter, flag or
+		// maximum other warps update atomically).
+		hot := x.orderLoads && !hintShared && w.mask != 0 && uniformAddr(ad, w.mask) &&
+			windowOf(ad[bits.TrailingZeros32(w.mask)]+off) == spGlobal
+		if volatile || hot {
 			if st := orderPoint(w, hintShared); st != run {
 				return st
 			}
+		}
+		if hot && !volatile && x.holdLoad(w, ad[bits.TrailingZeros32(w.mask)]+off) {
+			// It waits at its SM behind the requests to a busy line
+			// (casserve.go).
+			return stopGlobal
 		}
 		cache := &w.blk.ctx.caches[pc]
 		if x.loadFast(w, d, ad, off, size, hintShared, *cache, pc, k) {
@@ -456,6 +464,15 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 		cache := &w.blk.ctx.caches[pc]
 		fast := *cache != nil && globalOffsets(*cache, w.mask, ad, 0, size, &offs)
 		uniform := fast && uniformAddr(ad, w.mask)
+		// A compare-and-swap the L2 serves later compares there
+		// (casserve.go): first queue it, then apply it when served.
+		served, svc := false, int64(0)
+		if x.casServed(isCAS, hasDst, uniform) {
+			if served, svc = w.servedCAS(); !served {
+				x.queueCAS(w, ad[bits.TrailingZeros32(w.mask)], agg && (!fullOnly || w.mask == 0xffffffff), k)
+				return stopGlobal
+			}
+		}
 		if uniform {
 			// Every lane on one global address, the common contended
 			// case: apply the lanes in order to a value held here.
@@ -543,7 +560,13 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 				group.count[i] = 1
 			}
 		}
-		done := x.atom.record(x, w, &group, aggNow, hasDst, floatAdd, k)
+		var done int64
+		if served {
+			// Queued and counted at issue: the line serves it now.
+			done = w.clock + svc
+		} else {
+			done = x.atom.record(x, w, &group, aggNow, hasDst, floatAdd, k)
+		}
 		switch {
 		case group.space == spShared:
 			x.queueShared(w, &group, floatAdd, popc)

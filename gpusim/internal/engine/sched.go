@@ -353,6 +353,8 @@ func (x *exec) initWarp(w *warp, t int64) {
 	w.state = runnable
 	w.pend = pendNone
 	w.cleared = false
+	w.casHeld = -1
+	w.loadHeld = false
 	w.syncEpoch = 0
 	w.ways = w.ways[:0]
 	w.clock = t
@@ -499,7 +501,9 @@ func (x *exec) phase(b *block, granted bool) {
 			}
 		case stopGlobal:
 			w.pend = pendGlobal
-			if x.cfg.Order == Seeded && x.m.Jitter > 0 {
+			// A compare-and-swap held for its line's service waits for
+			// the line, not for a warp's arrival: no jitter.
+			if x.cfg.Order == Seeded && x.m.Jitter > 0 && w.casHeld < 0 && !w.loadHeld {
 				w.clock += int64(x.jitter(w))
 			}
 		case stopBarrier:
