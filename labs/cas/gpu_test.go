@@ -53,19 +53,17 @@ func TestOnGPU(t *testing.T) {
 }
 
 // knownMisses are the cells the h200 profile misses by more than 30% on
-// the H200 (docs/evidence), with why. The CAS loop's time follows its
-// failed compares, which depend on how late each warp's first load sees
-// the other warps' stores. The model loads the contended word at a global
-// load's latency (700 cycles); the H200's L2 serves it in 279
-// (docs/evidence/2026-11-30-h200-hotlines, chase_l2). At 279 the model
-// fails 1.00 compares a thread at 4096 contenders but 0.20 to 0.25 at
-// 65,536, and warplab fidelity's cas.cu cell there falls to 0.56, so the
-// profile keeps 700: the load's latency is not the whole mechanism.
-var knownMisses = map[string]string{
-	"maxCAS at 4096 contenders": "1.45 failed compares a thread modelled against 0.85 to 0.87 on the H200 (cas.csv, hotlines.csv), about 2x the time, " +
-		"and the CAS loop ranked slower than atomicMax where the H200 ranks it faster; not established (see above)",
-	"maxCAS at 65536 contenders": "0.52 failed compares a thread modelled against 0.37 to 0.38 on the H200 (hotlines.csv, cas.csv), about 1.5x the time; " +
-		"warplab fidelity's cell for cas.cu's loop here is within 30% at its own seed, and the model's count moves by a quarter from seed to seed; not established",
-	"maxCAS at 4194304 contenders": "0.13 failed compares a thread modelled against 0.04 to 0.07 on the H200 (cas.csv 0.066 and 0.041, cas_timeline.csv 0.069), about 1.6x the time: " +
-		"on one address every failure comes from the first wave's warps, and how many of them read -infinity depends on their start spread; not established",
-}
+// the H200 (docs/evidence), with why: none now. The CAS loop's time
+// follows its failed compares. The model compared a CAS when the warp
+// issued it and returned its result when the line had served the queue
+// ahead of it, so every warp's next trip waited for every other warp's
+// and the loop failed 1.45 compares a thread at 4096 contenders (the
+// H200: 0.85), 2.1x the time. Now a CAS compares when its line serves it
+// and a load of the word waits behind the line's queue and reads it as
+// served (Cost.CASServed and Cost.CASOrderedCycles, from
+// docs/evidence/2026-11-30-h200-cas-wait): 0.92, 0.31 and 0.068 failed
+// compares a thread at 4096, 65,536 and 4M contenders against the H200's
+// 0.85, 0.38 and 0.066, and 1.24, 0.89 and 1.01 of the last run's times
+// (1.18, 0.90 and 1.17 of cas.csv's), the CAS loop faster than atomicMax
+// from 4096 contenders on as on the H200.
+var knownMisses = map[string]string{}
