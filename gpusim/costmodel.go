@@ -229,6 +229,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 		Costs: engine.Costs{
 			ALU: c.ALUCycles, SFU: c.SFUCycles, Shared: c.SharedCycles, Global: c.GlobalCycles,
 			Atomic: c.AtomicCycles, Barrier: c.BarrierCycles, Launch: c.BlockStartCycles,
+			BarrierBase: c.BarrierBaseCycles, BarrierWarp: c.BarrierWarpCycles,
 			Stagger: c.BlockStaggerCycles, Refill: c.BlockRefillCycles,
 			Dispatch: c.BlockDispatchCycles, DispatchWarp: c.WarpDispatchCycles,
 			Local: c.LocalCycles, Store: c.StoreCycles, L2InFlight: c.L2InFlight,

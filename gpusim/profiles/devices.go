@@ -49,6 +49,10 @@ const (
 	// h200CASWait is the run of cas_wait.cu: a contended CAS loop's load
 	// and CAS latencies per warp, and one CAS lane's L2 time.
 	h200CASWait = "docs/evidence/2026-11-30-h200-cas-wait"
+	// h200BlockQ is the run of blockq.cu: each warp's arrival at one
+	// block's shared float queue and the queue's mode; bar.sync against the
+	// warps a block.
+	h200BlockQ = "docs/evidence/2026-11-30-h200-microbench-blockq"
 )
 
 // sources merges source maps.
@@ -140,6 +144,8 @@ func init() {
 			"Cost.SharedFloatB":             Calibrated + "H200 value in cycles; the Day 26 course page's shared-atomic sum checks it",
 			"Cost.SharedInt":                Calibrated + "H200 value in cycles",
 			"Cost.SharedFloatPipeCycles":    Calibrated + "not modelled (0): no Turing measurement of shared float queues side by side on an SM",
+			"Cost.BarrierBaseCycles":        Calibrated + "not modelled (0, and Cost.BarrierWarpCycles 0): no Turing measurement of a barrier against the warps a block; the release costs Cost.BarrierCycles",
+			"Cost.BarrierWarpCycles":        Calibrated + "not modelled (0): see Cost.BarrierBaseCycles",
 			"Cost.SharedPopcWavefronts":     Calibrated + "not modelled (0): no Turing measurement of ATOMS.POPC.INC against its banks",
 			"Cost.L2AddrNs":                 Calibrated + "the H200's ratio of per-address to float-operation time",
 			"Cost.L2SectorNs":               Calibrated + "the H200's value scaled as L2AddrNs is",
@@ -163,7 +169,7 @@ func init() {
 			LaunchUs: 2.69, DRAMEfficiency: 0.89, IssueIPC: 4, LoopUnroll: 4, StoreLineCycles: 4, StoreSectorCycles: 2, SharedWavefrontsPerCycle: 1,
 			LoadLineCycles: 0.431, L2ReadGBps: 9170, L1OverlapPower: 3, QueuedLaunchUs: 1.364, Scoreboard: true, DRAMLoneGranuleFactor: 1.147,
 			ALUCycles: 4, SFUCycles: 16, SharedCycles: 30, GlobalCycles: 700, AtomicCycles: 700,
-			BarrierCycles: 30, BlockStartCycles: 600,
+			BarrierCycles: 30, BlockStartCycles: 600, BarrierBaseCycles: 13.6, BarrierWarpCycles: 2.015,
 			SharedFloatA: 60, SharedFloatB: 116, SharedInt: 8, SharedFloatPipeCycles: 12.45, SharedPopcWavefronts: 5.65,
 			L2AddrNs: 0.073, L2SectorNs: 0.585, L2OpF32Ns: 1.755, L2OpF64Ns: 1.755, L2OpIntNs: 0.731, L2LinesAtOnce: h200LinesAtOnce, L2MaxParallelLines: 64,
 			JitterCycles: 400, SharedJitterDivisor: 8,
@@ -203,7 +209,9 @@ func init() {
 			"Cost.SharedCycles":             Calibrated + "the Day 26 tree sum at small n",
 			"Cost.GlobalCycles":             Calibrated + "the Day 26 tree and shuffle sums at small n",
 			"Cost.AtomicCycles":             Calibrated + "assumed equal to a global load",
-			"Cost.BarrierCycles":            Calibrated + "the Day 26 tree sum at block sizes 256 to 1024 (" + h200Run + "/csv/day26_blocksize.csv)",
+			"Cost.BarrierCycles":            Calibrated + "the Day 26 tree sum at block sizes 256 to 1024 (" + h200Run + "/csv/day26_blocksize.csv): what each arriving warp pays; the release after the last one is Cost.BarrierBaseCycles + Cost.BarrierWarpCycles a warp (measured), 30 at 8 warps as the calibration had it",
+			"Cost.BarrierBaseCycles":        Measured + h200BlockQ + "/csv/blockq.csv bar loop at one block: __syncthreads back to back (ptxas unrolls the loop to 16 BAR.SYNC in a row) take 15.64, 17.64, 21.66, 29.71, 45.78 and 78.11 SM cycles each in a block of 1, 2, 4, 8, 16 and 32 warps, 13.6 + 2.015 a warp (least squares; every row within 0.1 cycle of the line)",
+			"Cost.BarrierWarpCycles":        Measured + h200BlockQ + "/csv/blockq.csv bar loop at one block: 2.015 cycles a warp of the block (see Cost.BarrierBaseCycles); full grids (2048 threads an SM) agree on the rate, 2.1 to 2.3 cycles per warp arrival per SM at 2 to 64 warps a block (the event times less Cost.LaunchUs)",
 			"Cost.BlockStartCycles":         Measured + h200Run + "/csv/waves.csv: each extra wave of blocks adds about 0.7 us",
 			"Cost.SharedFloatA":             Calibrated + h200Run + "/csv/day26_blocksize.csv, shared-atomic sum at 256, 512 and 1024 threads (with A + B/W for a block of W warps, every lane alike: docs/evidence/2026-11-30-h200-microbench-softmax-small has 256 lanes on one shared float at a flat 42 ns each at 1 to 132 blocks)",
 			"Cost.BlockDispatchCycles":      Measured + h200Round3 + "/csv/sm_issue.csv, dispatch: 65,536 almost empty blocks of 64 to 512 threads take 0.0446 to 0.0449 ms, 156 cycles a block per SM past the launch (timed ungated: 5.7 us); consecutive block starts on one SM past the first wave 139 to 153 cycles apart (median)",
@@ -357,6 +365,8 @@ var turingAssumed = map[string]string{
 	"Cost.SharedFloatB":             Calibrated + "assumed: the T4's value",
 	"Cost.SharedInt":                Calibrated + "assumed: the T4's value",
 	"Cost.SharedFloatPipeCycles":    Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.BarrierBaseCycles":        Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.BarrierWarpCycles":        Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.SharedPopcWavefronts":     Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.L2AddrNs":                 Calibrated + "assumed: the T4's ratio to the float operation time",
 	"Cost.L2SectorNs":               Calibrated + "assumed: the T4's ratio to the float operation time",

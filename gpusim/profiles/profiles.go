@@ -141,6 +141,11 @@ type Cost struct {
 	// a global atomic whose result is used, a barrier, and the delay before
 	// a block starts in a slot another block freed.
 	ALUCycles, SFUCycles, SharedCycles, GlobalCycles, AtomicCycles, BarrierCycles, BlockStartCycles int64
+	// BarrierBaseCycles and BarrierWarpCycles: a barrier releases its
+	// block BarrierBaseCycles + BarrierWarpCycles*W cycles after the last
+	// of its W warps arrives (each arriving warp pays BarrierCycles). Zero
+	// for both: BarrierCycles, whatever the block's warps.
+	BarrierBaseCycles, BarrierWarpCycles float64
 
 	// Shared atomics: a lane's float atomicAdd (a compare-and-swap loop)
 	// holds its address SharedFloatA + SharedFloatB/W cycles when W warps of

@@ -43,6 +43,10 @@ type Machine struct {
 type Costs struct {
 	// Latencies in SM cycles.
 	ALU, SFU, Shared, Global, Atomic, Barrier int64
+	// BarrierBase and BarrierWarp give the cycles from a barrier's last
+	// warp arriving to the block's release: BarrierBase + BarrierWarp*W
+	// for a block of W warps (0 for both: Barrier, whatever the warps).
+	BarrierBase, BarrierWarp float64
 	// Launch is the delay, in cycles, before blocks continue after a grid
 	// synchronisation.
 	Launch int64

@@ -584,7 +584,7 @@ func (x *exec) release(b *block) {
 			}
 		}
 	}
-	t := b.barMax + x.m.Costs.Barrier
+	t := b.barMax + x.releaseCycles(b)
 	in := &x.k.Code[b.barPC]
 	var res uint64
 	switch in.Aux {
@@ -618,6 +618,18 @@ func (x *exec) release(b *block) {
 	b.ctx.count.Barriers++
 	b.epoch++
 	b.arrived, b.barCnt, b.barLane = 0, 0, 0
+}
+
+// releaseCycles is the time from a barrier's last warp arriving to the
+// block's release: the more warps the barrier waits for, the longer
+// (Costs.BarrierBase and BarrierWarp), or Costs.Barrier where the machine
+// gives neither.
+func (x *exec) releaseCycles(b *block) int64 {
+	c := &x.m.Costs
+	if c.BarrierBase == 0 && c.BarrierWarp == 0 {
+		return c.Barrier
+	}
+	return int64(math.Round(c.BarrierBase + c.BarrierWarp*float64(b.arrived)))
 }
 
 // runWarp executes instructions until the warp stops. It checks one
