@@ -23,8 +23,11 @@ import (
 //     per dispatch time, so many short blocks are dispatch-bound), charges
 //     each instruction its latency (ALU, special functions, shared and
 //     global memory, barriers), serialises shared-memory atomics per
-//     address (a float add's compare-and-swap loop at least its share of
-//     the SM's pipeline beside the other resident blocks' loops), and queues global atomics at their 128-byte line in the L2,
+//     address (a float add's compare-and-swap loop as a convoy, or about
+//     twice as fast once the block's warps reach it far enough apart, and
+//     at least its share of the SM's pipeline beside the other resident
+//     blocks' loops), releases a barrier later the more warps it waits
+//     for, and queues global atomics at their 128-byte line in the L2,
 //     one transaction at a time (a compare-and-swap whose result is used
 //     compares when its line serves it, and a load of its word waits
 //     behind the line's queue: the profile's CASServed): occupancy, waves, tails, block-size
@@ -237,6 +240,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			SharedJitterDivisor: c.SharedJitterDivisor,
 			SharedFloatA:        c.SharedFloatA, SharedFloatB: c.SharedFloatB, SharedInt: c.SharedInt,
 			SharedFloatPipe: c.SharedFloatPipeCycles, SharedPopc: c.SharedPopcWavefronts,
+			SharedCASConvoy: c.SharedCASConvoyCycles, SharedCASPhases: c.SharedCASPhasesCycles, SharedCASWindow: c.SharedCASWindowCycles,
 			L2Addr: c.L2AddrNs, L2OpF32: c.L2OpF32Ns, L2OpF64: c.L2OpF64Ns, L2OpInt: c.L2OpIntNs, L2Sector: c.L2SectorNs,
 			Unroll: c.LoopUnroll, Scoreboard: c.Scoreboard, UnrollALU: c.LoopUnrollALU,
 			Schedulers: c.Schedulers, SchedulerIPC: c.SchedulerIPC,

@@ -158,6 +158,15 @@ type Cost struct {
 	// (a lane that adds zero, which leaves the value as it was, takes
 	// none). 0: not modelled.
 	SharedFloatPipeCycles float64
+	// SharedCASConvoyCycles, SharedCASPhasesCycles and
+	// SharedCASWindowCycles set a shared float add queue's mode by when a
+	// block's warps reach it: warps arriving within SharedCASWindowCycles
+	// of each other (modulo SharedCASConvoyCycles, the interval of one
+	// success in a convoy) run as a convoy; once a busy period's arrivals
+	// spread wider, its lanes cost SharedCASPhasesCycles /
+	// SharedCASConvoyCycles of a convoy's. 0 for SharedCASConvoyCycles:
+	// one mode.
+	SharedCASConvoyCycles, SharedCASPhasesCycles, SharedCASWindowCycles float64
 	// SharedPopcWavefronts is the fewest shared-memory wavefronts a warp's
 	// ATOMS.POPC.INC (a shared atomicAdd of 1) takes, however few banks
 	// its lanes hit. 0: as many as its busiest bank serves.

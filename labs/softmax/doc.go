@@ -36,8 +36,11 @@
 // H200 up to four blocks an SM run their queues side by side; eight share
 // the SM's shared-memory pipeline and take about 12.5 cycles a lane, which
 // the h200 profile prices. One block's queue runs in one of two modes, by
-// when its warps reach it (docs/evidence/2026-11-30-h200-microbench-sharedq):
-// a lone block is sometimes nearly twice as fast as the model says.
+// when its warps reach it (docs/evidence/2026-11-30-h200-microbench-blockq):
+// together, a convoy; tens of cycles apart, twice as fast. The warps here
+// arrive when their loads of x return, which depends on where x lies in
+// the L2, so a lone block is sometimes nearly twice as fast as the model,
+// whose loads all take one latency, says.
 //
 // Cards puts the atomic/shuffle pair on several cards: the notes' 37x on
 // a 14-SM Turing GeForce (the atomics-vs-warp-shuffle course notes,

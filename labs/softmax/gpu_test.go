@@ -111,8 +111,10 @@ func clearlyFastest(r softmax.Row) bool {
 // knownMisses are the cells the h200 profile misses by more than 30% on
 // the H200 (docs/evidence), with why.
 var knownMisses = map[string]string{
-	"n=256 shared": "one block: the H200 runs a block's shared float queue (ATOMS.CAST.SPIN) in one of two modes, about 21,000 SM cycles for 256 lanes or 11,000 to 15,600, " +
-		"by when the block's warps reach the loop, with the same count of shared atomics either way (ncu); a launch takes its slowest block's time, so two or more blocks " +
-		"show the slow mode, which the model prices, and one block either: the lab's runs measured 0.0087 to 0.0099 ms, mostly the fast mode, against the model's 0.0129 " +
-		"(docs/evidence/2026-11-30-h200-microbench-sharedq: 0.0141 ms in the slow mode, 0.0095 to 0.0144 on another block's data); the simulator has no timing that picks the mode",
+	"n=256 shared": "one block: the H200 runs a block's shared float queue (ATOMS.CAST.SPIN) as a convoy, 83.8 SM cycles a lane, when its warps reach the loop within about 35 cycles " +
+		"of each other, and at 43.5 a lane when they arrive further apart (docs/evidence/2026-11-30-h200-microbench-blockq); in this kernel the warps arrive when their " +
+		"loads of x return, and the L2 returns some lines tens of cycles later than others, so the mode follows where x lies: 4 of 16 blocks' worth of x ran fast in " +
+		"every launch, 12 slow in every launch. The model has the two modes (Cost.SharedCASWindowCycles) but one latency for every L2 hit, so its warps arrive together " +
+		"and it prices the convoy, as every launch of two or more blocks shows (a launch takes its slowest block); the lab's buffer sits where the H200 runs fast: " +
+		"0.0087 to 0.0102 ms measured against the model's 0.0128",
 }

@@ -89,6 +89,17 @@ type Costs struct {
 	// zero leaves the value as it was, so it succeeds in the trip of the
 	// lane before it and takes none of the pipeline. 0: not modelled.
 	SharedFloatPipe float64
+	// SharedCASConvoy, SharedCASPhases and SharedCASWindow set a shared
+	// float add queue's mode by when the warps reach it: a trip of the
+	// compare-and-swap loop succeeds only if no other success fell in its
+	// last SharedCASWindow cycles, so warps that arrive within the window
+	// of each other (their arrivals taken modulo SharedCASConvoy, the
+	// interval of one success a trip) run as one convoy, while warps
+	// arriving further apart fit two successes into each interval: once a
+	// busy period's arrivals spread over the window, its lanes cost
+	// SharedCASPhases/SharedCASConvoy of a convoy's (queuecas.go). 0 for
+	// SharedCASConvoy: one mode.
+	SharedCASConvoy, SharedCASPhases, SharedCASWindow float64
 	// SharedInt is the cycles one lane's native shared atomic holds its address.
 	SharedInt float64
 	// SharedPopc is the fewest shared-memory wavefronts a warp's
@@ -360,9 +371,13 @@ type warp struct {
 	clock    int64
 	// start is the clock the warp started at, slots the issue slots it
 	// has used (for the schedulers' term, schedulers.go).
-	start   int64
-	slots   float64
-	rng     uint64
+	start int64
+	slots float64
+	rng   uint64
+	// localAt is the clock at which the warp last stopped before a
+	// shared access, before the jitter there: when it reached the
+	// access (queuecas.go).
+	localAt int64
 	state   warpState
 	pend    pending
 	cleared bool // the scheduler allows the pending instruction to run
@@ -454,6 +469,14 @@ type block struct {
 // addrQueue is one shared address's atomic service.
 type addrQueue struct {
 	free int64
+	// ref is the first arrival of the busy period that ends at free, and
+	// phases its arrivals modulo Costs.SharedCASConvoy after ref (the
+	// first nphases of them); spread says they lie further apart than
+	// Costs.SharedCASWindow (queuecas.go).
+	ref     int64
+	phases  [32]float32
+	nphases int
+	spread  bool
 }
 
 // lanePos describes where lane l of warp w is, for error messages.

@@ -717,7 +717,7 @@ func (x *exec) queueShared(w *warp, g *atomGroup, floatAdd, popc bool) {
 		}
 		hold := float64(g.count[i]) * c.SharedInt
 		if floatAdd {
-			hold = float64(g.count[i]) * (c.SharedFloatA + c.SharedFloatB/float64(len(b.warps)))
+			hold = float64(g.count[i]) * (c.SharedFloatA + c.SharedFloatB/float64(len(b.warps))) * q.casMode(w, c)
 			hold = max(hold, float64(g.count[i]-g.zeros[i])*c.SharedFloatPipe*float64(b.peers))
 		}
 		start := max(w.clock, q.free)

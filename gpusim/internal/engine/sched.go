@@ -494,6 +494,7 @@ func (x *exec) phase(b *block, granted bool) {
 		switch x.runWarp(w) {
 		case stopLocal:
 			w.pend = pendLocal
+			w.localAt = w.clock
 			// The warps of a block reach a shared atomic in an order that
 			// varies a little from run to run too.
 			if x.cfg.Order == Seeded && x.m.Jitter > 0 {
