@@ -63,7 +63,7 @@ func TestOnGPU(t *testing.T) {
 // served (Cost.CASServed and Cost.CASOrderedCycles, from
 // docs/evidence/2026-11-30-h200-cas-wait): 0.92, 0.31 and 0.068 failed
 // compares a thread at 4096, 65,536 and 4M contenders against the H200's
-// 0.85, 0.38 and 0.066, and 1.24, 0.89 and 1.01 of the last run's times
-// (1.18, 0.90 and 1.17 of cas.csv's), the CAS loop faster than atomicMax
-// from 4096 contenders on as on the H200.
+// 0.85, 0.38 and 0.066, and 1.20, 0.88 and 1.00 of the measured times
+// (docs/evidence/2026-11-30-h200-cas-lab-gpu), the CAS loop faster than
+// atomicMax from 4096 contenders on as on the H200.
 var knownMisses = map[string]string{}
