@@ -40,7 +40,11 @@ import (
 //     operations the L2 holds queued at once (the profile's L2InFlight,
 //     in arrival order: a launch whose lines move with its blocks has few
 //     hot together), or where the profile has none the arrivals within
-//     one global-memory latency;
+//     one global-memory latency. Where the profile times it (L2Timed),
+//     the units take each window's work when it arrives, after the
+//     windows before it: atomics spread over the launch are served
+//     beside its blocks, while a burst that arrives at its end (a
+//     privatised histogram's merge after its walk) is served after them;
 //   - DRAM: the bytes moved in 64-byte granules (less a lane's reloads of
 //     the granule it read last, which the L1 serves), at the profile's
 //     achievable bandwidth;
@@ -97,30 +101,7 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 		add("l2 atomic chain", float64(out.L2Drain)/ghz, fmt.Sprintf("the L2 served the last atomic at cycle %d; the longest chain on one address is %d operations",
 			out.L2Drain, c.GlobalAtomicMaxChain))
 	}
-
-	l2 := out.L2.MaxLineNs
-	detail := "no global atomics"
-	if hot := float64(out.L2.HotLines); hot > 0 {
-		// How many lines the units serve at once depends on the lines hot
-		// together: each window of arrivals is served at its own lines'
-		// rate, one window after another. The units that serve hot lines
-		// side by side each take several lines' transactions in one
-		// stream; while a line's transaction waits for its sector's
-		// previous operation, the unit serves the other lines' (the
-		// first-order term of a random interleaving of lines/par lines:
-		// the transaction before it is from its own line one time in
-		// lines/par).
-		var work, peak float64
-		for _, w := range out.L2.Windows {
-			lines := float64(w.Lines)
-			par := cost.ParallelLines(lines)
-			work += (w.BusyNs - w.StallNs + w.StallNs/max(1, lines/par)) / par
-			peak = max(peak, par)
-		}
-		l2 = max(l2, work)
-		detail = fmt.Sprintf("%d hot lines, up to %.1f at once; the busiest line serves %d operations on one address (longest chain)",
-			out.L2.HotLines, peak, c.GlobalAtomicMaxChain)
-	}
+	l2, detail := l2Throughput(cost, ghz, out)
 	add("l2 throughput", l2, detail)
 
 	bytes := float64(c.DRAMBytes)
@@ -194,6 +175,53 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 		src += fmt.Sprintf(" at %.0f MHz", clockMHz)
 	}
 	return driver.Timing{Ms: total, Source: src, Breakdown: parts}
+}
+
+// l2Throughput returns the L2's atomic work as a throughput bound, in ns,
+// and its detail.
+func l2Throughput(cost *profiles.Cost, ghz float64, out *engine.Outcome) (float64, string) {
+	c := &out.Counters
+	l2 := out.L2.MaxLineNs
+	hot := float64(out.L2.HotLines)
+	if hot == 0 {
+		return l2, "no global atomics"
+	}
+	// How many lines the units serve at once depends on the lines hot
+	// together: each window of arrivals is served at its own lines' rate,
+	// one window after another. The units that serve hot lines side by
+	// side each take several lines' transactions in one stream; while a
+	// line's transaction waits for its sector's previous operation, the
+	// unit serves the other lines' (the first-order term of a random
+	// interleaving of lines/par lines: the transaction before it is from
+	// its own line one time in lines/par).
+	//
+	// Timed (Cost.L2Timed), the units take a window's work as it arrives,
+	// spread over its first to its last arrival, once they have served
+	// the windows before it: they finish it at the later of its last
+	// arrival and its first arrival (or the end of the window before)
+	// plus its work. Atomics spread over the launch are served as they
+	// come; a burst at the end is served after it.
+	var work, peak, drain float64
+	for _, w := range out.L2.Windows {
+		lines := float64(w.Lines)
+		par := cost.ParallelLines(lines)
+		ns := (w.BusyNs - w.StallNs + w.StallNs/max(1, lines/par)) / par
+		work += ns
+		peak = max(peak, par)
+		first, last := float64(w.First)/ghz, float64(w.Last)/ghz
+		drain = max(last, max(drain, first)+ns)
+	}
+	detail := fmt.Sprintf("%d hot lines, up to %.1f at once; the busiest line serves %d operations on one address (longest chain)",
+		out.L2.HotLines, peak, c.GlobalAtomicMaxChain)
+	if !cost.L2Timed {
+		return max(l2, work), detail
+	}
+	blocks := float64(out.BlocksEnd) / ghz
+	detail += fmt.Sprintf("; served as it arrives: %.4f ms of work, the last served at %.4f ms", work/1e6, drain/1e6)
+	if drain > blocks {
+		detail += fmt.Sprintf(", %.4f ms after the last block ended", (drain-blocks)/1e6)
+	}
+	return max(l2, drain), detail
 }
 
 // l2Reloads adds to the L2's counters the loads of a granule a lane

@@ -186,6 +186,14 @@ type Cost struct {
 	// lines, up to L2MaxParallelLines lines at once.
 	L2LinesAtOnce      []LinesAtOnce
 	L2MaxParallelLines float64
+	// L2Timed prices the L2's atomic work at the times it arrives: each
+	// window of arrivals (L2InFlight) is served at its lines' rate once it
+	// has arrived and the windows before it are served, so atomics that
+	// arrive together at a launch's end (a privatised histogram's merge
+	// after its walk) are served after the blocks finish, while atomics
+	// spread over the launch are served beside them. False: the work is a
+	// throughput beside the schedule, wherever in the launch it arrives.
+	L2Timed bool
 	// L2InFlight is the atomic transactions (a warp's lanes on one line)
 	// the L2 holds queued at once: the lines among that many consecutive
 	// arrivals are the lines hot together. Zero: the lines that receive

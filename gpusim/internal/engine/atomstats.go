@@ -92,7 +92,8 @@ func (s *atomStats) init() {
 }
 
 // window counts a transaction of ops operations on line ls, arriving at
-// cycle now, in the current window of arrivals, first closing that window
+// cycle now, in the current window of arrivals (its lines, and its first
+// and last arrival, when its work reached the L2), first closing that window
 // when it is full: when it holds Costs.L2InFlight operations, or where
 // that is 0, when now is past its Costs.Global cycles of virtual time (a
 // transaction that arrives out of order counts in the current one).
@@ -111,6 +112,10 @@ func (s *atomStats) window(x *exec, now, ops int64, ls *lineState) {
 		}
 		s.win, s.cur = w, L2Window{}
 	}
+	if s.cur.Lines == 0 {
+		s.cur.First, s.cur.Last = now, now
+	}
+	s.cur.First, s.cur.Last = min(s.cur.First, now), max(s.cur.Last, now)
 	if w := int32(s.win + 1); ls.win != w {
 		ls.win = w
 		s.cur.Lines++

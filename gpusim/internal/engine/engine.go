@@ -269,6 +269,9 @@ type L2Window struct {
 	BusyNs  float64 // the lines' busy time, stalls included
 	StallNs float64 // the part of BusyNs spent waiting on a sector
 	Lines   int64   // distinct lines that received transactions
+	// First and Last are the SM cycles at which the window's first and
+	// last transactions arrived: when its work reached the L2.
+	First, Last int64
 }
 
 // DefaultBudget returns the warp-instruction budget of a launch that sets
