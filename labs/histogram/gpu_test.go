@@ -49,15 +49,12 @@ func TestOnGPU(t *testing.T) {
 }
 
 // knownMisses are the cells the h200 profile misses by more than 30% on
-// the H200 (docs/evidence), with why.
-var knownMisses = map[string]string{
-	"histResident on uniform, 4096 bins": "at the edge: 0.73 to 0.75 in the gated runs of 2026-11-30 (the model 0.033 ms, the H200 0.044 to 0.045): " + mergeBurst,
-	"histResident on hot, 4096 bins": "at the edge: 0.79 in the run of 2026-11-30 15:25, 0.76 at 18:05 (the model 0.0326 ms, the H200 0.0429) once the shared POPC " +
-		"and L2 window parameters landed; the merge is the same as on uniform data: " + mergeBurst,
-}
-
-// mergeBurst is why the resident grid's 4096-bin cells are slow on the H200.
-const mergeBurst = "the resident grid's blocks finish " +
-	"their walks together and then merge 4096 bins each, one global atomic per bin, about 4.3 million atomics on 128 lines at once; on the H200 the merge runs after the walk " +
-	"and adds 12.4 us (docs/evidence/2026-11-30-h200-microbench-sharedq, walk histResident with and without its merge; 19.1 us alone, part bins), " +
-	"where the model prices the L2's work as a throughput beside the blocks' time, not after it, and adds about 1 us"
+// the H200 (docs/evidence), with why. None now: the resident grid's merge
+// of 4096 bins, which its blocks issue together after their walks, was
+// 0.74 (uniform) and 0.76 (hot) of the H200 while the model priced the
+// L2's work beside the blocks; served when it arrives (Cost.L2Timed,
+// docs/evidence/2026-11-30-h200-mergeburst) it is 1.22 and 1.13 of
+// -s5-labs.txt's 0.0441 and 0.0426 ms. The uniform cell sits near the
+// band's edge: the model drains that burst at about 12 lines at once,
+// the H200 at 15 to 24 (mergeburst.csv, drain rows at 4096 bins).
+var knownMisses = map[string]string{}
