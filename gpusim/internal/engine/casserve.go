@@ -63,12 +63,7 @@ func (x *exec) queueCAS(w *warp, addr uint64, agg bool, k cudac.Kind) {
 	ahead := max(0, end-svc-now)
 	at := ahead
 	if lim := x.m.Costs.CASOrdered; lim > 0 && ahead > lim {
-		u := 0.5
-		if x.cfg.Order == Seeded {
-			w.rng = splitmix(w.rng)
-			u = float64(w.rng>>11) / (1 << 53)
-		}
-		at = lim + int64(u*float64(ahead-lim))
+		at = lim + int64(x.share(w)*float64(ahead-lim))
 	}
 	w.clock = now + at
 	w.casHeld = svc
@@ -108,12 +103,18 @@ func (x *exec) holdLoad(w *warp, addr uint64) bool {
 	if ahead <= 0 {
 		return false
 	}
-	u := 0.5
-	if x.cfg.Order == Seeded {
-		w.rng = splitmix(w.rng)
-		u = float64(w.rng>>11) / (1 << 53)
-	}
-	w.clock += int64(u * float64(ahead))
+	w.clock += int64(x.share(w) * float64(ahead))
 	w.loadHeld = true
 	return true
+}
+
+// share draws where in a queue a warp's held transaction lands, as a
+// fraction in [0, 1) from w's seeded stream; 0.5, the middle, when the
+// launch is not seeded.
+func (x *exec) share(w *warp) float64 {
+	if x.cfg.Order != Seeded {
+		return 0.5
+	}
+	w.rng = splitmix(w.rng)
+	return float64(w.rng>>11) / (1 << 53)
 }
