@@ -82,7 +82,7 @@ type Cost struct {
 	// IssueIPC is the warp instructions an SM issues per cycle.
 	IssueIPC float64
 	// LoopUnroll is the factor by which nvcc unrolls an innermost counted
-	// loop: its branch and counter update issue once per LoopUnroll
+	// loop of constant step (not a grid-stride loop): its branch and counter update issue once per LoopUnroll
 	// iterations, and the global loads of LoopUnroll iterations are in
 	// flight together (0 or 1: no unrolling modelled).
 	LoopUnroll int64

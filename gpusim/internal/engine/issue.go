@@ -60,7 +60,7 @@ func issueWeight(op ir.Op) float64 {
 // countedLoop reports whether the instruction at p is the bottom test of a
 // loop nvcc unrolls: an innermost loop (no loop inside it) whose bottom
 // test compares an induction variable, stepped once in the body by a
-// constant or a loop-invariant register, with a constant or a
+// constant, with a constant or a
 // loop-invariant bound, and whose body has no early exit and no operation
 // that must stay convergent (a barrier, a shuffle, a vote, a match, a
 // __syncwarp), which unrolling with a remainder would break. It returns
@@ -99,12 +99,36 @@ func countedLoop(code []ir.Inst, p int) (ind int, ok bool) {
 	if (up.Op != ir.Add && up.Op != ir.Sub) || up.A != lb.A {
 		return 0, false
 	}
-	if up.Flags&ir.FlagImmB == 0 {
-		if n, _ := defs(up.B); n > 0 {
-			return 0, false // not a constant step
-		}
+	if up.Flags&ir.FlagImmB == 0 && !constReg(code, up.B) {
+		return 0, false // a step known only at run time
 	}
 	return int(lb.Target) + at, true
+}
+
+// constReg reports whether every definition of r in code is a constant
+// (movi): a step the compiler knows. nvcc does not unroll a loop whose
+// step is a run-time value, even a loop-invariant one: the grid-stride
+// loops of docs/evidence/2026-11-30-h200-l1reuse/sass/l1reuse.sm_90.sass
+// (grid_sum, i += gridDim.x * blockDim.x: one LDG a trip, the stride's
+// IMAD hoisted above the loop) and of
+// docs/evidence/2026-11-30-h200-mergeburst/sass/mergeburst.sm_90.sass (the
+// walk and the b += blockDim.x loops) run one iteration a trip, where the
+// constant-step loops beside them (seq_sum's i++: 4 LDG a trip) are
+// unrolled.
+func constReg(code []ir.Inst, r ir.Reg) bool {
+	if r == ir.NoReg {
+		return false
+	}
+	n := 0
+	for i := range code {
+		if code[i].Dst == r {
+			if code[i].Op != ir.MovI {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
 }
 
 // aluOnly reports whether a loop body holds nothing but arithmetic on
