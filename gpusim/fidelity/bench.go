@@ -118,16 +118,19 @@ type BenchOptions struct {
 	Progress func(done, total int, what string)
 }
 
+// benchSpec is the device every round-2 cell runs on: the H200 profile at
+// the simulator's first seed, no wall-clock limit (timeout=0: the large
+// cells run for minutes on a busy machine, and each has an instruction
+// budget).
+const benchSpec = "sim:h200?seed=1&racecheck=false&timeout=0"
+
 // RunBenches runs the round-2 microbenchmark cells on the simulator's
-// H200 profile. Its launches have no wall-clock limit (timeout=0): the
-// large cells run for minutes on a busy machine, and each has an
-// instruction budget.
+// H200 profile. Each cell runs on a device of its own, opened at the same
+// seed, so that its figure is the same whichever cells run before it (a
+// shared device would give the k-th launch seed 1+k and keep the L2's
+// lines from the cells before): a cell run alone (Groups) equals the same
+// cell in the full run.
 func RunBenches(opts BenchOptions) (*BenchReport, error) {
-	env, err := newBenchEnv("sim:h200?racecheck=false&timeout=0")
-	if err != nil {
-		return nil, err
-	}
-	defer env.close()
 	var cells []Bench
 	for _, b := range Benches() {
 		keep := len(opts.Groups) == 0
@@ -138,6 +141,11 @@ func RunBenches(opts BenchOptions) (*BenchReport, error) {
 			cells = append(cells, b)
 		}
 	}
+	return runBenches(cells, opts)
+}
+
+// runBenches runs cells, each on a fresh device, and reports them.
+func runBenches(cells []Bench, opts BenchOptions) (*BenchReport, error) {
 	progress := opts.Progress
 	tol := opts.Tolerance
 	if tol == 0 {
@@ -145,8 +153,7 @@ func RunBenches(opts BenchOptions) (*BenchReport, error) {
 	}
 	r := &BenchReport{Profile: "h200", Source: GatedRun + " and " + Gated3Run + " (queue, reproducible sums), timed gated", GeoMean: map[Role]float64{}}
 	for i, b := range cells {
-		t, err := b.run(env)
-		env.freeAll()
+		t, err := runBench(b)
 		if err != nil {
 			return nil, fmt.Errorf("fidelity: %s %s: %w", b.Group, b.Name, err)
 		}
@@ -170,6 +177,16 @@ func RunBenches(opts BenchOptions) (*BenchReport, error) {
 		}
 	}
 	return r, nil
+}
+
+// runBench runs one cell on a fresh device (benchSpec).
+func runBench(b Bench) (gpu.Timing, error) {
+	env, err := newBenchEnv(benchSpec)
+	if err != nil {
+		return gpu.Timing{}, err
+	}
+	defer env.close()
+	return b.run(env)
 }
 
 func (r *BenchReport) order() {

@@ -86,3 +86,32 @@ func TestBenchReportTargets(t *testing.T) {
 		t.Errorf("strict failures %q: want 2 calibration misses", all)
 	}
 }
+
+// TestBenchCellIndependent runs a cell whose modelled time moves with the
+// seed (a float counter's atomics jitter) alone and after another cell:
+// the figures must be equal, as RunBenches promises, so that a run of some
+// groups agrees with the full run cell by cell.
+func TestBenchCellIndependent(t *testing.T) {
+	pick := func(group, name string) Bench {
+		for _, b := range Benches() {
+			if b.Group == group && b.Name == name {
+				return b
+			}
+		}
+		t.Fatalf("no cell %s %s", group, name)
+		return Bench{}
+	}
+	first := pick("strided reads", "stride 1")
+	cell := pick("counters f32 k=32", "thread_warp packed")
+	alone, err := runBenches([]Bench{cell}, BenchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := runBenches([]Bench{first, cell}, BenchOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := alone.Cells[0].Predicted, after.Cells[1].Predicted; a != b {
+		t.Errorf("%s %s: %.6f ms alone, %.6f ms after %s %s", cell.Group, cell.Name, a, b, first.Group, first.Name)
+	}
+}
