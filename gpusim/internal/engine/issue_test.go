@@ -177,3 +177,50 @@ func TestRuntimeStepNotUnrolled(t *testing.T) {
 		}
 	}
 }
+
+// TestHoist: in a grid-stride loop nvcc issues the stride's product above
+// the loop (one IADD3 a trip steps i: grid_sum in
+// docs/evidence/2026-11-30-h200-l1reuse/sass), so the loop body's reads
+// of gridDim and blockDim and their product issue nothing, and the
+// in-step and local forms issue the same per trip; the induction update,
+// the load and the sum still issue.
+func TestHoist(t *testing.T) {
+	perTrip := func(name string) (sum float64, k *ir.Kernel, w []float64) {
+		k = lower(t, "stride.cu", strideSrc, name)
+		w, _ = issueWeights(k.Code, 4, 0)
+		for p, in := range k.Code {
+			if in.Op == ir.LoopBack {
+				for pc := int(in.Target); pc <= p; pc++ {
+					sum += w[pc]
+				}
+			}
+		}
+		return sum, k, w
+	}
+	in, k, w := perTrip("inline_stride")
+	local, _, _ := perTrip("local_stride")
+	if in != local {
+		t.Errorf("per trip: %v issued with the stride in the step, %v with it in a local, want the same", in, local)
+	}
+	lo, hi := -1, -1
+	for p, c := range k.Code {
+		if c.Op == ir.LoopBack {
+			lo, hi = int(c.Target), p
+		}
+	}
+	for pc, c := range k.Code {
+		switch c.Op {
+		case ir.S2R, ir.Mul:
+			if c.Op == ir.S2R && cudac.Builtin(c.Aux) != cudac.GridDimX && cudac.Builtin(c.Aux) != cudac.BlockDimX {
+				continue
+			}
+			if pc >= lo && pc <= hi && w[pc] != 0 {
+				t.Errorf("%d %v in the loop: weight %v, want 0 (hoisted)", pc, &c, w[pc])
+			}
+		case ir.Ld, ir.LoopBack:
+			if w[pc] != 1 {
+				t.Errorf("%d %v: weight %v, want 1", pc, &c, w[pc])
+			}
+		}
+	}
+}
