@@ -1,9 +1,6 @@
 package engine
 
-import (
-	"github.com/warplab/warplab/cudac"
-	"github.com/warplab/warplab/gpusim/internal/ir"
-)
+import "github.com/warplab/warplab/gpusim/internal/ir"
 
 // What the SMs' schedulers issue. The IR is not the GPU's machine code:
 // it materialises every constant (movi), copies values between an inlined
@@ -28,7 +25,6 @@ func issueWeights(code []ir.Inst, unroll, unrollALU int64) (w []float64, unrolle
 	for pc := range code {
 		w[pc] = issueWeight(code[pc].Op)
 	}
-	hoist(code, w)
 	if unroll <= 1 {
 		return w, unrolled
 	}
@@ -147,94 +143,4 @@ func aluOnly(body []ir.Inst) bool {
 		}
 	}
 	return true
-}
-
-// hoist sets to 0 the weight of the instructions of an innermost loop that
-// nvcc computes once above it: reads of the launch's special registers
-// (threadIdx, blockIdx, blockDim, gridDim) and integer arithmetic on
-// them, on constants and on values the loop does not change, outside any
-// branch in the body. The grid-stride loop's i += gridDim.x * blockDim.x
-// is one IADD3 a trip on the H200, its IMAD above the loop
-// (docs/evidence/2026-11-30-h200-l1reuse/sass/l1reuse.sm_90.sass,
-// grid_sum), where the IR reads both registers and multiplies them every
-// trip.
-func hoist(code []ir.Inst, w []float64) {
-	for p := range code {
-		lb := &code[p]
-		if lb.Op != ir.LoopBack || lb.Target < 0 || int(lb.Target) > p {
-			continue
-		}
-		lo := int(lb.Target)
-		body := code[lo:p]
-		innermost := true
-		for i := range body {
-			if body[i].Op == ir.Loop || body[i].Op == ir.LoopBack {
-				innermost = false
-			}
-		}
-		if !innermost {
-			continue
-		}
-		inv := make([]bool, len(body))
-		// invariantAt reports whether r holds, at body index i, a value the
-		// loop does not change.
-		invariantAt := func(r ir.Reg, i int) bool {
-			if r == ir.NoReg {
-				return true
-			}
-			for j := i - 1; j >= 0; j-- {
-				if body[j].Dst == r {
-					return inv[j]
-				}
-			}
-			for j := i; j < len(body); j++ {
-				if body[j].Dst == r {
-					return false // carried from the previous trip
-				}
-			}
-			return true
-		}
-		depth := 0
-		for i := range body {
-			in := &body[i]
-			switch in.Op {
-			case ir.If, ir.Switch:
-				depth++
-			case ir.EndIf, ir.EndSwitch:
-				depth--
-			}
-			if depth != 0 || in.Dst == ir.NoReg {
-				continue
-			}
-			switch in.Op {
-			case ir.S2R:
-				inv[i] = cudac.Builtin(in.Aux).IsSpecialRegister()
-			case ir.Add, ir.Sub, ir.Mul, ir.And, ir.Or, ir.Xor, ir.Shl, ir.Shr, ir.Min, ir.Max, ir.Lea, ir.Cvt:
-				if in.Op != ir.Lea && in.Op != ir.Cvt && !isInt(in.T) {
-					continue
-				}
-				b := in.B
-				if in.Flags&ir.FlagImmB != 0 || in.Op == ir.Cvt {
-					b = ir.NoReg
-				}
-				inv[i] = invariantAt(in.A, i) && invariantAt(b, i)
-			case ir.MovI:
-				inv[i] = true
-			case ir.Mov:
-				inv[i] = invariantAt(in.A, i)
-			}
-			if inv[i] {
-				w[lo+i] = 0
-			}
-		}
-	}
-}
-
-// isInt reports whether kind k is an integer type.
-func isInt(k cudac.Kind) bool {
-	switch k {
-	case cudac.Int32, cudac.Uint32, cudac.Int64, cudac.Uint64:
-		return true
-	}
-	return false
 }
