@@ -113,3 +113,63 @@ func CheckPredictions(t testing.TB, cells []Prediction, known map[string]string)
 		}
 	}
 }
+
+// Modal is a cell the GPU runs in one of two or more modes, process to
+// process, for a reason outside the kernel's source (where its data lies
+// in memory, how its first wave starts): Ms are the modes' measured times
+// in ms, from committed evidence, Priced the index of the mode the model
+// prices, and Why what is known of the modes.
+type Modal struct {
+	Ms     []float64
+	Priced int
+	Why    string
+}
+
+// CheckModal checks the cells that modal names and returns the others,
+// for CheckPredictions. A modal cell fails t when its measurement is
+// within Fixed of none of its modes (the GPU did something the list does
+// not know: measure again and update it), or when its prediction is more
+// than Tolerance off the mode the model prices; otherwise the run's mode
+// and the prediction's ratio to this run's measurement are logged. A
+// modal cell absent from cells fails t, as a known miss does.
+func CheckModal(t testing.TB, cells []Prediction, modal map[string]Modal) []Prediction {
+	t.Helper()
+	var rest []Prediction
+	seen := make(map[string]bool, len(modal))
+	for _, c := range cells {
+		m, ok := modal[c.Cell]
+		if !ok {
+			rest = append(rest, c)
+			continue
+		}
+		seen[c.Cell] = true
+		if m.Priced < 0 || m.Priced >= len(m.Ms) {
+			t.Errorf("%s: the model prices mode %d of %d", c.Cell, m.Priced, len(m.Ms))
+			continue
+		}
+		mode := -1
+		for i, ms := range m.Ms {
+			if q := c.Measured / ms; q >= 1/Fixed && q <= Fixed {
+				mode = i
+				break
+			}
+		}
+		if mode < 0 {
+			t.Errorf("%s: measured %.4f ms, within ±20%% of none of its modes %v ms: measure again and update the list", c.Cell, c.Measured, m.Ms)
+			continue
+		}
+		priced := m.Ms[m.Priced]
+		if q := c.Predicted / priced; !(q >= 1/Tolerance && q <= Tolerance) {
+			t.Errorf("%s: predicted %.4f ms, %.2f times the mode it prices (%.4f ms): outside ±30%%", c.Cell, c.Predicted, q, priced)
+			continue
+		}
+		t.Logf("%s: predicted %.4f ms, measured %.4f ms (x%.2f) in mode %d of %v ms; the model prices mode %d: %s",
+			c.Cell, c.Predicted, c.Measured, c.Predicted/c.Measured, mode, m.Ms, m.Priced, m.Why)
+	}
+	for cell := range modal {
+		if !seen[cell] {
+			t.Errorf("%s: listed as modal but not measured: the list names a cell the test no longer has", cell)
+		}
+	}
+	return rest
+}

@@ -100,3 +100,42 @@ func TestCheckPredictions(t *testing.T) {
 		t.Errorf("the known miss is not logged with its reason:\n%s", r.logs)
 	}
 }
+
+func TestCheckModal(t *testing.T) {
+	modal := map[string]Modal{
+		"fast mode": {Ms: []float64{0.2, 0.3}, Priced: 0, Why: "two modes"},
+		"slow mode": {Ms: []float64{0.2, 0.3}, Priced: 0, Why: "two modes"},
+		"new mode":  {Ms: []float64{0.2, 0.3}, Priced: 0},
+		"off":       {Ms: []float64{0.2, 0.3}, Priced: 1},
+		"bad index": {Ms: []float64{0.2}, Priced: 1},
+		"gone":      {Ms: []float64{1}},
+	}
+	cells := []Prediction{
+		{"fast mode", 0.22, 0.21},
+		{"slow mode", 0.22, 0.32}, // 0.69 of this run, but in the slow mode, and priced right for the fast one
+		{"new mode", 0.22, 0.5},
+		{"off", 0.2, 0.3}, // prices the slow mode 0.67 off
+		{"bad index", 0.2, 0.2},
+		{"other", 1, 1},
+	}
+	r := &recorder{}
+	rest := CheckModal(r, cells, modal)
+	if len(rest) != 1 || rest[0].Cell != "other" {
+		t.Errorf("the cells left for CheckPredictions: %v, want only other", rest)
+	}
+	for _, want := range []string{"new mode: measured 0.5000 ms, within ±20% of none of its modes [0.2 0.3] ms",
+		"off: predicted 0.2000 ms, 0.67 times the mode it prices (0.3000 ms): outside ±30%",
+		"bad index: the model prices mode 1 of 1", "gone: listed as modal but not measured"} {
+		if !strings.Contains(r.all, want) {
+			t.Errorf("no error %q in:\n%s", want, r.all)
+		}
+	}
+	for _, not := range []string{"fast mode", "slow mode", "other"} {
+		if strings.Contains(r.all, not) {
+			t.Errorf("an error about %q:\n%s", not, r.all)
+		}
+	}
+	if !strings.Contains(r.logs, "slow mode: predicted 0.2200 ms, measured 0.3200 ms (x0.69) in mode 1 of [0.2 0.3] ms; the model prices mode 0: two modes") {
+		t.Errorf("the slow run is not logged with its mode:\n%s", r.logs)
+	}
+}
