@@ -19,17 +19,9 @@ type atomGroup struct {
 	k     int // distinct addresses
 }
 
-// addZero counts a lane that adds zero to addr, added already.
-func (g *atomGroup) addZero(addr uint64) {
-	for i := 0; i < g.k; i++ {
-		if g.addrs[i] == addr {
-			g.zeros[i]++
-			return
-		}
-	}
-}
-
-func (g *atomGroup) add(sp uint8, addr uint64) {
+// add counts a lane's operation on addr and returns the address's index
+// in the group.
+func (g *atomGroup) add(sp uint8, addr uint64) int {
 	if g.n == 0 {
 		g.space = sp
 	}
@@ -37,12 +29,13 @@ func (g *atomGroup) add(sp uint8, addr uint64) {
 	for i := 0; i < g.k; i++ {
 		if g.addrs[i] == addr {
 			g.count[i]++
-			return
+			return i
 		}
 	}
 	g.addrs[g.k] = addr
 	g.count[g.k] = 1
 	g.k++
+	return g.k - 1
 }
 
 // atomStats accumulates the launch's atomic traffic.

@@ -463,6 +463,10 @@ func seqWindow(addr, base, n, size uint64) (uint64, bool) {
 	return o0, true
 }
 
+// span returns how many 1<<shift-byte units (32-byte sectors at 5,
+// 128-byte lines at 7) the n bytes from a touch.
+func span(a, n uint64, shift uint) int64 { return int64((a+n-1)>>shift - a>>shift + 1) }
+
 // loadSeq is loadFast for a sequential access.
 func (x *exec) loadSeq(w *warp, d *[32]uint64, addr, size uint64, hintShared bool, cache *Alloc, pc int) bool {
 	if hintShared {
@@ -489,12 +493,12 @@ func (x *exec) loadSeq(w *warp, d *[32]uint64, addr, size uint64, hintShared boo
 	c := &w.blk.ctx.count
 	a0 := cache.Base + o0
 	c.GlobalLoadRequests++
-	c.GlobalLoadSectors += int64((a0+32*size-1)>>5 - a0>>5 + 1)
+	c.GlobalLoadSectors += span(a0, 32*size, 5)
 	cx := w.blk.ctx
 	cx.l2.part = w.blk.part
 	moved, hits, lone := dramBytesSeq(a0, size, &w.l1, &cx.l2, l2Load)
 	c.GlobalLoadBytes += 32 * int64(size)
-	cx.globalLoad(int64((a0+32*size-1)>>7-a0>>7+1), moved, hits, lone)
+	cx.globalLoad(span(a0, 32*size, 7), moved, hits, lone)
 	return true
 }
 
@@ -524,8 +528,8 @@ func (x *exec) storeSeq(w *warp, v *[32]uint64, addr, size uint64, hintShared bo
 	c := &w.blk.ctx.count
 	a0 := cache.Base + o0
 	c.GlobalStoreRequests++
-	c.GlobalStoreSectors += int64((a0+32*size-1)>>5 - a0>>5 + 1)
-	w.blk.ctx.storeLines += int64((a0+32*size-1)>>7 - a0>>7 + 1)
+	c.GlobalStoreSectors += span(a0, 32*size, 5)
+	w.blk.ctx.storeLines += span(a0, 32*size, 7)
 	w.blk.ctx.storeSectors += seqPartialSectors(a0, 32*size)
 	w.blk.ctx.l2.part = w.blk.part
 	moved, _, _ := dramBytesSeq(a0, size, nil, &w.blk.ctx.l2, l2Store)

@@ -542,9 +542,9 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 			if hasDst {
 				d[l] = old
 			}
-			group.add(sp, addr)
+			i := group.add(sp, addr)
 			if floatAdd && sp == spShared && v&^signBit(k) == 0 {
-				group.addZero(addr)
+				group.zeros[i]++
 			}
 			if sp == spShared {
 				if rs := w.blk.race; rs != nil {

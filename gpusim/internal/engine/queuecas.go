@@ -1,6 +1,9 @@
 package engine
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // A block's shared float atomicAdd is a compare-and-swap loop
 // (ATOMS.CAST.SPIN): each trip loads the word, adds, and swaps if the word
@@ -63,12 +66,7 @@ func arcSpread(points []float32, period float64) float64 {
 	var s [32]float32
 	p := s[:len(points)]
 	copy(p, points)
-	// Insertion sort: at most 32 points, no allocation.
-	for i := 1; i < len(p); i++ {
-		for j := i; j > 0 && p[j] < p[j-1]; j-- {
-			p[j], p[j-1] = p[j-1], p[j]
-		}
-	}
+	slices.Sort(p)
 	gap := period - float64(p[len(p)-1]) + float64(p[0])
 	for i := 1; i < len(p); i++ {
 		gap = max(gap, float64(p[i]-p[i-1]))

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 )
@@ -52,15 +53,7 @@ func partialSectors(base uint64, offs *[32]uint64, mask uint32, size uint64) int
 	}
 	secs := buf[:k]
 	if !sorted {
-		slices.SortFunc(secs, func(a, b sec) int {
-			switch {
-			case a.s < b.s:
-				return -1
-			case a.s > b.s:
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(secs, func(a, b sec) int { return cmp.Compare(a.s, b.s) })
 		// Merge the masks of repeated sectors.
 		j := 0
 		for i := 1; i < len(secs); i++ {

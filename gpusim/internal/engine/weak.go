@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"math/bits"
 	"slices"
 	"unsafe"
@@ -188,15 +189,7 @@ func (x *exec) drain(b *block, pick func(*bufEntry) bool) {
 		}
 	}
 	wb.ents = keep
-	slices.SortStableFunc(out, func(a, b bufEntry) int {
-		switch {
-		case a.due < b.due:
-			return -1
-		case a.due > b.due:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b bufEntry) int { return cmp.Compare(a.due, b.due) })
 	for _, e := range out {
 		x.publish(wb, e.addr, e.p, uint64(e.size), e.val)
 		if x.lateAny {
