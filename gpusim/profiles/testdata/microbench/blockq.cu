@@ -62,12 +62,6 @@ constexpr int kBlock = 256;
 constexpr int kWarps = kBlock / 32;
 constexpr long long kGoAfter = 3000;
 
-__device__ inline unsigned sm_id() {
-    unsigned id;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-    return id;
-}
-
 // Waits until clock64() >= until: sleeps while far, spins for the last 200.
 __device__ inline void wait_until(long long until) {
     while (until - clock64() > 200) __nanosleep(32);
@@ -127,12 +121,12 @@ __global__ void probe(const float* x, const long long* delay, long long* wrec, f
         wrec[4 * warp + 0] = t_bar;
         wrec[4 * warp + 1] = t_in;
         wrec[4 * warp + 2] = t_out;
-        wrec[4 * warp + 3] = sm_id();
+        wrec[4 * warp + 3] = mb::smid();
     }
     if (threadIdx.x == 0) {
         brec[0] = t_bar;
         brec[1] = t_end;
-        brec[2] = sm_id();
+        brec[2] = mb::smid();
         brec[3] = __float_as_uint(s);
     }
 }
@@ -189,7 +183,7 @@ __global__ void bar_probe(int iters, long long* rec, float* sink) {
     const long long t1 = clock64();
     if (threadIdx.x == 0) {
         rec[2 * blockIdx.x] = t1 - t0;
-        rec[2 * blockIdx.x + 1] = sm_id();
+        rec[2 * blockIdx.x + 1] = mb::smid();
         sink[blockIdx.x] = sh[0];
     }
 }
@@ -229,8 +223,7 @@ int main(int argc, char** argv) {
     const mb::DevInfo dev = mb::print_header(
         "blockq", "a block's shared float queue: per-warp arrival and the mode; bar.sync cost vs warps a block", argc, argv);
     mb::Budget budget(90.0);
-    const char* only = argc > 1 ? argv[1] : nullptr;
-    auto part = [&](const char* p) { return only == nullptr || std::strcmp(only, p) == 0; };
+    const mb::Parts part(argc, argv);
     mb::warm_gpu(dev, 0.3);
 
     // ------------------------------------------------------------ queue

@@ -25,25 +25,6 @@ namespace {
 
 constexpr unsigned kFull = 0xffffffffu;
 
-__device__ __forceinline__ unsigned long long gtimer() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-__device__ __forceinline__ unsigned smid() {
-    unsigned r;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-    return r;
-}
-
-__host__ __device__ inline float value_of(unsigned i) {
-    const unsigned h = mb::hash32(i ^ 0x6a09e667u);
-    if ((h & 1023u) == 7u) return -0.0f;
-    const float mag = (float)(h >> 8) * (1.0f / 16777216.0f) * 1000.0f;
-    return (h & 1u) ? -mag - 1.0f : mag;
-}
-
 struct WarpRec {
     unsigned long long t0, t1;  // global timer (ns) at start and end
     long long c0;               // the SM's clock64 at start
@@ -51,12 +32,12 @@ struct WarpRec {
 };
 
 __global__ void k_cas_rec(float* m, unsigned n, unsigned C, WarpRec* rec) {
-    const unsigned long long t0 = gtimer();
+    const unsigned long long t0 = mb::gtimer();
     const long long c0 = clock64();
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned fails = 0, trips = 0, fresh = 0;
     if (i < n) {
-        const float v = value_of(i);
+        const float v = mb::cas_value(i);
         int* ai = (int*)&m[i / C];
         int old = *ai;
         fresh = __int_as_float(old) == -INFINITY ? 1u : 0u;
@@ -73,13 +54,13 @@ __global__ void k_cas_rec(float* m, unsigned n, unsigned C, WarpRec* rec) {
         fresh += __shfl_down_sync(kFull, fresh, off);
         trips = max(trips, __shfl_down_sync(kFull, trips, off));
     }
-    const unsigned long long t1 = gtimer();
+    const unsigned long long t1 = mb::gtimer();
     if ((threadIdx.x & 31) == 0) {
         WarpRec r;
         r.t0 = t0;
         r.t1 = t1;
         r.c0 = c0;
-        r.sm = smid();
+        r.sm = mb::smid();
         r.fails = fails;
         r.trips = trips;
         r.fresh = fresh;
@@ -124,12 +105,7 @@ int main(int argc, char** argv) {
         // Check: every group holds its maximum.
         std::vector<float> got(groups);
         CK(cudaMemcpy(got.data(), m, (size_t)groups * 4, cudaMemcpyDeviceToHost));
-        unsigned wrong = 0;
-        for (unsigned g = 0; g < groups; ++g) {
-            float w = -INFINITY;
-            for (unsigned i = g * C; i < (g + 1) * C; ++i) w = std::max(w, value_of(i));
-            if (!(got[g] == w)) ++wrong;
-        }
+        const unsigned wrong = mb::cas_wrong_groups(got, C);
         unsigned long long fails = 0, tmin = ~0ull, step = ~0ull;
         for (const WarpRec& r : h) {
             fails += r.fails;

@@ -38,26 +38,6 @@ namespace {
 
 constexpr unsigned kFull = 0xffffffffu;
 
-__device__ __forceinline__ unsigned long long gtimer() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
-// The SM's clock; the memory clobber keeps loads and atomics on their side.
-__device__ __forceinline__ long long cyc() {
-    long long t;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(t) : : "memory");
-    return t;
-}
-
-__host__ __device__ inline float value_of(unsigned i) {
-    const unsigned h = mb::hash32(i ^ 0x6a09e667u);
-    if ((h & 1023u) == 7u) return -0.0f;
-    const float mag = (float)(h >> 8) * (1.0f / 16777216.0f) * 1000.0f;
-    return (h & 1u) ? -mag - 1.0f : mag;
-}
-
 struct WaitRec {
     unsigned long long t0;           // global timer (ns) at start
     unsigned long long trip_cycles;  // summed over the lanes' trips
@@ -65,26 +45,26 @@ struct WaitRec {
 };
 
 __global__ void k_cas_wait(float* m, unsigned n, unsigned C, WaitRec* rec) {
-    const unsigned long long t0 = gtimer();
+    const unsigned long long t0 = mb::gtimer();
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned fails = 0, trips = 0, fresh = 0;
     unsigned load_c = 0xffffffffu, first_c = 0xffffffffu;
     unsigned long long trip_c = 0;
     if (i < n) {
-        const float v = value_of(i);
+        const float v = mb::cas_value(i);
         int* ai = (int*)&m[i / C];
-        const long long c0 = cyc();
+        const long long c0 = mb::clock_ordered();
         int old = *ai;
         long long top = 0;
         for (;;) {
             if (!(__int_as_float(old) < v)) {
-                const long long c = cyc();
+                const long long c = mb::clock_ordered();
                 if (trips == 0) load_c = (unsigned)(c - c0);
                 else trip_c += (unsigned long long)(c - top);
                 if (trips == 1) first_c = (unsigned)(c - top);
                 break;
             }
-            const long long c = cyc();
+            const long long c = mb::clock_ordered();
             if (trips == 0) {
                 load_c = (unsigned)(c - c0);
                 fresh = __int_as_float(old) == -INFINITY ? 1u : 0u;
@@ -97,7 +77,7 @@ __global__ void k_cas_wait(float* m, unsigned n, unsigned C, WaitRec* rec) {
             old = atomicCAS(ai, assumed, __float_as_int(v));
             ++trips;
             if (old == assumed) {
-                const long long e = cyc();
+                const long long e = mb::clock_ordered();
                 trip_c += (unsigned long long)(e - top);
                 if (trips == 1) first_c = (unsigned)(e - top);
                 break;
@@ -156,13 +136,6 @@ __global__ void k_empty(int* sink) {
     if (threadIdx.x == 12345) sink[0] = 1;
 }
 
-double pct(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t k = std::min(v.size() - 1, (size_t)(p * (v.size() - 1) + 0.5));
-    return v[k];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -190,12 +163,7 @@ int main(int argc, char** argv) {
         CK(cudaMemcpy(h.data(), rec, (size_t)warps * sizeof(WaitRec), cudaMemcpyDeviceToHost));
         std::vector<float> got(groups);
         CK(cudaMemcpy(got.data(), m, (size_t)groups * 4, cudaMemcpyDeviceToHost));
-        unsigned wrong = 0;
-        for (unsigned g = 0; g < groups; ++g) {
-            float w = -INFINITY;
-            for (unsigned i = g * C; i < (g + 1) * C; ++i) w = std::max(w, value_of(i));
-            if (!(got[g] == w)) ++wrong;
-        }
+        const unsigned wrong = mb::cas_wrong_groups(got, C);
         unsigned long long fails = 0, fresh = 0;
         std::vector<double> ld, ft, tm_;
         for (const WaitRec& r : h) {
@@ -214,7 +182,7 @@ int main(int argc, char** argv) {
         std::vector<double>* vs[3] = {&ld, &ft, &tm_};
         for (int k = 0; k < 3; ++k)
             std::printf("pct,%u,%s,%zu,%.0f,%.0f,%.0f,%.0f,p10 p50 p90 p99\n", C, names[k], vs[k]->size(),
-                        pct(*vs[k], 0.1), pct(*vs[k], 0.5), pct(*vs[k], 0.9), pct(*vs[k], 0.99));
+                        mb::pct(*vs[k], 0.1), mb::pct(*vs[k], 0.5), mb::pct(*vs[k], 0.9), mb::pct(*vs[k], 0.99));
         // since_first: a = mean load_cycles, b = mean first_trip (warps with a CAS), c = fresh lanes, d = fails
         const unsigned wpg = std::max(1u, C / 32);
         const double bins[] = {0, 250, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000, 1e18};

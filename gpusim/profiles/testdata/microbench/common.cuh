@@ -25,6 +25,13 @@
 //     the first measurement.
 //   - check bookkeeping: note_check() counts failures; finish() prints them
 //     and returns the exit code (0 all passed, 1 some check failed).
+//   - Parts: the part a program runs when its first argument names one.
+//   - device readings: smid(), gtimer() (the global timer, ns), and
+//     gtimer_ordered() / clock_ordered() (the global timer and the SM's
+//     clock64 with a memory clobber, so that loads and atomics stay on
+//     their side of the reading).
+//   - cas_value(i): the CAS-loop programs' contender values;
+//     cas_wrong_groups() checks their maxima.
 //
 // Written for warplab; CUDA C++17, nvcc -O3 -std=c++17 -arch=sm_90 (or sm_75).
 #pragma once
@@ -374,6 +381,46 @@ inline int finish(const char* program, const Budget& b) {
     return failures() ? 1 : 0;
 }
 
+// ---------------------------------------------------------------- parts
+
+// The part of a program to run: all of them, or the one its first argument
+// names (`mergeburst burst`).
+struct Parts {
+    const char* only;
+    Parts(int argc, char** argv) : only(argc > 1 ? argv[1] : nullptr) {}
+    bool operator()(const char* p) const { return only == nullptr || std::strcmp(only, p) == 0; }
+};
+
+// ---------------------------------------------------------------- device readings
+
+// The SM this thread runs on.
+__device__ __forceinline__ unsigned smid() {
+    unsigned r;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
+    return r;
+}
+
+// The GPU's global timer, in ns.
+__device__ __forceinline__ unsigned long long gtimer() {
+    unsigned long long r;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(r));
+    return r;
+}
+
+// The global timer with a memory clobber: loads and atomics stay on their side.
+__device__ __forceinline__ unsigned long long gtimer_ordered() {
+    unsigned long long r;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(r)::"memory");
+    return r;
+}
+
+// The SM's clock64 with a memory clobber: loads and atomics stay on their side.
+__device__ __forceinline__ long long clock_ordered() {
+    long long r;
+    asm volatile("mov.u64 %0, %%clock64;" : "=l"(r)::"memory");
+    return r;
+}
+
 // ---------------------------------------------------------------- random
 
 // A 32-bit integer mixer (xorshift-multiply finaliser). Host and device.
@@ -399,6 +446,27 @@ struct Lcg {
         return lo + (hi - lo) * (static_cast<float>(next() >> 8) * (1.0f / 16777216.0f));
     }
 };
+
+// The CAS-loop programs' contender values (cas, cas_timeline, cas_wait,
+// hotlines): a hash of i to +-[0, 1000), 1 in 1024 of them -0.
+__host__ __device__ inline float cas_value(unsigned i) {
+    const unsigned h = hash32(i ^ 0x6a09e667u);
+    if ((h & 1023u) == 7u) return -0.0f;
+    const float mag = (float)(h >> 8) * (1.0f / 16777216.0f) * 1000.0f;
+    return (h & 1u) ? -mag - 1.0f : mag;
+}
+
+// How many of got's groups (got[g] for contenders g*C .. g*C+C-1) hold other
+// than their greatest cas_value (-0.0 == +0.0 counts as right).
+inline unsigned cas_wrong_groups(const std::vector<float>& got, unsigned C) {
+    unsigned wrong = 0;
+    for (unsigned g = 0; g < (unsigned)got.size(); ++g) {
+        float w = -INFINITY;
+        for (unsigned i = g * C; i < (g + 1) * C; ++i) w = std::max(w, cas_value(i));
+        if (!(got[g] == w)) ++wrong;
+    }
+    return wrong;
+}
 
 inline double kahan_sum(const float* x, size_t n) {
     double s = 0, c = 0;

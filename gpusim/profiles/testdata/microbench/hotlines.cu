@@ -30,13 +30,6 @@
 
 namespace {
 
-__host__ __device__ inline float value_of(unsigned i) {
-    const unsigned h = mb::hash32(i ^ 0x6a09e667u);
-    if ((h & 1023u) == 7u) return -0.0f;
-    const float mag = (float)(h >> 8) * (1.0f / 16777216.0f) * 1000.0f;
-    return (h & 1u) ? -mag - 1.0f : mag;
-}
-
 inline int bits_of(float f) {
     int b;
     std::memcpy(&b, &f, 4);
@@ -91,13 +84,13 @@ __global__ void k_load_after(int* p, int steps, long long* cycles) {
 
 __global__ void k_max(float* m, unsigned n, unsigned C, unsigned stride) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) atomicMax((int*)&m[(i / C) * stride], __float_as_int(value_of(i)));
+    if (i < n) atomicMax((int*)&m[(i / C) * stride], __float_as_int(mb::cas_value(i)));
 }
 
 __global__ void k_max_used(float* m, unsigned n, unsigned C, unsigned* flag) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const int old = atomicMax((int*)&m[i / C], __float_as_int(value_of(i)));
+    const int old = atomicMax((int*)&m[i / C], __float_as_int(mb::cas_value(i)));
     if (old == 0x7fffffff) flag[0] = 1;  // never: the values are finite
 }
 
@@ -105,7 +98,7 @@ __global__ void k_cas(float* m, unsigned n, unsigned C, uint2* rec) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned fails = 0, fresh = 0;
     if (i < n) {
-        const float v = value_of(i);
+        const float v = mb::cas_value(i);
         int* ai = (int*)&m[i / C];
         int old = *ai;
         fresh = __int_as_float(old) == -INFINITY ? 1u : 0u;
@@ -200,7 +193,7 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&flag, 4));
     CK(cudaMemset(flag, 0, 4));
     std::vector<float> vals(n);
-    for (unsigned i = 0; i < n; ++i) vals[i] = value_of(i);
+    for (unsigned i = 0; i < n; ++i) vals[i] = mb::cas_value(i);
     std::vector<uint2> h(warps);
     const char* names[4] = {"max_packed", "max_padded", "max_used", "cas_packed"};
     std::printf("table,kernel,contenders,groups,lines,median_ms,mean_ms,min_ms,max_ms,stdev_ms,fails,fails_per_thread,fresh_warps,check\n");

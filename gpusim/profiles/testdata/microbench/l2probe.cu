@@ -29,44 +29,10 @@
 
 namespace {
 
-__global__ void denomAtomic(const float* x, float* denom, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) atomicAdd(denom, expf(x[i]));
-}
-
-__global__ void denomShared(const float* x, float* denom, int n) {
-    __shared__ float blockSum;
-    if (threadIdx.x == 0) blockSum = 0.0f;
-    __syncthreads();
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) atomicAdd(&blockSum, expf(x[i]));
-    __syncthreads();
-    if (threadIdx.x == 0) atomicAdd(denom, blockSum);
-}
-
-__device__ float warpTotal(float v) {
-    v += __shfl_down_sync(0xffffffff, v, 16);
-    v += __shfl_down_sync(0xffffffff, v, 8);
-    v += __shfl_down_sync(0xffffffff, v, 4);
-    v += __shfl_down_sync(0xffffffff, v, 2);
-    v += __shfl_down_sync(0xffffffff, v, 1);
-    return v;
-}
-
-__global__ void denomShuffle(const float* x, float* denom, int n) {
-    __shared__ float warpSums[32];
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-    float v = i < n ? expf(x[i]) : 0.0f;
-    v = warpTotal(v);
-    if (lane == 0) warpSums[warp] = v;
-    __syncthreads();
-    if (warp == 0) {
-        v = lane < warps ? warpSums[lane] : 0.0f;
-        v = warpTotal(v);
-        if (lane == 0) atomicAdd(denom, v);
-    }
-}
+// The lab's kernels, the same source the lab runs.
+#include "../../../../labs/softmax/kernels/atomic.cu"
+#include "../../../../labs/softmax/kernels/shared.cu"
+#include "../../../../labs/softmax/kernels/shuffle.cu"
 
 __global__ void l2_stride(const unsigned* in, unsigned mask, unsigned stride, int iters, unsigned* out) {
     const unsigned t = blockIdx.x * blockDim.x + threadIdx.x, T = gridDim.x * blockDim.x;

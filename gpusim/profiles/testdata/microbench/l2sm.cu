@@ -44,47 +44,29 @@ constexpr int kMaxSM = 1024;
 constexpr int kChains = 4;
 constexpr int kShort = 8, kLong = 40;
 
-__device__ __forceinline__ unsigned smid() {
-    unsigned r;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-    return r;
-}
-
-__device__ __forceinline__ unsigned long long gtimer() {
-    unsigned long long r;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(r)::"memory");
-    return r;
-}
-
-__device__ __forceinline__ long long clk() {
-    long long r;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(r)::"memory");
-    return r;
-}
-
 // r is never negative (the words count up from 0), so r >> 31 is 0, but
 // the compiler cannot know: each step waits for the one before.
 __device__ long long atom_chain(int* p, int steps, int* sink) {
     int r = 0;
-    const long long c0 = clk();
+    const long long c0 = mb::clock_ordered();
     for (int s = 0; s < steps; ++s) r = atomicAdd(p + (r >> 31), 1);
     *sink = r;  // waits for the last step
-    return clk() - c0;
+    return mb::clock_ordered() - c0;
 }
 
 __device__ long long load_chain(int* p, int steps, int* sink) {
     int v = 0;
-    const long long c0 = clk();
+    const long long c0 = mb::clock_ordered();
     for (int s = 0; s < steps; ++s) v = __ldcg(p + (v >> 31));
     *sink = v;
-    return clk() - c0;
+    return mb::clock_ordered() - c0;
 }
 
 // out[((sm * nt + t) * 2 + kind) * 2 * kChains + c * 2 + long]
 __global__ void k_lat(unsigned* claim, unsigned* ticket, unsigned* turn, int* const* targets, int nt, long long* out,
                       unsigned* order, int* sink) {
     if (threadIdx.x != 0) return;
-    const unsigned sm = smid();
+    const unsigned sm = mb::smid();
     if (sm >= (unsigned)kMaxSM) return;
     if (atomicCAS(&claim[sm], 0u, 1u) != 0u) return;
     const unsigned t = atomicAdd(ticket, 1u);
@@ -114,21 +96,21 @@ __global__ void k_lat(unsigned* claim, unsigned* ticket, unsigned* turn, int* co
 // first 16.384 us boundary at least 12 us after its block's start.
 __global__ void k_first(unsigned* head, unsigned k, int sync, unsigned* wsm, unsigned* wrank,
                         unsigned long long* bstart, unsigned long long* btarget, unsigned* bsm) {
-    const unsigned long long g = gtimer();
+    const unsigned long long g = mb::gtimer_ordered();
     const unsigned long long target = ((g + 12000ull) / 16384ull + 1ull) * 16384ull;
     if (sync)
-        while (gtimer() < target) {
+        while (mb::gtimer_ordered() < target) {
         }
     const unsigned start = atomicAdd(head, k);
     const unsigned lo = __reduce_min_sync(0xffffffffu, start);
     if (threadIdx.x == 0) {
         bstart[blockIdx.x] = g;
         btarget[blockIdx.x] = target;
-        bsm[blockIdx.x] = smid();
+        bsm[blockIdx.x] = mb::smid();
     }
     if ((threadIdx.x & 31) == 0) {
         const unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-        wsm[w] = smid();
+        wsm[w] = mb::smid();
         wrank[w] = lo;
     }
 }
@@ -143,7 +125,7 @@ __global__ void k_pops(unsigned* head, unsigned n, unsigned k, unsigned* wsm, un
     }
     if ((threadIdx.x & 31) == 0) {
         const unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
-        wsm[w] = smid();
+        wsm[w] = mb::smid();
         wpops[w] = pops;
     }
 }

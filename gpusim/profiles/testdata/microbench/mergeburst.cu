@@ -39,12 +39,6 @@ namespace {
 
 constexpr int kBlock = 256;
 
-__device__ inline unsigned long long gtime() {
-    unsigned long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t)::"memory");
-    return t;
-}
-
 template <int WALK, int MERGE>
 __global__ void burst(const int* bin, int n, unsigned* hist, int bins, unsigned fill, unsigned* sink,
                       unsigned long long* rec) {
@@ -52,7 +46,7 @@ __global__ void burst(const int* bin, int n, unsigned* hist, int bins, unsigned 
     for (int b = threadIdx.x; b < bins; b += blockDim.x) local[b] = 0;
     __syncthreads();
     unsigned long long t0 = 0, t1 = 0;
-    if (threadIdx.x == 0) t0 = gtime();
+    if (threadIdx.x == 0) t0 = mb::gtimer_ordered();
     if (WALK == 1) {
         for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
             atomicAdd(&local[bin[i]], 1u);
@@ -65,7 +59,7 @@ __global__ void burst(const int* bin, int n, unsigned* hist, int bins, unsigned 
         for (int i = lo; i < hi; i++) atomicAdd(&local[bin[i]], 1u);
     }
     __syncthreads();
-    if (threadIdx.x == 0) t1 = gtime();
+    if (threadIdx.x == 0) t1 = mb::gtimer_ordered();
     if (MERGE) {
         for (int b = threadIdx.x; b < bins; b += blockDim.x) {
             const unsigned v = local[b] + fill;
@@ -80,7 +74,7 @@ __global__ void burst(const int* bin, int n, unsigned* hist, int bins, unsigned 
     if (threadIdx.x == 0) {
         rec[3 * blockIdx.x] = t0;
         rec[3 * blockIdx.x + 1] = t1;
-        rec[3 * blockIdx.x + 2] = gtime();
+        rec[3 * blockIdx.x + 2] = mb::gtimer_ordered();
     }
 }
 
@@ -143,8 +137,7 @@ int main(int argc, char** argv) {
     const mb::DevInfo dev = mb::print_header(
         "mergeburst", "privatised histogram merge: when it reaches the L2 and how long the L2 drains it", argc, argv);
     mb::Budget budget(60.0);
-    const char* only = argc > 1 ? argv[1] : nullptr;
-    auto part = [&](const char* p) { return only == nullptr || std::strcmp(only, p) == 0; };
+    const mb::Parts part(argc, argv);
     mb::warm_gpu(dev, 0.3);
     mb::EvTimer tm;
 

@@ -125,13 +125,6 @@ Kernel pick(int l, int s, int p) {
     return l == LAB ? pick_store<LAB>(s, p) : l == SEQ32 ? pick_store<SEQ32>(s, p) : pick_store<ILP32>(s, p);
 }
 
-double pct(std::vector<double> v, double p) {
-    if (v.empty()) return 0;
-    std::sort(v.begin(), v.end());
-    const size_t i = std::min(v.size() - 1, (size_t)(p * (v.size() - 1) + 0.5));
-    return v[i];
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -189,8 +182,8 @@ int main(int argc, char** argv) {
         }
         const double per_lane = (double)n / ((double)grid * block);
         std::printf("%s,%s,%s,%s,%u,%u,%d,%d,%.5f,%.5f,%.5f,%.0f,%.0f,%.2f,%s\n", shape, lname, s >= 0 ? store_name(s) : "st",
-                    p >= 0 ? pop_name(p) : "atomic", k, n, grid, block, st.median, st.min, st.max, pct(wc, 0.5),
-                    pct(wc, 1.0), wc.empty() ? 0.0 : pct(wc, 1.0) / per_lane, mb::note_check(ok));
+                    p >= 0 ? pop_name(p) : "atomic", k, n, grid, block, st.median, st.min, st.max, mb::pct(wc, 0.5),
+                    mb::pct(wc, 1.0), wc.empty() ? 0.0 : mb::pct(wc, 1.0) / per_lane, mb::note_check(ok));
         std::fflush(stdout);
     };
 

@@ -78,28 +78,16 @@ struct Rec {
     unsigned long long* g1;
 };
 
-__device__ __forceinline__ unsigned smid() {
-    unsigned r;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-    return r;
-}
-
 __device__ __forceinline__ unsigned warpid() {
     unsigned r;
     asm volatile("mov.u32 %0, %%warpid;" : "=r"(r));
     return r;
 }
 
-__device__ __forceinline__ unsigned long long gtimer() {
-    unsigned long long r;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(r));
-    return r;
-}
-
 // The same loop as pop_thread and the lab's popThread, recording outside it.
 template <class Cost>
 __global__ void pop_rec(unsigned* head, unsigned n, unsigned k, Cost cost, float* out, Rec rec) {
-    const unsigned long long g0 = gtimer();
+    const unsigned long long g0 = mb::gtimer();
     const long long c0 = clock64();
     unsigned pops = 0, first = 0xffffffffu;
     for (;;) {
@@ -116,12 +104,12 @@ __global__ void pop_rec(unsigned* head, unsigned n, unsigned k, Cost cost, float
         }
     }
     const long long c1 = clock64();
-    const unsigned long long g1 = gtimer();
+    const unsigned long long g1 = mb::gtimer();
     const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
     rec.first[t] = first;
     if ((threadIdx.x & 31) == 0) {
         const unsigned w = t / 32;
-        rec.sm[w] = smid();
+        rec.sm[w] = mb::smid();
         rec.slot[w] = warpid();
         rec.pops[w] = pops;
         rec.c0[w] = c0;

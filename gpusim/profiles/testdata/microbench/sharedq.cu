@@ -47,12 +47,6 @@ namespace {
 
 constexpr int kBlock = 256;
 
-__device__ inline unsigned sm_id() {
-    unsigned id;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-    return id;
-}
-
 // queue_timed: MODE 0 adds 1.0f, MODE 1 adds expf of the block's element.
 // rec gets 3 words per block: SM, queue cycles, SM clock at the start.
 template <int MODE>
@@ -68,28 +62,14 @@ __global__ void queue_timed(const float* x, int off, float* out, long long* rec)
     const long long c1 = clock64();
     if (threadIdx.x == 0) {
         out[blockIdx.x] = s;
-        rec[3 * blockIdx.x + 0] = sm_id();
+        rec[3 * blockIdx.x + 0] = mb::smid();
         rec[3 * blockIdx.x + 1] = c1 - c0;
         rec[3 * blockIdx.x + 2] = c0;
     }
 }
 
-// The softmax lab's shared kernel (labs/softmax/kernels/shared.cu).
-__global__ void denomShared(const float* x, float* denom, int n) {
-    __shared__ float blockSum;
-    if (threadIdx.x == 0) {
-        blockSum = 0.0f;
-    }
-    __syncthreads();
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        atomicAdd(&blockSum, expf(x[i]));
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        atomicAdd(denom, blockSum);
-    }
-}
+// The softmax lab's shared kernel, the same source the lab runs.
+#include "../../../../labs/softmax/kernels/shared.cu"
 
 // softmax_small.cu's shared_cas, verbatim.
 __global__ void shared_cas(float* out) {
@@ -217,8 +197,7 @@ int main(int argc, char** argv) {
     const mb::DevInfo dev = mb::print_header(
         "sharedq", "shared float atomic queue vs blocks per SM; shared bins zero/count/merge vs bins", argc, argv);
     mb::Budget budget(60.0);
-    const char* only = argc > 1 ? argv[1] : nullptr;
-    auto part = [&](const char* p) { return only == nullptr || std::strcmp(only, p) == 0; };
+    const mb::Parts part(argc, argv);
     mb::warm_gpu(dev, 0.3);
     mb::EvTimer tm;
 

@@ -18,12 +18,6 @@
 
 namespace {
 
-__device__ __forceinline__ unsigned smid() {
-    unsigned r;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-    return r;
-}
-
 __global__ void k_fma(float* out, int iters, long long* cyc, unsigned* sms) {
     float x = (float)(threadIdx.x & 255);
     const long long c0 = clock64();
@@ -33,7 +27,7 @@ __global__ void k_fma(float* out, int iters, long long* cyc, unsigned* sms) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = x;
     if ((threadIdx.x & 31) == 0) {
         cyc[w] = c1 - c0;
-        if (threadIdx.x == 0) sms[blockIdx.x] = smid();
+        if (threadIdx.x == 0) sms[blockIdx.x] = mb::smid();
     }
 }
 
@@ -44,7 +38,7 @@ __global__ void k_empty(int* out, int flag) {
 __global__ void k_start(long long* c, unsigned* sms) {
     if (threadIdx.x == 0) {
         c[blockIdx.x] = clock64();
-        sms[blockIdx.x] = smid();
+        sms[blockIdx.x] = mb::smid();
     }
 }
 

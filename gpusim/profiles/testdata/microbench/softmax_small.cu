@@ -7,7 +7,7 @@
 // block's compare-and-swap queue on one shared float seems to grow with the
 // number of blocks running elsewhere. This program measures that directly.
 //
-// Part 1, the lab's kernels (labs/softmax/kernels/*.cu, copied verbatim):
+// Part 1, the lab's kernels (labs/softmax/kernels/*.cu, included):
 //   denomAtomic, denomShared, denomShuffle, 256 threads, one element per
 //   thread, n = 32 ... 65536, x uniform in [-1, 1) from Lcg(2024), a fresh
 //   accumulator slot per launch, 5 warm-ups + 50 timed launches (small
@@ -25,64 +25,10 @@ namespace {
 
 constexpr int kBlock = 256;
 
-__global__ void denomAtomic(const float* x, float* denom, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        atomicAdd(denom, expf(x[i]));
-    }
-}
-
-__global__ void denomShared(const float* x, float* denom, int n) {
-    __shared__ float blockSum;
-    if (threadIdx.x == 0) {
-        blockSum = 0.0f;
-    }
-    __syncthreads();
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        atomicAdd(&blockSum, expf(x[i]));
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        atomicAdd(denom, blockSum);
-    }
-}
-
-__device__ float warpTotal(float v) {
-    v += __shfl_down_sync(0xffffffff, v, 16);
-    v += __shfl_down_sync(0xffffffff, v, 8);
-    v += __shfl_down_sync(0xffffffff, v, 4);
-    v += __shfl_down_sync(0xffffffff, v, 2);
-    v += __shfl_down_sync(0xffffffff, v, 1);
-    return v;
-}
-
-__global__ void denomShuffle(const float* x, float* denom, int n) {
-    __shared__ float warpSums[32];
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    int lane = threadIdx.x % 32;
-    int warp = threadIdx.x / 32;
-    int warps = blockDim.x / 32;
-    float v = 0.0f;
-    if (i < n) {
-        v = expf(x[i]);
-    }
-    v = warpTotal(v);
-    if (lane == 0) {
-        warpSums[warp] = v;
-    }
-    __syncthreads();
-    if (warp == 0) {
-        v = 0.0f;
-        if (lane < warps) {
-            v = warpSums[lane];
-        }
-        v = warpTotal(v);
-        if (lane == 0) {
-            atomicAdd(denom, v);
-        }
-    }
-}
+// The lab's kernels, the same source the lab runs.
+#include "../../../../labs/softmax/kernels/atomic.cu"
+#include "../../../../labs/softmax/kernels/shared.cu"
+#include "../../../../labs/softmax/kernels/shuffle.cu"
 
 __global__ void shared_cas(float* out) {
     __shared__ float s;
