@@ -17,7 +17,8 @@
 #   run.log                       this script's log
 # The whole run is budgeted to MB_TOTAL_BUDGET_S seconds (default 330): a
 # program that would start later is skipped, and each program's own time budget
-# is capped (env MB_BUDGET_S) so that it stops cleanly before its timeout.
+# is capped (env MB_BUDGET_S) so that it stops cleanly before its timeout;
+# MB_PROG_BUDGET_S caps it further (a short check run of many programs).
 # Progress goes to stderr; summary.txt is printed on stdout at the end.
 set -u
 
@@ -145,6 +146,7 @@ for p in "${PROGS[@]}"; do
     fi
     cap=$(( left - 15 ))
     [ "$cap" -gt 100 ] && cap=100
+    [ -n "${MB_PROG_BUDGET_S:-}" ] && [ "$cap" -gt "$MB_PROG_BUDGET_S" ] && cap=$MB_PROG_BUDGET_S
     lim=$(( left ))
     [ "$lim" -gt 120 ] && lim=120
     log "run $p: start (budget cap ${cap}s, timeout ${lim}s)"
