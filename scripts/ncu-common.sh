@@ -1,11 +1,22 @@
-# ncu-common.sh: what the Nsight Compute scripts (scripts/ncu-*.sh) share,
-# sourced after they cd to the repository root and set out (the output
-# folder) and log (their log file in it):
+# ncu-common.sh: what the Nsight Compute scripts (scripts/ncu-*.sh) share.
+# A script sources it first, with its own arguments:
+#   . "$(dirname "${BASH_SOURCE[0]}")/ncu-common.sh" "$@"
+# and then has:
+#   out     the output folder (the script's first argument, made and
+#           made absolute; usage error without it)
+#   root    the repository root, the current directory from here on
+#   log     its log file, OUTDIR/SCRIPT.log (ncu-l2.sh: ncu-l2.log)
 #   M       the microbenchmarks' folder
 #   NVCC    nvcc (env NVCC, else on PATH or in /usr/local/cuda/bin)
 #   NCU     ncu (env NCU, likewise)
 #   ncu_header TITLE   starts the log: TITLE, date, commit, GPU, nvcc, ncu
 #   run CMD...         runs CMD, logging it, its exit code and seconds
+out=${1:?usage: $0 OUTDIR}
+mkdir -p "$out" || exit 2
+out=$(cd "$out" && pwd) || exit 2
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root" || exit 2
+log=$out/$(basename "$0" .sh).log
 M=gpusim/profiles/testdata/microbench
 PATH=$PATH:/usr/local/cuda/bin
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}

@@ -30,13 +30,8 @@
 # an H200: about 20 s of build, about 1-2 minutes of profiling.
 set -u
 
-out=${1:?usage: $0 OUTDIR}
-mkdir -p "$out" || exit 2
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root" || exit 2
-log=$out/ncu-l2.log
+. "$(dirname "${BASH_SOURCE[0]}")/ncu-common.sh" "$@"
 prog=/tmp/ncu-l2-probe
-. "$root/scripts/ncu-common.sh"
 ncu_header "ncu-l2: L2 hit rate and per-slice load of l2probe.cu's launches"
 
 run "$NVCC" -O3 -std=c++17 -arch=sm_90 -lineinfo -o "$prog" "$M/l2probe.cu" >"$out/build.log" 2>&1 ||

@@ -23,12 +23,7 @@
 # H200: about 20 s of build, about 1 minute of profiling.
 set -u
 
-out=${1:?usage: $0 OUTDIR}
-mkdir -p "$out" || exit 2
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root" || exit 2
-log=$out/ncu-queue-loop.log
-. "$root/scripts/ncu-common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/ncu-common.sh" "$@"
 ncu_header "ncu-queue-loop: queue_loop.cu's item loops at k = 8 under ncu"
 
 bin=/tmp/ncu-ql-queue_loop

@@ -32,12 +32,7 @@
 # H200: about 30 s of builds, about 1 minute of profiling.
 set -u
 
-out=${1:?usage: $0 OUTDIR}
-mkdir -p "$out" || exit 2
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root" || exit 2
-log=$out/ncu-sums-stride.log
-. "$root/scripts/ncu-common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/ncu-common.sh" "$@"
 ncu_header "ncu-sums-stride: reproducible.cu's tree kernels and access.cu's strided reads under ncu"
 
 for p in reproducible access; do
