@@ -2,6 +2,7 @@ package gpusim_test
 
 import (
 	"math"
+	"os"
 	"testing"
 )
 
@@ -11,26 +12,20 @@ import (
 // loop one iteration a trip (docs/evidence/2026-11-30-h200-l1reuse/sass:
 // grid_sum). The model unrolled the local form by 4, with its loads in
 // flight together, and charged it a quarter of the other's block time.
+// The kernels are the engine's (internal/engine/testdata/stride.cu), whose
+// TestRuntimeStepNotUnrolled checks the unroll decision itself.
 func TestGridStrideForms(t *testing.T) {
-	const src = `
-__global__ void inStep(const int* in, int n, unsigned* out) {
-    unsigned s = 0;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) s += in[i];
-    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}
-__global__ void inLocal(const int* in, int n, unsigned* out) {
-    unsigned s = 0;
-    const int threads = gridDim.x * blockDim.x;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads) s += in[i];
-    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}`
+	src, err := os.ReadFile("internal/engine/testdata/stride.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
 	d := open(t, "sim:h200?racecheck=false")
 	const n, grid, block = 1 << 20, 264, 256
 	in := zeros[int32](t, d, n)
 	out := zeros[uint32](t, d, grid*block)
 	var ms [2]float64
-	for i, name := range []string{"inStep", "inLocal"} {
-		res := launch(t, kernel(t, d, src, name), grid, block, in, int32(n), out)
+	for i, name := range []string{"inline_stride", "local_stride"} {
+		res := launch(t, kernel(t, d, string(src), name), grid, block, in, int32(n), out)
 		for _, p := range res.Timing.Breakdown {
 			if p.Resource == "blocks" {
 				ms[i] = p.Ms

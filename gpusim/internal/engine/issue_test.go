@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 
@@ -138,37 +139,21 @@ func TestLines(t *testing.T) {
 	}
 }
 
-// strideSrc has a grid-stride loop with its stride computed in the loop,
-// the same loop with the stride in a local, and a loop of constant step.
-const strideSrc = `
-__global__ void inline_stride(const int* in, int n, unsigned* out) {
-    unsigned s = 0;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) s += in[i];
-    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}
-__global__ void local_stride(const int* in, int n, unsigned* out) {
-    unsigned s = 0;
-    const int threads = gridDim.x * blockDim.x;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += threads) s += in[i];
-    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
-}
-__global__ void const_stride(const int* in, int n, unsigned* out) {
-    unsigned s = 0;
-    for (int i = threadIdx.x; i < n; i += 256) s += in[i];
-    out[threadIdx.x] = s;
-}`
-
 // TestRuntimeStepNotUnrolled: nvcc unrolls a loop of constant step and
 // not one whose step is known only at run time, loop-invariant or not
 // (grid_sum and seq_sum in docs/evidence/2026-11-30-h200-l1reuse/sass):
 // a grid-stride loop is one iteration a trip however its stride is
 // written.
 func TestRuntimeStepNotUnrolled(t *testing.T) {
+	src, err := os.ReadFile("testdata/stride.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		want bool
 	}{{"inline_stride", false}, {"local_stride", false}, {"const_stride", true}} {
-		k := lower(t, "stride.cu", strideSrc, c.name)
+		k := lower(t, "stride.cu", string(src), c.name)
 		_, unrolled := issueWeights(k.Code, 4, 0)
 		for pc, in := range k.Code {
 			if in.Op == ir.Ld && unrolled[pc] != c.want {
