@@ -58,10 +58,12 @@ var expectations = map[string]expect{
 			"Profile: atomic (n = 262144) vs shared (n = 262144) vs shuffle (n = 262144)",
 			"L2 hit rate (%)", "L2 (modelled): the L2 starts the launch empty", "profiled: Nsight Compute on the H200, cold L2",
 			"softmax sweep: 24/24 done in",
+			"One block of 256 threads, its input placed 16 ways", "modelled, h200 profile (sim:h200",
+			"softmax placements: 48/48 done in",
 			`class="warplab-feedback"`,
 			"not answered yet",
 		},
-		charts: 3, pngs: 1,
+		charts: 4, pngs: 1,
 	},
 	"aggregation.ipynb": {
 		html: []string{

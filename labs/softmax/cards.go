@@ -148,7 +148,7 @@ func Cards(dev *gpu.Device, opts CardsOptions) (*CardsTable, error) {
 	progress := labkit.OrDefault(opts.Progress, "softmax cards")
 	pair := func(d *gpu.Device, runner *labkit.Runner) (CardRow, error) {
 		warm, runs := launchCounts(d, 0, 0)
-		ss := []series{{Atomic, n, block, warm, runs}, {Shuffle, n, block, warm, runs}}
+		ss := []series{{kernel: Atomic, n: n, block: block, warm: warm, runs: runs}, {kernel: Shuffle, n: n, block: block, warm: warm, runs: runs}}
 		ms, err := measure(runner, ss, labs.NoProgress())
 		if err != nil {
 			return CardRow{}, err

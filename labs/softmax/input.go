@@ -40,16 +40,10 @@ func input(n int, seed uint64) *hostInput {
 	}
 	r := rand.New(rand.NewPCG(seed, 0x50f7))
 	in := &hostInput{x: make([]float32, n)}
-	var sum, c float64
 	for i := range in.x {
 		in.x[i] = float32(r.Float64()*2 - 1)
-		// Kahan's compensated sum of the double exponentials.
-		y := math.Exp(float64(in.x[i])) - c
-		t := sum + y
-		c = (t - sum) - y
-		sum = t
 	}
-	in.denom = sum
+	in.denom = sumExp(in.x)
 	inputs.m[key] = in
 	return in
 }
@@ -75,4 +69,17 @@ func adds(k Kernel, n, block int) int {
 		return blocks + block
 	}
 	return blocks + 32
+}
+
+// sumExp is sum(exp(x)) in double precision: Kahan's compensated sum of
+// the double exponentials.
+func sumExp(x []float32) float64 {
+	var sum, c float64
+	for _, v := range x {
+		y := math.Exp(float64(v)) - c
+		t := sum + y
+		c = (t - sum) - y
+		sum = t
+	}
+	return sum
 }

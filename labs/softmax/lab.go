@@ -21,18 +21,21 @@ const Name = "softmax"
 // Options configure Run; the zero value runs the whole lab with its
 // defaults.
 type Options struct {
-	Sweep SweepOptions
-	Cards CardsOptions
+	Sweep      SweepOptions
+	Placements PlacementOptions
+	Cards      CardsOptions
 	// Progress receives progress; nil means the default.
 	Progress labs.Progress
 }
 
-// Report is the whole lab: the sweep, the card comparison and the
-// profile view of the sweep's largest size.
+// Report is the whole lab: the sweep, one block over placements of its
+// input, the card comparison and the profile view of the sweep's largest
+// size.
 type Report struct {
 	Device       gpu.Info         `json:"device"`
 	Capabilities gpu.Capabilities `json:"capabilities"`
 	Sweep        *SweepTable      `json:"sweep"`
+	Placements   *PlacementTable  `json:"placements"`
 	Cards        *CardsTable      `json:"cards"`
 	Profile      *profile.View    `json:"profile"`
 	// Seconds is the wall time the lab took on this machine.
@@ -48,12 +51,24 @@ func Run(dev *gpu.Device, opts Options) (*Report, error) {
 	if opts.Cards.Progress == nil {
 		opts.Cards.Progress = opts.Progress
 	}
+	if opts.Placements.Progress == nil {
+		opts.Placements.Progress = opts.Progress
+	}
 	if opts.Cards.BlockSize == 0 {
 		opts.Cards.BlockSize = opts.Sweep.BlockSize
+	}
+	if opts.Placements.BlockSize == 0 {
+		opts.Placements.BlockSize = opts.Sweep.BlockSize
+	}
+	if opts.Placements.WarmUps == 0 && opts.Placements.Runs == 0 {
+		opts.Placements.WarmUps, opts.Placements.Runs = opts.Sweep.WarmUps, opts.Sweep.Runs
 	}
 	r := &Report{Device: dev.Info(), Capabilities: dev.Capabilities()}
 	var err error
 	if r.Sweep, err = Sweep(dev, opts.Sweep); err != nil {
+		return nil, err
+	}
+	if r.Placements, err = Placements(dev, opts.Placements); err != nil {
 		return nil, err
 	}
 	if r.Cards, err = Cards(dev, opts.Cards); err != nil {
@@ -129,6 +144,10 @@ func (r *Report) Tables() []*charts.Table {
 	if p := r.Sweep.PredictedTable(); p != nil {
 		ts = append(ts, p)
 	}
+	ts = append(ts, r.Placements.Table())
+	if p := r.Placements.PredictedTable(); p != nil {
+		ts = append(ts, p)
+	}
 	ts = append(ts, r.Cards.Table())
 	if r.Profile != nil {
 		ts = append(ts, r.Profile.Table())
@@ -142,7 +161,8 @@ func (r *Report) Figures() []labs.Figure {
 	if p := r.Sweep.PredictedChart(); p != nil {
 		fs = append(fs, labs.Figure{Name: "sweep-predicted", Figure: p})
 	}
-	fs = append(fs, labs.Figure{Name: "cards", Figure: r.Cards.Chart()})
+	fs = append(fs, labs.Figure{Name: "placements", Figure: r.Placements.Chart()},
+		labs.Figure{Name: "cards", Figure: r.Cards.Chart()})
 	if r.Profile != nil {
 		fs = append(fs,
 			labs.Figure{Name: "profile-mix", Figure: r.Profile.MixChart()},
@@ -184,6 +204,8 @@ func (lab) Options() []labs.Option {
 			Usage: "element counts of the sweep (up to 16777216, the notes' size)"},
 		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: 1024,
 			Usage: "threads per block, a multiple of 32"},
+		{Name: "placements", Kind: labs.Int, Default: strconv.Itoa(DefaultPlacements), Max: MaxPlacements,
+			Usage: "placements of one block's input the one-block table runs, a block's worth apart in one allocation"},
 		{Name: "card-n", Kind: labs.Int, Default: strconv.Itoa(DefaultCardN), Max: MaxN,
 			Usage: "elements of the card comparison (16777216: the notes' size, slower on the simulator)"},
 		{Name: "cards", Kind: labs.String, Default: strings.Join(DefaultCards(), ","),
@@ -200,8 +222,8 @@ func (l lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report
 	if err != nil {
 		return nil, err
 	}
-	var block, cardN, warm, runs int
-	if err := labkit.ReadInts(s, map[string]*int{"block-size": &block, "card-n": &cardN, "warm-ups": &warm, "runs": &runs}); err != nil {
+	var block, cardN, warm, runs, places int
+	if err := labkit.ReadInts(s, map[string]*int{"block-size": &block, "card-n": &cardN, "warm-ups": &warm, "runs": &runs, "placements": &places}); err != nil {
 		return nil, err
 	}
 	cards := []string{}
@@ -211,8 +233,9 @@ func (l lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report
 		}
 	}
 	return Run(dev, Options{
-		Sweep:    SweepOptions{Sizes: sizes, BlockSize: block, WarmUps: warm, Runs: runs},
-		Cards:    CardsOptions{N: cardN, BlockSize: block, Profiles: cards},
-		Progress: p,
+		Sweep:      SweepOptions{Sizes: sizes, BlockSize: block, WarmUps: warm, Runs: runs},
+		Placements: PlacementOptions{Placements: places, BlockSize: block, WarmUps: warm, Runs: runs},
+		Cards:      CardsOptions{N: cardN, BlockSize: block, Profiles: cards},
+		Progress:   p,
 	})
 }

@@ -15,6 +15,10 @@ type series struct {
 	kernel     Kernel
 	n, block   int
 	warm, runs int
+	// offset and alloc place the input: the kernel reads n elements from
+	// offset of an allocation of alloc (0: an allocation of n, from its
+	// start).
+	offset, alloc int
 }
 
 // measured is what a series measured.
@@ -60,12 +64,13 @@ func launchJob(s series, m *measured) labkit.Job {
 		if err != nil {
 			return fmt.Errorf("softmax: %v", err)
 		}
-		host := input(s.n, InputSeed)
-		in, err := labkit.Cached(sess, fmt.Sprintf("input %d", s.n),
+		alloc := max(s.alloc, s.n)
+		host := input(alloc, InputSeed)
+		in, err := labkit.Cached(sess, fmt.Sprintf("input %d", alloc),
 			func() (*gpu.Buffer[float32], error) { return gpu.Upload(sess.Device, host.x) },
 			(*gpu.Buffer[float32]).Free)
 		if err != nil {
-			return fmt.Errorf("softmax: uploading %d elements: %v", s.n, err)
+			return fmt.Errorf("softmax: uploading %d elements: %v", alloc, err)
 		}
 		slots, err := gpu.NewBuffer[float32](sess.Device, total)
 		if err != nil {
@@ -75,7 +80,7 @@ func launchJob(s series, m *measured) labkit.Job {
 		cfg := gpu.LaunchConfig{Grid: gpu.D1((s.n + s.block - 1) / s.block), Block: gpu.D1(s.block)}
 		m.ms = make([]float64, s.runs)
 		for l := range total {
-			res, err := k.Launch(cfg, in, slots.At(l), s.n)
+			res, err := k.Launch(cfg, in.At(s.offset), slots.At(l), s.n)
 			if err != nil {
 				return fmt.Errorf("softmax: %s n=%d: %w", s.kernel.Function(), s.n, err)
 			}

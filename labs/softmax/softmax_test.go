@@ -148,13 +148,16 @@ func TestRegistered(t *testing.T) {
 
 func TestLabRun(t *testing.T) {
 	dev := testenv.Open(t, "sim:t4")
-	r, err := labs.Run(dev, "softmax", map[string]string{"sizes": "1024,16384", "card-n": "16384", "cards": "gtx1650"}, labs.NoProgress())
+	r, err := labs.Run(dev, "softmax", map[string]string{"sizes": "1024,16384", "card-n": "16384", "cards": "gtx1650", "placements": "4"}, labs.NoProgress())
 	if err != nil {
 		t.Fatal(err)
 	}
 	ts := r.Tables()
-	if len(ts) != 3 {
-		t.Fatalf("%d tables, want sweep, cards and profile", len(ts))
+	if len(ts) != 4 {
+		t.Fatalf("%d tables, want sweep, placements, cards and profile", len(ts))
+	}
+	if got := len(r.(*softmax.Report).Placements.Rows); got != 4 {
+		t.Errorf("placements=4 ran %d placements", got)
 	}
 	for _, f := range r.Figures() {
 		if err := f.Figure.Validate(); err != nil {
@@ -168,7 +171,7 @@ func TestLabRun(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the report does not marshal: %v", err)
 	}
-	for _, key := range []string{`"sweep"`, `"cards"`, `"profile"`, `"by_class"`, `"breakdown"`} {
+	for _, key := range []string{`"sweep"`, `"placements"`, `"cards"`, `"profile"`, `"by_class"`, `"breakdown"`} {
 		if !strings.Contains(string(b), key) {
 			t.Errorf("the JSON report has no %s", key)
 		}
@@ -246,5 +249,55 @@ func TestExerciseThroughRegistry(t *testing.T) {
 	f, _ = labs.Check(dev, "softmax", softmax.Answer{}, nil)
 	if p, _ := f.Part(kernelcheck.PartCompiles); p.Verdict != labs.Unanswered {
 		t.Errorf("an empty answer: %s", p.Verdict)
+	}
+}
+
+// TestPlacements runs one block of each kernel on the h200 profile over
+// the default placements of its input: every sum right, the atomic and
+// shuffle kernels in one mode, and the shared kernel's median a convoy,
+// as the H200's is (docs/evidence/2026-11-30-h200-microbench-blockq: 12
+// of 16 blocks' worth slow; -blockq-2: 16 of 16). The sweep's own
+// placement of n = 256 must price the convoy too: the GPU test lists
+// that cell as modal with the convoy as the mode the model prices.
+func TestPlacements(t *testing.T) {
+	dev := testenv.Open(t, "sim:h200")
+	pl, err := softmax.Placements(dev, softmax.PlacementOptions{Progress: labs.NoProgress()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("\n%s", pl)
+	if len(pl.Rows) != softmax.DefaultPlacements || pl.Measured || pl.Predicted != nil {
+		t.Fatalf("%d rows, measured %v, predicted %v", len(pl.Rows), pl.Measured, pl.Predicted != nil)
+	}
+	for i, r := range pl.Rows {
+		if r.Offset != i*softmax.DefaultBlockSize {
+			t.Errorf("placement %d at offset %d", i, r.Offset)
+		}
+		for _, c := range r.Cells {
+			if !c.OK {
+				t.Errorf("placement %d %s: denominator %g off by %.2g", i, c.Kernel, c.Denom, c.RelErr)
+			}
+		}
+	}
+	for _, k := range []softmax.Kernel{softmax.Atomic, softmax.Shuffle} {
+		if s := pl.Summary(k); s.Modes || s.MaxMs > 1.1*s.MinMs {
+			t.Errorf("%s over placements: %+v, want one mode within 10%%", k, s)
+		}
+	}
+	sh := pl.Summary(softmax.Shared)
+	if sh.MedianMs < 0.012 || sh.MedianMs > 0.014 {
+		t.Errorf("shared over placements: median %.4f ms, want the convoy's (about 0.0129)", sh.MedianMs)
+	}
+	sw, err := softmax.Sweep(dev, softmax.SweepOptions{Sizes: []int{256}, Progress: labs.NoProgress()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := sw.Cell(256, softmax.Shared); c.Ms < 0.012 {
+		t.Errorf("the sweep's n=256 shared: %.4f ms, want the convoy the GPU test says the model prices", c.Ms)
+	}
+	for _, bad := range []int{-1, softmax.MaxPlacements + 1} {
+		if _, err := softmax.Placements(dev, softmax.PlacementOptions{Placements: bad}); err == nil || !strings.Contains(err.Error(), "placements") {
+			t.Errorf("%d placements: error %v", bad, err)
+		}
 	}
 }
