@@ -44,32 +44,20 @@ constexpr int kShort = 8, kLong = 40;
 constexpr int kChunks = 64;   // blocks' worth of x per region
 constexpr int kLinesA = 512;  // region A: 64 KB
 
-__device__ __forceinline__ unsigned smid() {
-    unsigned r;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
-    return r;
-}
-
-__device__ __forceinline__ long long clk() {
-    long long r;
-    asm volatile("mov.u64 %0, %%clock64;" : "=l"(r)::"memory");
-    return r;
-}
-
 // zmask is 0 at run time: every step loads p[0], after the step before.
 __device__ long long load_chain(const int* p, int steps, int zmask, int* sink) {
     int v = 0;
-    const long long c0 = clk();
+    const long long c0 = mb::clock_ordered();
     for (int s = 0; s < steps; ++s) v = __ldcg(p + (v & zmask));
     *sink = v;  // waits for the last step
-    return clk() - c0;
+    return mb::clock_ordered() - c0;
 }
 
 // out[(sm * nl + a) * 2 + {0: min 8-step, 1: min 40-step}]
 __global__ void k_line(unsigned* claim, unsigned* ticket, unsigned* turn, const int* const* lines, int nl, int zmask,
                        long long* out, unsigned* order, int* sink) {
     if (threadIdx.x != 0) return;
-    const unsigned sm = smid();
+    const unsigned sm = mb::smid();
     if (sm >= (unsigned)kMaxSM) return;
     if (atomicCAS(&claim[sm], 0u, 1u) != 0u) return;
     const unsigned t = atomicAdd(ticket, 1u);
@@ -136,7 +124,7 @@ __global__ void k_lab(const float* x, long long* wrec, long long* brec) {
     if (threadIdx.x == 0) {
         brec[0] = t_bar;
         brec[1] = t_end;
-        brec[2] = (long long)smid();
+        brec[2] = (long long)mb::smid();
         brec[3] = (long long)__float_as_uint(s);
     }
 }
@@ -154,8 +142,7 @@ int main(int argc, char** argv) {
         "l2line", "each 128-byte line's L2 load latency from every SM, and the softmax lab's one-block shared queue on the same lines", argc,
         argv);
     mb::Budget budget(60.0);
-    const char* only = argc > 1 ? argv[1] : nullptr;
-    auto part = [&](const char* p) { return only == nullptr || std::strcmp(only, p) == 0; };
+    const mb::Parts part(argc, argv);
     mb::warm_gpu(dev, 0.3);
     const int sms = dev.sms;
     if (sms > kMaxSM) {
