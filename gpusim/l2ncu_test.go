@@ -8,6 +8,7 @@ import (
 
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/internal/ncu"
+	"github.com/warplab/warplab/labs/softmax"
 )
 
 // ncuL2Dir holds Nsight Compute's L2 counters of l2probe.cu's launches on
@@ -45,43 +46,13 @@ func ncuL2(t *testing.T) map[int]ncuRow {
 	return out
 }
 
-// l2ProbeSrc is l2probe.cu's kernels that the test runs.
-const l2ProbeSrc = `
-__global__ void denomAtomic(const float* x, float* denom, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) atomicAdd(denom, expf(x[i]));
-}
-__global__ void denomShared(const float* x, float* denom, int n) {
-    __shared__ float blockSum;
-    if (threadIdx.x == 0) blockSum = 0.0f;
-    __syncthreads();
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) atomicAdd(&blockSum, expf(x[i]));
-    __syncthreads();
-    if (threadIdx.x == 0) atomicAdd(denom, blockSum);
-}
-__device__ float warpTotal(float v) {
-    v += __shfl_down_sync(0xffffffff, v, 16);
-    v += __shfl_down_sync(0xffffffff, v, 8);
-    v += __shfl_down_sync(0xffffffff, v, 4);
-    v += __shfl_down_sync(0xffffffff, v, 2);
-    v += __shfl_down_sync(0xffffffff, v, 1);
-    return v;
-}
-__global__ void denomShuffle(const float* x, float* denom, int n) {
-    __shared__ float warpSums[32];
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    int lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
-    float v = i < n ? expf(x[i]) : 0.0f;
-    v = warpTotal(v);
-    if (lane == 0) warpSums[warp] = v;
-    __syncthreads();
-    if (warp == 0) {
-        v = lane < warps ? warpSums[lane] : 0.0f;
-        v = warpTotal(v);
-        if (lane == 0) atomicAdd(denom, v);
-    }
-}
+// l2ProbeSrc is l2probe.cu's kernels that the test runs: the softmax
+// lab's three, which l2probe.cu includes from the lab, and its own.
+var l2ProbeSrc = softmax.Source(softmax.Atomic).Text + "\n" + softmax.Source(softmax.Shared).Text + "\n" +
+	softmax.Source(softmax.Shuffle).Text + l2ProbeOwnSrc
+
+// l2ProbeOwnSrc is l2probe.cu's own kernels.
+const l2ProbeOwnSrc = `
 __global__ void l2_stride(const unsigned* in, unsigned mask, unsigned stride, int iters, unsigned* out) {
     const unsigned t = blockIdx.x * blockDim.x + threadIdx.x, T = gridDim.x * blockDim.x;
     unsigned s = 0;
