@@ -2,8 +2,10 @@
 # fuzz.sh runs each fuzz target for a bounded time (FUZZTIME, 8s by
 # default) after its seed corpus: the front end (cudac: FuzzCompile,
 # FuzzDefine), the --buf parser (cmd/warplab: FuzzParseBuf), the device
-# spec parser (gpu: FuzzParseSpec) and the grader's notebook reader
-# (grade: FuzzAnswerCell). A target that finds a crash fails the script;
+# spec parser (gpu: FuzzParseSpec), the grader's notebook reader
+# (grade: FuzzAnswerCell) and the simulator's generated arithmetic
+# against its reference (gpusim/internal/engine: FuzzGeneratedArithmetic).
+# A target that finds a crash fails the script;
 # go test writes the input to the package's testdata/fuzz/TARGET, where it
 # is committed with the fix as a regression case (plain go test runs it).
 #
@@ -19,6 +21,7 @@ targets=(
 	"./cmd/warplab FuzzParseBuf"
 	"./gpu FuzzParseSpec"
 	"./grade FuzzAnswerCell"
+	"./gpusim/internal/engine FuzzGeneratedArithmetic"
 )
 failed=()
 for t in "${targets[@]}"; do
