@@ -260,7 +260,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 		Costs: engine.Costs{
 			ALU: c.ALUCycles, SFU: c.SFUCycles, Shared: c.SharedCycles, Global: c.GlobalCycles,
 			Atomic: c.AtomicCycles, Barrier: c.BarrierCycles, Launch: c.BlockStartCycles,
-			BarrierBase: c.BarrierBaseCycles, BarrierWarp: c.BarrierWarpCycles,
+			BarrierBase: c.BarrierBaseCycles, BarrierWarp: c.BarrierWarpCycles, BarrierStagger: c.BarrierStaggerCycles,
 			Stagger: c.BlockStaggerCycles, Refill: c.BlockRefillCycles,
 			Dispatch: c.BlockDispatchCycles, DispatchWarp: c.WarpDispatchCycles,
 			Local: c.LocalCycles, Store: c.StoreCycles, L2InFlight: c.L2InFlight,
@@ -269,6 +269,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			SharedFloatA:        c.SharedFloatA, SharedFloatB: c.SharedFloatB, SharedInt: c.SharedInt,
 			SharedFloatPipe: c.SharedFloatPipeCycles, SharedPopc: c.SharedPopcWavefronts,
 			SharedCASConvoy: c.SharedCASConvoyCycles, SharedCASPhases: c.SharedCASPhasesCycles, SharedCASWindow: c.SharedCASWindowCycles,
+			LoadSpread: c.LoadSpreadCycles, SharedCASPhasesWarps: c.SharedCASPhasesMaxWarps,
 			L2Addr: c.L2AddrNs, L2OpF32: c.L2OpF32Ns, L2OpF64: c.L2OpF64Ns, L2OpInt: c.L2OpIntNs, L2Sector: c.L2SectorNs,
 			Unroll: c.LoopUnroll, Scoreboard: c.Scoreboard, UnrollALU: c.LoopUnrollALU,
 			Schedulers: c.Schedulers, SchedulerIPC: c.SchedulerIPC,

@@ -8,14 +8,17 @@ import "testing"
 // convoy (the H200: 83.8 cycles a lane), and warps that arrive tens of
 // cycles apart interleave two successes per convoy interval (43.5 a lane;
 // 0.53 of the convoy's queue with the warps 32 cycles apart). Here warp w
-// runs 4w dependent multiply-adds before its add.
+// runs 4w dependent multiply-adds before its add. Every warp reads the
+// same line, so that only the stagger (and the barrier's, 2.1 cycles a
+// warp) sets when they arrive: a block's lines come back apart by where
+// they lie (TestLoadSpreadByLine).
 func TestSharedQueueModeByArrival(t *testing.T) {
 	const src = `
 __global__ void q(const float* x, int stagger, float* out) {
     __shared__ float s;
     if (threadIdx.x == 0) s = 0.0f;
     __syncthreads();
-    float v = x[threadIdx.x];
+    float v = x[threadIdx.x & 31];
     int steps = stagger * (threadIdx.x / 32);
     for (int i = 0; i < steps; ++i) v = v * 0.5f + 0.5f;
     atomicAdd(&s, v);

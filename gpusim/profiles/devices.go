@@ -53,6 +53,13 @@ const (
 	// block's shared float queue and the queue's mode; bar.sync against the
 	// warps a block.
 	h200BlockQ = "docs/evidence/2026-11-30-h200-microbench-blockq"
+	// h200L2SM is the run of l2sm.cu: each SM's uncontended atomic and
+	// L2-load latency to words in different slices, and which SMs a
+	// contended word serves first.
+	h200L2SM = "docs/evidence/2026-11-30-h200-l2sm"
+	// h200L2Line is the run of l2line.cu: each line's L2 load latency from
+	// every SM, and the softmax lab's one-block queue on the same lines.
+	h200L2Line = "docs/evidence/2026-11-30-h200-l2line"
 )
 
 // sources merges source maps.
@@ -148,6 +155,9 @@ func init() {
 			"Cost.SharedCASConvoyCycles":    Calibrated + "not modelled (0, and the other two 0): no Turing measurement of a shared float queue against its warps' arrival",
 			"Cost.SharedCASPhasesCycles":    Calibrated + "not modelled (0): see Cost.SharedCASConvoyCycles",
 			"Cost.SharedCASWindowCycles":    Calibrated + "not modelled (0): see Cost.SharedCASConvoyCycles",
+			"Cost.LoadSpreadCycles":         Calibrated + "not modelled (nil): no Turing measurement of a load's latency by SM and line",
+			"Cost.SharedCASPhasesMaxWarps":  Calibrated + "not modelled (0): see Cost.SharedCASConvoyCycles",
+			"Cost.BarrierStaggerCycles":     Calibrated + "not modelled (0): no Turing measurement of the order in which a barrier's warps leave it",
 			"Cost.BarrierBaseCycles":        Calibrated + "not modelled (0, and Cost.BarrierWarpCycles 0): no Turing measurement of a barrier against the warps a block; the release costs Cost.BarrierCycles",
 			"Cost.BarrierWarpCycles":        Calibrated + "not modelled (0): see Cost.BarrierBaseCycles",
 			"Cost.SharedPopcWavefronts":     Calibrated + "not modelled (0): no Turing measurement of ATOMS.POPC.INC against its banks",
@@ -173,9 +183,9 @@ func init() {
 			LaunchUs: 2.69, DRAMEfficiency: 0.89, IssueIPC: 4, LoopUnroll: 4, StoreLineCycles: 4, StoreSectorCycles: 2, SharedWavefrontsPerCycle: 1,
 			LoadLineCycles: 0.431, L2ReadGBps: 9170, L1OverlapPower: 3, QueuedLaunchUs: 1.364, Scoreboard: true, DRAMLoneGranuleFactor: 1.147,
 			ALUCycles: 4, SFUCycles: 16, SharedCycles: 30, GlobalCycles: 700, AtomicCycles: 700,
-			BarrierCycles: 30, BlockStartCycles: 600, BarrierBaseCycles: 13.6, BarrierWarpCycles: 2.015,
+			BarrierCycles: 30, BlockStartCycles: 600, BarrierBaseCycles: 13.6, BarrierWarpCycles: 2.015, BarrierStaggerCycles: 2.1,
 			SharedFloatA: 60, SharedFloatB: 116, SharedInt: 8, SharedFloatPipeCycles: 12.45, SharedPopcWavefronts: 5.65,
-			SharedCASConvoyCycles: 83.8, SharedCASPhasesCycles: 43.5, SharedCASWindowCycles: 39,
+			SharedCASConvoyCycles: 83.8, SharedCASPhasesCycles: 43.5, SharedCASWindowCycles: 39, SharedCASPhasesMaxWarps: 8, LoadSpreadCycles: h200LoadSpread,
 			L2AddrNs: 0.073, L2SectorNs: 0.585, L2OpF32Ns: 1.755, L2OpF64Ns: 1.755, L2OpIntNs: 0.731, L2LinesAtOnce: h200LinesAtOnce, L2MaxParallelLines: 64,
 			JitterCycles: 400, SharedJitterDivisor: 8,
 			BlockStaggerCycles: 75, BlockRefillCycles: 150, LocalCycles: 16, StoreCycles: 8,
@@ -227,6 +237,9 @@ func init() {
 			"Cost.SharedCASConvoyCycles":    Measured + h200BlockQ + "/csv/blockq.csv queue const aligned and lab natural: one block's 256 lanes whose warps reach the loop within 28 cycles of each other take 83.8 cycles a lane from the first entry to the last exit (83.1 to 84.7 over 1,290 launches): one success an interval, the warps in turn",
 			"Cost.SharedCASPhasesCycles":    Measured + h200BlockQ + "/csv/blockq.csv queue const asc 32 and lab natural at x + 256 b for b = 1, 5, 8, 12: warps reaching the loop 30 to 60 cycles apart take 43.5 cycles a lane (43.2 to 46.5 over 500 launches)",
 			"Cost.SharedCASWindowCycles":    Calibrated + h200BlockQ + "/csv/blockq.csv and " + h200BlockQ + "-2/csv/blockq.csv queue rows with the warps' arrival set (aligned, staggered, permuted, halves, pairs, a leader, random; 7,800 launches in two runs): a queue that switches to the two-phase rate once its warps' arrivals (modulo 83.8) spread over W gets 74.5% of their modes at W = 39 (73.6% at 31, 74.3% at 35, 74.3% at 41; mean span error 15% at any W from 33 to 41; the phase model needs 83.8/3 < W < 83.8/2). Those rows are its calibration; the lab-shape rows (lab natural, 3,200 launches, arrivals from the kernel's own load and expf) and part fma (a kernel the fit never saw) are its validation: 3,197 of 3,200 modes right, spans within 1% of the measured on average",
+			"Cost.BarrierStaggerCycles":     Measured + h200L2Line + "/csv/l2line.csv lab rows (the softmax lab's one-block kernel, 1,280 launches on 128 blocks' worth of x): each warp's entry to the queue less its line's L2 latency from the same SM (line rows) puts the 8 warps 0, 3, 5, 8, 8, 11, 12 and 15 cycles apart (medians: warps 4, 6, 5, 0 and 7, 2, 1, 3), 15 cycles over 8 warps, 2.1 a warp, whatever their lines (the order is not modelled: the engine releases them in warp order). The blockq rows' entries with their lines alike agree (spreads 13 to 25). With it the simulator runs 32 of 128 placements of that kernel fast (Cost.LoadSpreadCycles), the H200 41 of 128 (without it 8)",
+			"Cost.SharedCASPhasesMaxWarps":  Calibrated + h200BlockQ + "/csv/blockq.csv and " + h200L2Line + "/csv/l2line.csv measured the two-phase rate in blocks of 8 warps (256 threads) only, so larger blocks keep the convoy however their warps arrive. The Day 26 lab's block-size sweep checks it at 32 warps: its shared-atomic sum at 1024 threads and n = 4,194,304 took 0.5077 ms on the H200 (docs/evidence/2026-11-30-h200-gpu-evidence-s6-final-backend.txt; the model's convoy 0.540, its two-phase rate 0.362), though each block's 32 loads land on 8 of the 256-byte units whose latencies differ by up to 77 cycles (Cost.LoadSpreadCycles); 16 warps was not measured",
+			"Cost.LoadSpreadCycles":         Measured + h200L2SM + "/csv/l2sm.csv lat rows: the cycles of one step of a dependent chain of __ldcg loads that hit the L2, from each of the 132 SMs to each of 73 words (9,636 pairs), less the SM's mean over the words: 259 to 342 cycles in all, -40.0 to +36.7 about the SM's mean, two humps at about -20 and +15; the two SMs of a TPC within 1.4 cycles of each other (median 0.1). The ventiles of those 9,636 deviations. The unit that shares a latency (256 bytes, bit 9 left out) is from the same rows (a word and the word 512 bytes on: the same latency from every SM, within 0.1 cycle) and " + h200BlockQ + "/csv/blockq.csv lab natural (the warps 512 bytes apart reach the queue together). Validation, not fitted: " + h200L2Line + "/csv/l2line.csv, 1,024 lines from every SM: ventiles within 1 cycle of these; lines that differ in address bit 7 or 9 alike (median 0.1 cycle), in bit 8 or 10 to 14 apart (17 to 21); the two halves of a 1 KB block 26 cycles or more apart in 37.5% of blocks (two draws from these ventiles: 36.3%)",
 			"Cost.SharedPopcWavefronts":     Measured + h200SharedQ + "/csv/sharedq.csv walk histContig at 256 bins, 1056 blocks: with its ATOMS.POPC.INC 0.04296 ms, with a register sum in its place 0.03162 (hot input 0.04277 and 0.03123: the same whatever the banks), 11.3 us for 524,288 warp instructions over 132 SMs, 5.65 SM cycles each",
 			"Cost.L2AddrNs":                 Measured + h200Run + "/csv/atomics_global.csv: 32 addresses in one line, 2.34 ns per warp transaction, 0.073 ns an address",
 			"Cost.L2SectorNs":               Measured + h200Run + "/csv/atomics_global.csv: 32 addresses in one line (4 sectors) and 8 to 16 addresses with 2 to 4 lanes each take 2.34 ns per warp transaction: 0.585 ns a sector",
@@ -317,6 +330,14 @@ func init() {
 // served more slowly than 1, 8 hardly faster than 4).
 var sm90Carveouts = []int{0, 8, 16, 32, 64, 100, 132, 164, 196, 228}
 
+// h200LoadSpread is Cost.LoadSpreadCycles of the H200 (its source says
+// how it was read from l2sm.csv): the ventiles of an L2 load's latency
+// about its SM's mean, in SM cycles.
+var h200LoadSpread = []float64{
+	-40.0, -24.6, -22.3, -19.6, -17.4, -15.9, -14.1, -12.3, -9.3, -6.4, -0.8,
+	5.5, 8.5, 11.5, 13.8, 16.2, 18.1, 20.4, 22.6, 25.6, 36.7,
+}
+
 var h200LinesAtOnce = []LinesAtOnce{
 	{1, 1}, {2, 0.86}, {4, 1.71}, {8, 1.92}, {16, 3.84}, {32, 7.64}, {64, 11.6}, {128, 22.9}, {256, 24.6}, {512, 43.0},
 }
@@ -379,6 +400,9 @@ var turingAssumed = map[string]string{
 	"Cost.SharedCASConvoyCycles":    Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.SharedCASPhasesCycles":    Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.SharedCASWindowCycles":    Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.LoadSpreadCycles":         Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.SharedCASPhasesMaxWarps":  Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.BarrierStaggerCycles":     Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.BarrierWarpCycles":        Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.SharedPopcWavefronts":     Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.L2AddrNs":                 Calibrated + "assumed: the T4's ratio to the float operation time",

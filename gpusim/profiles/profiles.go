@@ -146,6 +146,10 @@ type Cost struct {
 	// of its W warps arrives (each arriving warp pays BarrierCycles). Zero
 	// for both: BarrierCycles, whatever the block's warps.
 	BarrierBaseCycles, BarrierWarpCycles float64
+	// BarrierStaggerCycles: a barrier's warps leave it one after another,
+	// this many cycles apart in warp order, the last at the release time
+	// above (0: all at once).
+	BarrierStaggerCycles float64
 
 	// Shared atomics: a lane's float atomicAdd (a compare-and-swap loop)
 	// holds its address SharedFloatA + SharedFloatB/W cycles when W warps of
@@ -167,10 +171,23 @@ type Cost struct {
 	// SharedCASConvoyCycles of a convoy's. 0 for SharedCASConvoyCycles:
 	// one mode.
 	SharedCASConvoyCycles, SharedCASPhasesCycles, SharedCASWindowCycles float64
+	// SharedCASPhasesMaxWarps is the most warps a block may have for its
+	// queue to take the two-phase rate; a larger block's queue stays a
+	// convoy (0: any block).
+	SharedCASPhasesMaxWarps int
 	// SharedPopcWavefronts is the fewest shared-memory wavefronts a warp's
 	// ATOMS.POPC.INC (a shared atomicAdd of 1) takes, however few banks
 	// its lanes hit. 0: as many as its busiest bank serves.
 	SharedPopcWavefronts float64
+	// LoadSpreadCycles spreads a plain global load's latency by the line
+	// it reads and the SM that asks: the quantiles, at equal steps of
+	// probability from 0 to 1, of the cycles by which a load's latency
+	// differs from GlobalCycles (their mean 0). Each 256-byte unit of the
+	// address (bit 9 left out) draws its quantile from a hash of the
+	// unit and the SM's TPC, where the device's undocumented physical hash
+	// places a buffer's lines a new way in each process.
+	// nil: every load takes GlobalCycles.
+	LoadSpreadCycles []float64
 
 	// L2 atomics, in ns: a transaction (a warp's lanes on one 128-byte
 	// line) holds the line max(n*op, a*L2AddrNs, s*L2SectorNs), n the most

@@ -47,6 +47,9 @@ type Costs struct {
 	// warp arriving to the block's release: BarrierBase + BarrierWarp*W
 	// for a block of W warps (0 for both: Barrier, whatever the warps).
 	BarrierBase, BarrierWarp float64
+	// BarrierStagger is the cycles between the warps a barrier releases,
+	// in warp order, the last at the release time (0: all at once).
+	BarrierStagger float64
 	// Launch is the delay, in cycles, before blocks continue after a grid
 	// synchronisation.
 	Launch int64
@@ -100,6 +103,16 @@ type Costs struct {
 	// SharedCASPhases/SharedCASConvoy of a convoy's (queuecas.go). 0 for
 	// SharedCASConvoy: one mode.
 	SharedCASConvoy, SharedCASPhases, SharedCASWindow float64
+	// SharedCASPhasesWarps is the most warps a block may have for its
+	// queue to take the two-phase rate; a larger block's queue stays a
+	// convoy however its warps arrive (0: any block).
+	SharedCASPhasesWarps int
+	// LoadSpread spreads a plain global load's latency by the line it
+	// reads and the SM that asks (loadspread.go): the quantiles, at equal
+	// steps of probability from 0 to 1, of the cycles by which a load's
+	// latency differs from Global. nil or one value: every load takes
+	// Global.
+	LoadSpread []float64
 	// SharedInt is the cycles one lane's native shared atomic holds its address.
 	SharedInt float64
 	// SharedPopc is the fewest shared-memory wavefronts a warp's
@@ -311,6 +324,8 @@ type pcInfo struct {
 	all  bool
 	// issue is the machine instructions one execution issues (issue.go).
 	issue float64
+	// spread: a load whose latency takes Costs.LoadSpread (loadspread.go).
+	spread bool
 }
 
 // entry is one level of a warp's mask stack.
@@ -389,6 +404,9 @@ type warp struct {
 	// (casserve.go).
 	casHeld  int64
 	loadHeld bool
+	// loadExtra is the cycles of Costs.LoadSpread the load just executed
+	// adds to its latency (loadspread.go); 0 otherwise.
+	loadExtra int64
 	// syncEpoch advances at __syncwarp, for the race check.
 	syncEpoch uint32
 	exitEpoch uint32 // the block's epoch when the warp finished

@@ -232,6 +232,9 @@ func (x *exec) mkLoad(in *ir.Inst, pc int) step {
 		}
 		cache := &w.blk.ctx.caches[pc]
 		if x.loadFast(w, d, ad, off, size, hintShared, *cache, pc, k) {
+			if !hintShared && x.spreadLoad(pc) {
+				w.loadExtra = x.loadSpread(w, ad, off)
+			}
 			return run
 		}
 		var st memStats
@@ -255,6 +258,9 @@ func (x *exec) mkLoad(in *ir.Inst, pc int) step {
 		}
 		w.blk.ctx.l2.part = w.blk.part
 		countMem(w.blk.ctx, &st, size, false)
+		if st.n > 0 && st.space == spGlobal && x.spreadLoad(pc) {
+			w.loadExtra = x.loadSpread(w, ad, off)
+		}
 		return run
 	}
 }

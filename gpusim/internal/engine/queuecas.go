@@ -20,6 +20,10 @@ import (
 // in different windows make room for a second success per interval (the
 // window is over a third of the interval: there is none for a third).
 //
+// The two-phase rate was measured in blocks of 8 warps; blocks of 32 run
+// their queues at about the convoy's rate though their warps' lines come
+// back tens of cycles apart (Costs.SharedCASPhasesWarps).
+//
 // casMode joins a warp's arrival to the queue's busy period and returns
 // the factor its lanes' cost takes: 1 in a convoy, Phases/Convoy once the
 // period's arrivals spread wider than the window, when the lanes still
@@ -27,7 +31,7 @@ import (
 // atomic, before the seeded jitter there, which orders the block's warps
 // but is not a time they spend.
 func (q *addrQueue) casMode(w *warp, c *Costs) float64 {
-	if c.SharedCASConvoy <= 0 {
+	if c.SharedCASConvoy <= 0 || c.SharedCASPhasesWarps > 0 && len(w.blk.warps) > c.SharedCASPhasesWarps {
 		return 1
 	}
 	now, at := w.clock, w.localAt

@@ -26,6 +26,10 @@ type exec struct {
 	// the instructions of the loops nvcc unrolls.
 	issueW   []float64
 	unrolled []bool
+	// spread says some loads take Costs.LoadSpread, spreadLow is its
+	// least (loadspread.go).
+	spread    bool
+	spreadLow float64
 	// smStores are the 128-byte lines each SM's global stores wrote,
 	// smStoreSectors the further partly written sectors in them.
 	smStores, smStoreSectors []int64
@@ -189,6 +193,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	x.main = x.newCtx(budget)
 	x.main.l2.direct = &x.l2
 	x.orderLoads = usesAtomicResults(k)
+	x.planLoadSpread()
 	x.planScoreboard(x.unrolled)
 	x.lookahead = x.minLookahead()
 
@@ -600,13 +605,23 @@ func (x *exec) release(b *block) {
 			res = 1
 		}
 	}
+	// The warps leave one after another, Costs.BarrierStagger apart, the
+	// last at t: a warp waits at most until t, as before.
+	n := 0
+	for _, w := range b.warps {
+		if w.state == atBarrier {
+			n++
+		}
+	}
+	rank := 0
 	for _, w := range b.warps {
 		if w.state != atBarrier {
 			continue
 		}
 		w.state = runnable
 		b.ctx.count.BarrierWaitCycles += b.barMax - w.clock
-		w.clock = t
+		w.clock = t - int64(math.Round(x.m.Costs.BarrierStagger*float64(n-1-rank)))
+		rank++
 		w.syncEpoch++
 		w.ways = w.ways[:0]
 		if in.Dst != ir.NoReg {
@@ -666,7 +681,10 @@ func (x *exec) runWarp(w *warp) stop {
 		e.lanes += active
 		if p.lat > 0 {
 			w.issued(p, p.dst)
+		} else if w.loadExtra != 0 {
+			w.clock += w.loadExtra
 		}
+		w.loadExtra = 0
 		w.clock += p.cost
 		w.slots += p.issue
 		n++

@@ -99,7 +99,7 @@ func (w *warp) await(p *pcInfo) {
 // issued records a scoreboard load p that w issued at its clock, writing
 // dst.
 func (w *warp) issued(p *pcInfo, dst ir.Reg) {
-	t := w.clock + p.lat
+	t := w.clock + p.lat + w.loadExtra
 	w.ready[dst] = t
 	w.pendUntil = max(w.pendUntil, t)
 }
