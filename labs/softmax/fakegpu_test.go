@@ -149,7 +149,7 @@ func TestMeasuredPath(t *testing.T) {
 		t.Errorf("the atomic kernel over placements: %+v, want one mode", at)
 	}
 	for _, want := range []string{"One block of 256 threads, its input placed 16 ways", "One block over its placements: predicted vs measured",
-		"two modes: 4 placement(s) fast (1, 5, 9, 13)", "4 of 16: 1, 5, 9, 13"} {
+		"two modes: 4 placement(s) fast, below the midpoint of the least and the largest (1, 5, 9, 13)", "4 of 16: 1, 5, 9, 13"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the report does not hold %q", want)
 		}

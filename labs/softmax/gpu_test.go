@@ -146,11 +146,13 @@ var knownMisses = map[string]string{}
 // the slow mode is 0.0141 (sharedq.csv on x[0..255]; the sweep's n = 1024,
 // whose launch takes its slowest block); the fast mode is blockq's 10,320
 // cycles, 5.2 us, shorter: 0.0089, and softmax_small.csv measured 0.0087).
-// At the sweep's placement the model's warps arrive within the window and
-// it prices the convoy, 0.0128 ms (TestPlacements holds it there). The
-// placement table measures the same kernel on 16 placements, whose median
-// is checked as an ordinary cell.
+// The model draws each line's L2 latency from the H200's measured spread
+// (Cost.LoadSpreadCycles) and releases a barrier's warps 2.1 cycles apart
+// (Cost.BarrierStaggerCycles): at the sweep's placement its warps' halves
+// come back far enough apart and it prices the fast mode, 0.0093 ms
+// (TestPlacements holds it there). The placement table measures the same
+// kernel on 16 placements, whose median is checked as an ordinary cell.
 var modal = map[string]labtest.Modal{
-	"n=256 shared": {Ms: []float64{0.0089, 0.0141}, Priced: 1,
-		Why: "one block's shared float queue runs fast or as a convoy by where x lies (docs/evidence/2026-11-30-h200-microbench-blockq, -blockq-2); the model prices the convoy at this placement"},
+	"n=256 shared": {Ms: []float64{0.0089, 0.0141}, Priced: 0,
+		Why: "one block's shared float queue runs fast or as a convoy by where x lies (docs/evidence/2026-11-30-h200-microbench-blockq, -blockq-2, -l2line); the model prices the fast mode at this placement"},
 }

@@ -26,10 +26,12 @@ const DefaultPlacements = 16
 // MaxPlacements is the most placements the table runs.
 const MaxPlacements = 256
 
-// ModeGap is the ratio between two neighbouring times, sorted, from which
-// a kernel's placements count as two modes: the H200's two modes of one
-// block's shared queue are 1.4 to 1.6 times apart (0.0087 to 0.0102 ms
-// against 0.0141), its launches of one placement within a few percent.
+// ModeGap is the ratio of a kernel's largest time over the placements to
+// its least from which the placements count as two modes, split at the
+// midpoint of the two: the H200's two modes of one block's shared queue
+// are 1.4 to 1.6 times apart (0.0086 to 0.0102 ms against 0.0141), its
+// launches of one placement within a few percent, and a placement whose
+// launches mix the modes falls between (docs/evidence/2026-11-30-h200-l2line).
 const ModeGap = 1.2
 
 // PlacementOptions configure Placements; the zero value runs the default
@@ -145,9 +147,8 @@ type PlacementSummary struct {
 	MinMs    float64 `json:"min_ms"`
 	MedianMs float64 `json:"median_ms"`
 	MaxMs    float64 `json:"max_ms"`
-	// Modes says the placements' times split in two, sorted, at a step
-	// of more than ModeGap; Fast are then the indices of the placements
-	// below the step.
+	// Modes says the largest time is more than ModeGap times the least;
+	// Fast are then the indices of the placements below their midpoint.
 	Modes bool  `json:"modes"`
 	Fast  []int `json:"fast,omitempty"`
 }
@@ -171,14 +172,9 @@ func (t *PlacementTable) Summary(k Kernel) PlacementSummary {
 	if n%2 == 0 {
 		s.MedianMs = (sorted[n/2-1] + sorted[n/2]) / 2
 	}
-	cut, gap := 0.0, ModeGap
-	for i := 1; i < n; i++ {
-		if sorted[i-1] > 0 && sorted[i]/sorted[i-1] > gap {
-			cut, gap = sorted[i], sorted[i]/sorted[i-1]
-		}
-	}
-	if cut > 0 {
+	if s.MinMs > 0 && s.MaxMs > ModeGap*s.MinMs {
 		s.Modes = true
+		cut := (s.MinMs + s.MaxMs) / 2
 		for i, m := range ms {
 			if m < cut {
 				s.Fast = append(s.Fast, i)
@@ -228,9 +224,9 @@ func modeOf(s PlacementSummary, i int) string {
 func (s PlacementSummary) sentence() string {
 	b := fmt.Sprintf("%s: %.4f to %.4f ms, median %.4f", s.Kernel, s.MinMs, s.MaxMs, s.MedianMs)
 	if !s.Modes {
-		return b + "; one mode (no two neighbouring times, sorted, more than " + fmt.Sprint(ModeGap) + " times apart)."
+		return b + "; one mode (the largest time within " + fmt.Sprint(ModeGap) + " times the least)."
 	}
-	return fmt.Sprintf("%s; two modes: %d placement(s) fast (%s), the others a convoy.", b, len(s.Fast), joinInts(s.Fast))
+	return fmt.Sprintf("%s; two modes: %d placement(s) fast, below the midpoint of the least and the largest (%s), the others a convoy.", b, len(s.Fast), joinInts(s.Fast))
 }
 
 func joinInts(v []int) string {
