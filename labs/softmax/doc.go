@@ -39,8 +39,13 @@
 // when its warps reach it (docs/evidence/2026-11-30-h200-microbench-blockq):
 // together, a convoy; tens of cycles apart, twice as fast. The warps here
 // arrive when their loads of x return, which depends on where x lies in
-// the L2, so a lone block is sometimes nearly twice as fast as the model,
-// whose loads all take one latency, says.
+// physical memory (docs/evidence/2026-11-30-h200-l2line: 41 of 128
+// placements fast), so Placements runs the three kernels at one block on
+// several placements of x, the same offsets on the simulator and a GPU,
+// and reports each kernel's least, median and largest time and which
+// placements ran fast. The h200 profile draws each line's L2 latency from
+// the H200's measured spread by a hash of its address, so its placements
+// are a lottery too, not the GPU's: compare the medians and the spread.
 //
 // Cards puts the atomic/shuffle pair on several cards: the notes' 37x on
 // a 14-SM Turing GeForce (the atomics-vs-warp-shuffle course notes,
