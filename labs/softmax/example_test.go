@@ -32,6 +32,28 @@ func ExampleSweep() {
 	// shuffle clearly faster from n = 256
 }
 
+// Run one block of each kernel on four placements of its input, a block's
+// worth apart, and read each kernel's spread over them. The t4 profile
+// has one mode of the shared queue; on the h200 profile and the H200
+// some placements of the shared kernel run fast.
+func ExamplePlacements() {
+	dev, _ := gpu.Open("sim:t4")
+	defer dev.Close()
+	t, err := softmax.Placements(dev, softmax.PlacementOptions{Placements: 4, Progress: labs.NoProgress()})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, k := range t.Kernels {
+		s := t.Summary(k)
+		fmt.Printf("%s: %d placements, offsets %d to %d, two modes: %v\n", k, len(t.Rows), t.Rows[0].Offset, t.Rows[3].Offset, s.Modes)
+	}
+	// Output:
+	// atomic: 4 placements, offsets 0 to 768, two modes: false
+	// shared: 4 placements, offsets 0 to 768, two modes: false
+	// shuffle: 4 placements, offsets 0 to 768, two modes: false
+}
+
 // Check a student's kernel: one atomic per thread passes every part but
 // the contention budget and the time.
 func ExampleCheck() {
