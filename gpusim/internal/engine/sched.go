@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"math/bits"
@@ -121,28 +120,64 @@ type event struct {
 	freed bool
 }
 
+// eventHeap is a min-heap of events by (t, seq). It is typed rather than
+// driven through container/heap, whose Push and Pop box every event in an
+// interface, an allocation per event on the scheduler's path. seq is
+// unique, so the order is total and events pop in the same order whatever
+// the heap's layout.
 type eventHeap []event
 
 func (h eventHeap) Len() int { return len(h) }
-func (h eventHeap) Less(i, j int) bool {
+
+func (h eventHeap) less(i, j int) bool {
 	if h[i].t != h[j].t {
 		return h[i].t < h[j].t
 	}
 	return h[i].seq < h[j].seq
 }
-func (h eventHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *eventHeap) Push(x any)   { *h = append(*h, x.(event)) }
-func (h *eventHeap) Pop() any {
-	old := *h
-	e := old[len(old)-1]
-	*h = old[:len(old)-1]
+
+// push adds e.
+func (h *eventHeap) push(e event) {
+	*h = append(*h, e)
+	q := *h
+	for j := len(q) - 1; j > 0; {
+		i := (j - 1) / 2
+		if !q.less(j, i) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		j = i
+	}
+}
+
+// pop removes and returns the earliest event; the heap must not be empty.
+func (h *eventHeap) pop() event {
+	q := *h
+	n := len(q) - 1
+	q[0], q[n] = q[n], q[0]
+	for i := 0; ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if r := j + 1; r < n && q.less(r, j) {
+			j = r
+		}
+		if !q.less(j, i) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		i = j
+	}
+	e := q[n]
+	*h = q[:n]
 	return e
 }
 
 func (x *exec) push(e event) {
 	x.seq++
 	e.seq = x.seq
-	heap.Push(&x.heap, e)
+	x.heap.push(e)
 }
 
 // Run executes a launch. Memory writes land in cfg.Memory.
@@ -228,7 +263,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 		if x.heap.Len() == 0 {
 			break
 		}
-		e := heap.Pop(&x.heap).(event)
+		e := x.heap.pop()
 		if e.b == nil {
 			if !e.freed {
 				x.smLive[e.sm]--
