@@ -473,9 +473,12 @@ type block struct {
 	barLane int32 // lanes that arrived
 	epoch   uint32
 	race    *raceShadow
-	// queues are the shared-memory addresses atomics have held, with the
-	// time each is free again.
-	queues map[uint64]*addrQueue
+	// queues are the shared-memory addresses atomics have held, each the
+	// index in queueStore of its service, with the time it is free again.
+	// The store keeps its storage from one block in the slot to the next,
+	// so a block's first atomic on an address allocates nothing.
+	queues     map[uint64]int32
+	queueStore []addrQueue
 	// ctx is the context the block's instructions update.
 	ctx *ctx
 	// wb is the block's buffer of global stores not yet visible to other

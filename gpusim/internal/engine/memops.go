@@ -706,6 +706,17 @@ func signBit(k cudac.Kind) uint64 {
 // SM's pipeline takes for them beside the other resident blocks' loops
 // (Costs.SharedFloatPipe); popc says the instruction is an
 // ATOMS.POPC.INC, which takes at least Costs.SharedPopc wavefronts.
+// queue returns the service of shared address addr, a cleared one on the
+// block's first atomic there.
+func (b *block) queue(addr uint64) *addrQueue {
+	if i, ok := b.queues[addr]; ok {
+		return &b.queueStore[i]
+	}
+	b.queues[addr] = int32(len(b.queueStore))
+	b.queueStore = append(b.queueStore, addrQueue{})
+	return &b.queueStore[len(b.queueStore)-1]
+}
+
 func (x *exec) queueShared(w *warp, g *atomGroup, floatAdd, popc bool) {
 	c := &x.m.Costs
 	b := w.blk
@@ -716,11 +727,7 @@ func (x *exec) queueShared(w *warp, g *atomGroup, floatAdd, popc bool) {
 	b.ctx.atomWavefronts += int64(math.Round(wf * 64))
 	done := w.clock
 	for i := 0; i < g.k; i++ {
-		q := b.queues[g.addrs[i]]
-		if q == nil {
-			q = &addrQueue{}
-			b.queues[g.addrs[i]] = q
-		}
+		q := b.queue(g.addrs[i])
 		hold := float64(g.count[i]) * c.SharedInt
 		if floatAdd {
 			hold = float64(g.count[i]) * (c.SharedFloatA + c.SharedFloatB/float64(len(b.warps))) * q.casMode(w, c)

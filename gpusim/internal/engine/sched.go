@@ -351,6 +351,7 @@ func (x *exec) startBlock(slot, sm int, t int64) {
 	b.arrived, b.barCnt, b.barLane = 0, 0, 0
 	b.live = len(b.warps)
 	clear(b.queues)
+	b.queueStore = b.queueStore[:0]
 	// Epochs number a slot's barrier intervals: a new block's accesses are
 	// never ordered after its predecessor's in the race shadow.
 	b.epoch++
@@ -366,7 +367,7 @@ func (x *exec) startBlock(slot, sm int, t int64) {
 }
 
 func (x *exec) newBlock() *block {
-	b := &block{x: x, shared: make([]byte, x.sharedSize), queues: map[uint64]*addrQueue{}}
+	b := &block{x: x, shared: make([]byte, x.sharedSize), queues: map[uint64]int32{}}
 	if x.cfg.RaceCheck && x.sharedSize > 0 {
 		b.race = newRaceShadow(x.sharedSize, x.raceShift)
 	}
