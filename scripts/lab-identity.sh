@@ -5,7 +5,8 @@
 #   scripts/lab-identity.sh DIR [SPEC]   build cmd/warplab from the working
 #       tree and write DIR/NAME.json, every lab's `warplab lab NAME --device
 #       SPEC --json` output (SPEC defaults to sim:h200) less its wall-time
-#       fields (elapsed_seconds, report.seconds), and DIR/NAME.cpu, the
+#       fields (elapsed_seconds, report.seconds,
+#       report.wall_time), and DIR/NAME.cpu, the
 #       run's CPU seconds (user + system).
 #   scripts/lab-identity.sh --diff DIR1 DIR2   compare two such folders:
 #       exit 0 when every lab's JSON is the same, 1 otherwise.
@@ -44,7 +45,7 @@ one() {
 	local n=$1 t
 	t=$(mktemp)
 	/usr/bin/time -f '%U %S' -o "$t.time" "$bin/warplab" lab "$n" --device "$spec" --json >"$t"
-	jq -S 'del(.elapsed_seconds) | del(.report.seconds)' "$t" >"$out/$n.json"
+	jq -S 'del(.elapsed_seconds, .report.seconds, .report.wall_time)' "$t" >"$out/$n.json"
 	awk '{printf "%.2f\n", $1 + $2}' "$t.time" >"$out/$n.cpu"
 	rm -f "$t" "$t.time"
 	echo "$n $(cat "$out/$n.cpu") CPU s"
