@@ -232,6 +232,10 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	x.planScoreboard(x.unrolled)
 	x.lookahead = x.minLookahead()
 
+	// Registered before the watch's stop, so that it runs after it: the
+	// watch may read the blocks until then.
+	defer x.giveBlocks()
+	x.takeBlocks()
 	defer x.watch()()
 
 	// Fill the resident slots, SM by SM in round robin, as the block
