@@ -196,10 +196,19 @@ func f2U64(f float64) uint64 {
 // fma32 computes a*b+c with a single rounding to float32. The product of two
 // floats is exact in float64; the sum is computed with round-to-odd, which
 // makes the final rounding to float32 correct (53 >= 24 + 2 bits).
+//
+// Round-to-odd changes only the last bit of the sum, and only when that
+// bit is 0: the float32 rounding of the sum can then differ only where
+// the sum lies exactly halfway between two float32s (its low 29 bits
+// 1<<28, for a float32-normal magnitude). Every other sum, Inf and NaN
+// included, rounds straight to the same float32, with no TwoSum.
 func fma32(a, b, c float32) float32 {
 	p := float64(a) * float64(b)
 	cc := float64(c)
 	s := p + cc
+	if u := math.Float64bits(s); u>>52&0x7ff >= 1023-126 && u&(1<<29-1) != 1<<28 {
+		return float32(s)
+	}
 	if math.IsInf(s, 0) || s != s {
 		return float32(s)
 	}

@@ -287,18 +287,17 @@ func mkFma(k cudac.Kind, dst, a, b, c int) step {
 	return func(w *warp) stop {
 		r := w.regs
 		d, p, q, s := (*[32]uint64)(r[dst:]), (*[32]uint64)(r[a:]), (*[32]uint64)(r[b:]), (*[32]uint64)(r[c:])
-		f := func(l int) {
-			d[l] = uint64(math.Float32bits(fma32(math.Float32frombits(uint32(p[l])),
-				math.Float32frombits(uint32(q[l])), math.Float32frombits(uint32(s[l])))))
-		}
 		if w.mask == w.launched {
 			for l := range d {
-				f(l)
+				d[l] = uint64(math.Float32bits(fma32(math.Float32frombits(uint32(p[l])),
+					math.Float32frombits(uint32(q[l])), math.Float32frombits(uint32(s[l])))))
 			}
-		} else {
-			for m := w.mask; m != 0; m &= m - 1 {
-				f(bits.TrailingZeros32(m))
-			}
+			return run
+		}
+		for m := w.mask; m != 0; m &= m - 1 {
+			l := bits.TrailingZeros32(m)
+			d[l] = uint64(math.Float32bits(fma32(math.Float32frombits(uint32(p[l])),
+				math.Float32frombits(uint32(q[l])), math.Float32frombits(uint32(s[l])))))
 		}
 		return run
 	}
