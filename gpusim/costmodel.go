@@ -74,7 +74,14 @@ import (
 //     issue rate: the executed instructions less those nvcc compiles to
 //     nothing (constants, copies, structure), with an unrolled loop's
 //     branch and counter update once per unrolled body (a register-only
-//     body once per LoopUnrollALU iterations, as ptxas unrolls it again);
+//     body once per LoopUnrollALU iterations, as ptxas unrolls it again),
+//     and what nvcc's SASS has that the IR has not or lacks what the IR
+//     has: a compare and a branch for each conditional branch
+//     (BranchSlots), no loop-invariant arithmetic in an innermost loop
+//     (HoistInvariants), BSSY/BSYNC around a divergent branch to an
+//     atomic in a loop (ConvergenceSlots) and the remainder dispatch of a
+//     loop unrolled with a run-time count (UnrollRemainderSlots; the
+//     labs' hot loops against the H200's SASS: engine's TestSASSCounts);
 //   - schedulers: the warps that share one of an SM's schedulers replayed
 //     at its issue rate: where together they ask for more than it issues
 //     they slow each other down, and the last warp ends later than the
@@ -272,6 +279,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			LoadSpread: c.LoadSpreadCycles, SharedCASPhasesWarps: c.SharedCASPhasesMaxWarps,
 			L2Addr: c.L2AddrNs, L2OpF32: c.L2OpF32Ns, L2OpF64: c.L2OpF64Ns, L2OpInt: c.L2OpIntNs, L2Sector: c.L2SectorNs,
 			Unroll: c.LoopUnroll, Scoreboard: c.Scoreboard, UnrollALU: c.LoopUnrollALU,
+			Hoist: c.HoistInvariants, ConvergeSlots: c.ConvergenceSlots, UnrollRemainderSlots: c.UnrollRemainderSlots, BranchSlots: c.BranchSlots,
 			Schedulers: c.Schedulers, SchedulerIPC: c.SchedulerIPC,
 			StoreLine: c.StoreLineCycles, StoreSector: c.StoreSectorCycles,
 		},

@@ -89,6 +89,26 @@ type Cost struct {
 	// LoopUnrollALU is the factor for such a loop whose body is register
 	// arithmetic alone, which ptxas unrolls again (0: LoopUnroll).
 	LoopUnrollALU int64
+	// HoistInvariants: in an innermost loop, reads of the launch's special
+	// registers (threadIdx, blockDim, ...) and integer arithmetic on values
+	// the loop does not change issue nothing, as the compiler computes
+	// them above the loop.
+	HoistInvariants bool
+	// ConvergenceSlots is the instructions a branch that may diverge
+	// around memory accesses inside a loop issues a trip beside its
+	// compare and branch: the BSSY before it and the BSYNC where its lanes
+	// reconverge (0: not modelled).
+	ConvergenceSlots float64
+	// UnrollRemainderSlots is the instructions an unrolled loop whose trip
+	// count is known only at run time issues each time it is entered,
+	// beside its first test: the tests of the count against the unrolled
+	// body's sizes and the jump into the remainder (0: not modelled).
+	UnrollRemainderSlots float64
+	// BranchSlots is the issue slots of a conditional branch: the GPU
+	// compares (ISETP) and then branches on the predicate (BRA), where the
+	// IR does both in one instruction (0: one slot). The warp's clock
+	// keeps one ALU latency for it.
+	BranchSlots float64
 	// StoreLineCycles is the SM cycles an SM's store path spends per line
 	// request its warps' global stores send to the L2 (one per 128-byte
 	// line a warp's store touches): a store scattered over 32 lines costs

@@ -140,6 +140,21 @@ type Costs struct {
 	// UnrollALU is the factor for an unrolled loop whose body is register
 	// arithmetic alone, which ptxas unrolls again (0: Unroll).
 	UnrollALU int64
+	// Hoist: integer arithmetic on a loop's invariants, and reads of the
+	// launch's special registers, in an innermost loop issue nothing (the
+	// compiler computes them above the loop; see issue.go, hoist).
+	Hoist bool
+	// ConvergeSlots is the instructions (BSSY, BSYNC) a branch that may
+	// diverge around memory accesses in a loop issues a trip beside its
+	// compare and branch; UnrollRemainderSlots the instructions an
+	// unrolled loop whose trip count is known only at run time issues each
+	// time it is entered, beside its first test (issue.go, brackets). 0:
+	// not modelled.
+	ConvergeSlots, UnrollRemainderSlots float64
+	// BranchSlots is the issue slots of a conditional branch, its compare
+	// and its branch (0: one, as the IR's one instruction); the warp's
+	// clock keeps one ALU latency for it.
+	BranchSlots float64
 	// Schedulers is each SM's warp schedulers (0: not modelled), each
 	// issuing SchedulerIPC warp instructions a cycle: warps that share a
 	// scheduler and together ask for more slow each other down (see

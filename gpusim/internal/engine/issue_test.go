@@ -61,7 +61,7 @@ func lower(t *testing.T, file, src, name string) *ir.Kernel {
 // outer loop, an early exit) is.
 func TestIssueWeights(t *testing.T) {
 	k := lowerKernel(t, "counted")
-	w, unrolled := issueWeights(k.Code, 4, 0)
+	w, unrolled := issueWeights(k.Code, issueModel{unroll: 4})
 	var backs, loads int
 	for pc, in := range k.Code {
 		switch in.Op {
@@ -91,7 +91,7 @@ func TestIssueWeights(t *testing.T) {
 	if backs != 2 || loads != 1 {
 		t.Fatalf("%d loop bottoms and %d loads in\n%s", backs, loads, k)
 	}
-	if w1, u1 := issueWeights(k.Code, 1, 0); slices.Contains(u1, true) || slices.Contains(w1, 0.25) {
+	if w1, u1 := issueWeights(k.Code, issueModel{unroll: 1}); slices.Contains(u1, true) || slices.Contains(w1, 0.25) {
 		t.Errorf("unroll 1 unrolled something")
 	}
 
@@ -99,7 +99,7 @@ func TestIssueWeights(t *testing.T) {
 	// counted and innermost: its three instructions (the add of k, the
 	// counter update, the bottom test) are all that is unrolled.
 	k = lowerKernel(t, "notCounted")
-	w, unrolled = issueWeights(k.Code, 4, 0)
+	w, unrolled = issueWeights(k.Code, issueModel{unroll: 4})
 	var marked []string
 	for pc, in := range k.Code {
 		if unrolled[pc] {
@@ -154,10 +154,61 @@ func TestRuntimeStepNotUnrolled(t *testing.T) {
 		want bool
 	}{{"inline_stride", false}, {"local_stride", false}, {"const_stride", true}} {
 		k := lower(t, "stride.cu", string(src), c.name)
-		_, unrolled := issueWeights(k.Code, 4, 0)
+		_, unrolled := issueWeights(k.Code, issueModel{unroll: 4})
 		for pc, in := range k.Code {
 			if in.Op == ir.Ld && unrolled[pc] != c.want {
 				t.Errorf("%s: the loop's load unrolled %v, want %v in\n%s", c.name, unrolled[pc], c.want, k)
+			}
+		}
+	}
+}
+
+// TestHoist: in a grid-stride loop nvcc issues the stride's product above
+// the loop (one IADD3 a trip steps i: grid_sum in
+// docs/evidence/2026-11-30-h200-l1reuse/sass), so the loop body's reads
+// of gridDim and blockDim and their product issue nothing, and the
+// in-step and local forms issue the same per trip; the induction update,
+// the load and the sum still issue.
+func TestHoist(t *testing.T) {
+	src, err := os.ReadFile("testdata/stride.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	perTrip := func(name string) (sum float64, k *ir.Kernel, w []float64) {
+		k = lower(t, "stride.cu", string(src), name)
+		w, _ = issueWeights(k.Code, issueModel{unroll: 4, hoist: true})
+		for p, in := range k.Code {
+			if in.Op == ir.LoopBack {
+				for pc := int(in.Target); pc <= p; pc++ {
+					sum += w[pc]
+				}
+			}
+		}
+		return sum, k, w
+	}
+	in, k, w := perTrip("inline_stride")
+	local, _, _ := perTrip("local_stride")
+	if in != local {
+		t.Errorf("per trip: %v issued with the stride in the step, %v with it in a local, want the same", in, local)
+	}
+	lo, hi := -1, -1
+	for p, c := range k.Code {
+		if c.Op == ir.LoopBack {
+			lo, hi = int(c.Target), p
+		}
+	}
+	for pc, c := range k.Code {
+		switch c.Op {
+		case ir.S2R, ir.Mul:
+			if c.Op == ir.S2R && cudac.Builtin(c.Aux) != cudac.GridDimX && cudac.Builtin(c.Aux) != cudac.BlockDimX {
+				continue
+			}
+			if pc >= lo && pc <= hi && w[pc] != 0 {
+				t.Errorf("%d %v in the loop: weight %v, want 0 (hoisted)", pc, &c, w[pc])
+			}
+		case ir.Ld, ir.LoopBack:
+			if w[pc] != 1 {
+				t.Errorf("%d %v: weight %v, want 1", pc, &c, w[pc])
 			}
 		}
 	}

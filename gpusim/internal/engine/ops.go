@@ -32,12 +32,22 @@ func (x *exec) compile() error {
 	// unrolls again (UnrollALU) issues its control less often still, but
 	// the warp's clock keeps Unroll's charges: the ALU latency was
 	// calibrated with them.
-	x.issueW, _ = issueWeights(x.k.Code, x.m.Costs.Unroll, x.m.Costs.UnrollALU)
+	c := &x.m.Costs
+	im := issueModel{unroll: c.Unroll, unrollALU: c.UnrollALU, hoist: c.Hoist, converge: c.ConvergeSlots,
+		remainder: c.UnrollRemainderSlots, branch: c.BranchSlots}
+	x.issueW, _ = issueWeights(x.k.Code, im)
 	for pc := range x.code {
 		x.code[pc].issue = x.issueW[pc]
 	}
+	// What nvcc emits around a branch or a loop's entry that the IR has no
+	// instruction for (issue.go, brackets) the warp issues in its own
+	// stream: ALU cycles each, as every instruction it issues.
+	for pc, b := range brackets(x.k.Code, im) {
+		x.code[pc].cost += int64(math.Round(b * float64(c.ALU)))
+	}
 	var clockW []float64
-	clockW, x.unrolled = issueWeights(x.k.Code, x.m.Costs.Unroll, 0)
+	im.unrollALU, im.branch = 0, 0 // the ALU latency was calibrated with one IR instruction a branch
+	clockW, x.unrolled = issueWeights(x.k.Code, im)
 	for pc, in := range x.unrolled {
 		if !in {
 			continue
