@@ -71,5 +71,5 @@ var knownMisses = map[string]string{
 		"(2.02 cycles a line request) sets the time (docs/evidence/2026-11-30-h200-queue-sm); the simulator spreads the winners evenly, 4 on its busiest SM",
 	"uneven (16, 1 in 64 costs 2048) k=64": "the 2,048 winning warps gather on the SMs the block scheduler starts first, the first SM of each TPC above all (docs/evidence/2026-11-30-h200-l2sm), 35 to 38 on the busiest and 8 to 10 on one scheduler, " +
 		"whose slowest winner runs 11.5 to 13.5 cycles an FMA (docs/evidence/2026-11-30-h200-queue-sm); the simulator prices warps that share a scheduler " +
-		"(0.299 ms, 0.75 of the committed 0.397), but places the winners evenly (up to 22 a SM), so its schedulers are less crowded",
+		"(0.314 ms with the SASS's instruction counts, TestSASSCounts in gpusim/internal/engine; 0.79 of the committed 0.397), but places the winners evenly (up to 22 a SM), so its schedulers are less crowded",
 }
