@@ -35,6 +35,9 @@ import (
 //     body, 8 of the item loop: LDC, I2F, LDC.64, IMAD.WIDE, IADD3, STG,
 //     ISETP, BRA); 65 an item at 16 FMAs on the uneven path (0x1e0 to
 //     0x780: the hash, BSSY/BSYNC pairs and the remainder's setup).
+//   - the histogram lab's histPrivate and histResident
+//     (2026-11-30-h200-sass-labs/sass): the same as histshape's, 5 + 9 an
+//     empty bin and 7 an element of the walk.
 //   - fidelity's pop_thread (nvrtc-fid-pop_thread.sass): even costs are a
 //     constant 32, so nvcc fully unrolls the FMA loop and unrolls the item
 //     loop by 4: 148 SASS for four items from 0x810 to 0xf40 (37 an
@@ -55,6 +58,10 @@ import (
 //     the kernel on it; the SASS reloads two parameters (LDC) each item.
 //   - the lab's light item, -5: the uneven path's three BSSY/BSYNC pairs
 //     around the remainder dispatch, which the even path has none of.
+//   - the histogram lab's kernels (signed int indices), +2 a bin and +2
+//     an element: the IR sign-extends each index (cvt.s64.s32) before its
+//     address, which nvcc folds into IMAD.WIDE or 32-bit shared address
+//     arithmetic.
 //   - fidelity's even item, +15: nvcc unswitches on uneven and unrolls
 //     the constant 32-FMA loop fully (no test, no counter) and the item
 //     loop by 4; the model keeps the FMA loop's tests and the cost_of
@@ -75,10 +82,13 @@ func TestSASSCounts(t *testing.T) {
 		{"queue lab item, even (32 FMAs)", "lab", "popThread", 63, 2, popLab(32, 32, 64)},
 		{"queue lab item, light (16 FMAs)", "lab", "popThread", 65, -5, popLab(16, 2048, uneven)},
 		{"fidelity queue item, even (32 FMAs)", "fidelity", "pop_thread", 37, 15, popFidelity},
+		{"histogram lab zero + merge, empty bin", "hist", "histPrivate", 5 + 9, 2, privSmall},
+		{"histogram lab grid-stride walk", "hist", "histResident", 7, 2, privResidentWalk},
 	}
 	srcs := map[string]string{
 		"fidelity": "../../fidelity/kernels/microbench.cu",
 		"lab":      "../../../labs/queue/kernels/queue.cu",
+		"hist":     "../../../labs/histogram/kernels/histogram.cu",
 	}
 	m := testMachine()
 	m.Costs.Unroll, m.Costs.UnrollALU = 4, 16
