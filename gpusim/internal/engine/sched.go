@@ -231,6 +231,11 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	x.planLoadSpread()
 	x.planScoreboard(x.unrolled)
 	x.lookahead = x.minLookahead()
+	if m.Costs.Schedulers > 0 && m.Costs.SchedulerIPC > 0 {
+		// Room for every warp's record at once, rather than the copies of
+		// append's growth over a large grid.
+		x.warpRecs = make([]warpRec, 0, x.blocks*int64(x.warpsPerBlock))
+	}
 
 	// Registered before the watch's stop, so that it runs after it: the
 	// watch may read the blocks until then.
