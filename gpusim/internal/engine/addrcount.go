@@ -13,6 +13,10 @@ type addrCounts struct {
 	big      map[uint64]int64     // counts past what a page's uint32 holds, and sub-word addresses
 	distinct int64
 	most     int64
+	// last is the page page returned last, at lastKey: consecutive
+	// atomics mostly hit one page, and skip the map.
+	last    *addrPage
+	lastKey uint64
 }
 
 const (
@@ -32,16 +36,22 @@ type addrPage struct {
 
 // page returns the page that holds addr, adding it on first use.
 func (a *addrCounts) page(addr uint64) *addrPage {
-	p := a.pages[addr>>pageShift]
+	key := addr >> pageShift
+	if a.last != nil && key == a.lastKey {
+		return a.last
+	}
+	p := a.pages[key]
 	if p == nil {
 		p = &addrPage{}
-		a.pages[addr>>pageShift] = p
+		a.pages[key] = p
 	}
+	a.last, a.lastKey = p, key
 	return p
 }
 
 func (a *addrCounts) init() {
 	a.pages = map[uint64]*addrPage{}
+	a.last = nil
 	a.big = nil
 	a.distinct, a.most = 0, 0
 }
