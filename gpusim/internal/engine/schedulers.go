@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"container/heap"
 	"math/bits"
 	"sort"
 )
@@ -136,13 +135,13 @@ func replay(recs []warpRec, ipc float64) int64 {
 				last = max(last, float64(r.end))
 				continue
 			}
-			heap.Push(&active, finish{at: progress + span, rate: r.slots / span})
+			active.push(finish{at: progress + span, rate: r.slots / span})
 			rate += r.slots / span
 			continue
 		}
 		progress = active[0].at
 		t = nextEnd
-		f := heap.Pop(&active).(finish)
+		f := active.pop()
 		rate -= f.rate
 		if len(active) == 0 {
 			rate = 0
@@ -154,15 +153,44 @@ func replay(recs []warpRec, ipc float64) int64 {
 
 type finish struct{ at, rate float64 }
 
+// finishHeap is a min-heap of finishes by at. Its push and pop are
+// container/heap's Push and Pop, step for step (so finishes with the same
+// at pop in the same order, and rate sums the same floats in the same
+// order), without boxing each finish in an interface.
 type finishHeap []finish
 
-func (h finishHeap) Len() int           { return len(h) }
-func (h finishHeap) Less(i, j int) bool { return h[i].at < h[j].at }
-func (h finishHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *finishHeap) Push(v any)        { *h = append(*h, v.(finish)) }
-func (h *finishHeap) Pop() any {
-	old := *h
-	f := old[len(old)-1]
-	*h = old[:len(old)-1]
+func (h *finishHeap) push(f finish) {
+	*h = append(*h, f)
+	q := *h
+	for j := len(q) - 1; j > 0; {
+		i := (j - 1) / 2
+		if !(q[j].at < q[i].at) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		j = i
+	}
+}
+
+func (h *finishHeap) pop() finish {
+	q := *h
+	n := len(q) - 1
+	q[0], q[n] = q[n], q[0]
+	for i := 0; ; {
+		j := 2*i + 1
+		if j >= n {
+			break
+		}
+		if r := j + 1; r < n && q[r].at < q[j].at {
+			j = r
+		}
+		if !(q[j].at < q[i].at) {
+			break
+		}
+		q[i], q[j] = q[j], q[i]
+		i = j
+	}
+	f := q[n]
+	*h = q[:n]
 	return f
 }
