@@ -13,7 +13,7 @@ import (
 // The cost model turns a launch's counters and its virtual-time schedule
 // into the time CUDA events around the launch would measure:
 //
-//	launch + max(blocks, L2 atomic chain, L2 throughput, DRAM, l1/shared, l1 stores, issue, schedulers)
+//	launch + max(blocks, L2 atomic chain, L2 throughput, DRAM, l1/shared, l1 stores, l2 writes, issue, schedulers)
 //
 //   - launch: the profile's event-measured cost of launching a kernel;
 //   - blocks and L2 atomic chain: the engine's virtual-time schedule, in SM
@@ -70,6 +70,10 @@ import (
 //     touch), at the profile's cycles per request: a store whose lanes
 //     scatter over 32 lines holds the SM's store path 32 times as long as
 //     a coalesced one;
+//   - l2 writes: where the profile prices the SM's store path apart
+//     (StorePathLineCycles), the L2's work on every SM's store requests
+//     together, a request and each further partly written 32-byte sector
+//     in it at the profile's cycles, counted per SM over all the SMs;
 //   - issue: the warp instructions the schedulers issue over the SMs'
 //     issue rate: the executed instructions less those nvcc compiles to
 //     nothing (constants, copies, structure), with an unrolled loop's
@@ -154,7 +158,21 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 		add("shared", sharedNs, sharedDetail)
 	}
 
-	if out.MaxSMStoreLines > 0 && cost.StoreLineCycles > 0 {
+	if path := cost.StorePathLineCycles; path > 0 && out.MaxSMStoreLines > 0 {
+		// The SM's own store path takes its line requests one at a
+		// time; the L2 takes every SM's, their partly written sectors
+		// the longer, counted per SM over all the SMs.
+		add("l1 stores", float64(out.MaxSMStoreLines)*path/ghz, fmt.Sprintf(
+			"the busiest SM's global stores sent %d line requests at %g cycles each", out.MaxSMStoreLines, path))
+		if cost.StoreLineCycles > 0 {
+			cycles := (float64(out.StoreLines)*cost.StoreLineCycles + float64(out.StoreSectors)*cost.StoreSectorCycles) / float64(p.SMs)
+			detail := fmt.Sprintf("the L2 took the launch's %d store line requests at %g cycles each", out.StoreLines, cost.StoreLineCycles)
+			if out.StoreSectors > 0 && cost.StoreSectorCycles > 0 {
+				detail += fmt.Sprintf(", with %d further partly written sectors in them at %g cycles each", out.StoreSectors, cost.StoreSectorCycles)
+			}
+			add("l2 writes", cycles/ghz, detail+fmt.Sprintf(", over %d SMs", p.SMs))
+		}
+	} else if out.MaxSMStoreLines > 0 && cost.StoreLineCycles > 0 {
 		cycles := float64(out.MaxSMStoreLines)*cost.StoreLineCycles + float64(out.MaxSMStoreSectors)*cost.StoreSectorCycles
 		detail := fmt.Sprintf("the busiest SM's global stores wrote %d line requests at %g cycles each", out.MaxSMStoreLines, cost.StoreLineCycles)
 		if out.MaxSMStoreSectors > 0 && cost.StoreSectorCycles > 0 {
@@ -281,7 +299,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			Unroll: c.LoopUnroll, Scoreboard: c.Scoreboard, UnrollALU: c.LoopUnrollALU,
 			Hoist: c.HoistInvariants, ConvergeSlots: c.ConvergenceSlots, UnrollRemainderSlots: c.UnrollRemainderSlots, BranchSlots: c.BranchSlots,
 			Schedulers: c.Schedulers, SchedulerIPC: c.SchedulerIPC,
-			StoreLine: c.StoreLineCycles, StoreSector: c.StoreSectorCycles,
+			StoreLine: c.StoreLineCycles, StoreSector: c.StoreSectorCycles, StorePath: c.StorePathLineCycles,
 		},
 		ClockGHz: clockMHz / 1000,
 		Jitter:   c.JitterCycles,

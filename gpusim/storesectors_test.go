@@ -6,13 +6,16 @@ import (
 )
 
 // TestStoreSectors: a warp's store whose lanes are 32 bytes apart writes
-// a word into each of the four sectors of 8 lines; the h200 profile's
-// store path takes StoreLineCycles (4) a line request and
-// StoreSectorCycles (2) for each further partly written sector, 80 cycles
-// a warp store, where lanes 128 bytes apart (32 lines of one sector each)
-// take 128 and a coalesced store (one line of four whole sectors) 4
-// (docs/evidence/2026-11-30-h200-queue-loop). The t4 profile does not
-// price the store path.
+// a word into each of the four sectors of 8 lines. In the h200 profile the
+// L2 takes StoreLineCycles (4) a line request and StoreSectorCycles (2)
+// for each further partly written sector, 80 cycles a warp store, where
+// lanes 128 bytes apart (32 lines of one sector each) take 128 and a
+// coalesced store (one line of four whole sectors) 4
+// (docs/evidence/2026-11-30-h200-queue-loop), counted over the SMs ("l2
+// writes"); the SM's own path takes StorePathLineCycles a line request
+// whatever its sectors, 8, 32 and 1 requests a warp store
+// (docs/evidence/2026-11-30-h200-queue-sm; "l1 stores"). The t4 profile
+// does not price the store path.
 func TestStoreSectors(t *testing.T) {
 	const src = `
 __global__ void put(float* out, unsigned stride) {
@@ -23,28 +26,43 @@ __global__ void put(float* out, unsigned stride) {
 	d := open(t, "sim:h200")
 	k := kernel(t, d, src, "put")
 	out := zeros[float32](t, d, threads*32)
-	stores := func(stride uint32) (float64, string) {
+	type terms struct {
+		sm, l2             float64
+		smDetail, l2Detail string
+	}
+	stores := func(stride uint32) terms {
 		res := launch(t, k, threads/256, 256, out, stride)
+		var r terms
 		for _, b := range res.Timing.Breakdown {
-			if b.Resource == "l1 stores" {
-				return b.Ms, b.Detail
+			switch b.Resource {
+			case "l1 stores":
+				r.sm, r.smDetail = b.Ms, b.Detail
+			case "l2 writes":
+				r.l2, r.l2Detail = b.Ms, b.Detail
 			}
 		}
-		t.Fatalf("stride %d: no l1 stores term in %+v", stride, res.Timing.Breakdown)
-		return 0, ""
+		if r.sm == 0 || r.l2 == 0 {
+			t.Fatalf("stride %d: no l1 stores or l2 writes term in %+v", stride, res.Timing.Breakdown)
+		}
+		return r
 	}
-	coal, coalDetail := stores(1)
-	s8, s8Detail := stores(8)
-	s32, s32Detail := stores(32)
-	if strings.Contains(coalDetail, "partly written") || strings.Contains(s32Detail, "partly written") || !strings.Contains(s8Detail, "partly written sectors") {
-		t.Errorf("details:\nstride 1: %s\nstride 8: %s\nstride 32: %s", coalDetail, s8Detail, s32Detail)
+	coal, s8, s32 := stores(1), stores(8), stores(32)
+	if strings.Contains(coal.l2Detail, "partly written") || strings.Contains(s32.l2Detail, "partly written") || !strings.Contains(s8.l2Detail, "partly written sectors") ||
+		strings.Contains(s8.smDetail, "partly written") {
+		t.Errorf("details:\nstride 1: %s; %s\nstride 8: %s; %s\nstride 32: %s; %s", coal.smDetail, coal.l2Detail, s8.smDetail, s8.l2Detail, s32.smDetail, s32.l2Detail)
 	}
 	for _, c := range []struct {
 		name      string
 		got, want float64
-	}{{"stride 8 / stride 32", s8 / s32, 80.0 / 128}, {"stride 1 / stride 32", coal / s32, 4.0 / 128}} {
+	}{
+		{"l2 writes, stride 8 / stride 32", s8.l2 / s32.l2, 80.0 / 128}, {"l2 writes, stride 1 / stride 32", coal.l2 / s32.l2, 4.0 / 128},
+		{"l1 stores, stride 8 / stride 32", s8.sm / s32.sm, 8.0 / 32}, {"l1 stores, stride 1 / stride 32", coal.sm / s32.sm, 1.0 / 32},
+		// The busiest SM runs 8 of the 1,024 blocks, the L2 takes all
+		// 132 SMs' requests.
+		{"stride 32, l1 stores / l2 writes", s32.sm / s32.l2, 2.02 * 8 / (4 * 1024.0 / 132)},
+	} {
 		if c.got < c.want*0.97 || c.got > c.want*1.03 {
-			t.Errorf("%s: the l1 stores terms' ratio is %.4f, want %.4f", c.name, c.got, c.want)
+			t.Errorf("%s: ratio %.4f, want %.4f", c.name, c.got, c.want)
 		}
 	}
 
@@ -52,7 +70,7 @@ __global__ void put(float* out, unsigned stride) {
 	kt := kernel(t, t4, src, "put")
 	res := launch(t, kt, threads/256, 256, zeros[float32](t, t4, threads*32), uint32(8))
 	for _, b := range res.Timing.Breakdown {
-		if b.Resource == "l1 stores" {
+		if b.Resource == "l1 stores" || b.Resource == "l2 writes" {
 			t.Errorf("sim:t4 prices the store path: %+v", b)
 		}
 	}

@@ -109,18 +109,28 @@ type Cost struct {
 	// IR does both in one instruction (0: one slot). The warp's clock
 	// keeps one ALU latency for it.
 	BranchSlots float64
-	// StoreLineCycles is the SM cycles an SM's store path spends per line
-	// request its warps' global stores send to the L2 (one per 128-byte
-	// line a warp's store touches): a store scattered over 32 lines costs
-	// 32 times a coalesced one (0: not modelled).
+	// StoreLineCycles is the SM cycles spent per line request a warp's
+	// global store sends to the L2 (one per 128-byte line it touches): a
+	// store scattered over 32 lines costs 32 times a coalesced one (0: not
+	// modelled). Without StorePathLineCycles it is the busiest SM's store
+	// path's price; with it, the L2's, counted per SM over all the SMs'
+	// requests.
 	StoreLineCycles float64
-	// StoreSectorCycles is the SM cycles the store path spends on each
-	// further 32-byte sector of a line request that a warp's store writes
-	// only part of, beyond the line's first: lanes 16 or 32 bytes apart
-	// write a word into each of a line's four sectors, and the request
-	// takes StoreLineCycles + 3 * StoreSectorCycles. Whole sectors (a
-	// coalesced store) add nothing (0: not modelled).
+	// StoreSectorCycles is the SM cycles spent, where StoreLineCycles is,
+	// on each further 32-byte sector of a line request that a warp's store
+	// writes only part of, beyond the line's first: lanes 16 or 32 bytes
+	// apart write a word into each of a line's four sectors, and the
+	// request takes StoreLineCycles + 3 * StoreSectorCycles. Whole sectors
+	// (a coalesced store) add nothing (0: not modelled).
 	StoreSectorCycles float64
+	// StorePathLineCycles is the SM cycles one SM's own store path spends
+	// per line request, whatever its sectors. Where it is set (0: not
+	// modelled), StoreLineCycles and StoreSectorCycles are the L2's work
+	// on every SM's requests together, counted per SM over all the SMs,
+	// and the busiest SM's requests cost StorePathLineCycles each: a
+	// launch whose stores gather on a few SMs is bound by their path, one
+	// whose SMs all store alike by the L2.
+	StorePathLineCycles float64
 	// LoadLineCycles is the SM cycles an SM's L1 spends per 128-byte line
 	// a warp's global load touches (a load whose lanes each read their own
 	// line costs 32 times a coalesced one; 0: not modelled).

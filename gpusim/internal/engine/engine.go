@@ -165,8 +165,11 @@ type Costs struct {
 	// line request a warp's global store sends and per further partly
 	// written sector of it (see partialSectors): they pick the SM whose
 	// stores cost most for Outcome's store figures (0: the SM with the
-	// most line requests).
-	StoreLine, StoreSector float64
+	// most line requests). Where StorePath is set, the SM's own path
+	// takes StorePath a line request and StoreLine and StoreSector are
+	// the L2's, over all the SMs' requests: the busiest SM is the one
+	// with the most line requests.
+	StoreLine, StoreSector, StorePath float64
 }
 
 // Order says how the order of atomics is chosen.
@@ -250,6 +253,9 @@ type Outcome struct {
 	// the L2, busiest by Costs.StoreLine and StoreSector (by lines where
 	// those are 0).
 	MaxSMStoreLines, MaxSMStoreSectors int64
+	// StoreLines and StoreSectors are the same over every SM: the
+	// launch's line requests and further partly written sectors.
+	StoreLines, StoreSectors int64
 	// MaxSMLoadLines is the same for the global loads: the most 128-byte
 	// lines the loads of the blocks on one SM read, each line a warp's
 	// load touches once.

@@ -823,6 +823,10 @@ func (x *exec) outcome() *Outcome {
 		BlockShared: x.sharedSize}
 	s := x.busiestStores()
 	o.MaxSMStoreLines, o.MaxSMStoreSectors = x.smStores[s], x.smStoreSectors[s]
+	for sm := range x.smStores {
+		o.StoreLines += x.smStores[sm]
+		o.StoreSectors += x.smStoreSectors[sm]
+	}
 	o.L2 = x.atom.l2Profile()
 	o.Diagnostics = m.diags.list
 	var cut int

@@ -6,15 +6,24 @@ import (
 	"slices"
 )
 
-// The SM's store path. A warp's global store sends the L2 one request per
-// 128-byte line its lanes touch (Costs.StoreLine each), and the path takes
-// longer over a request that writes part of several of the line's 32-byte
-// sectors (Costs.StoreSector for each beyond the first): on the H200 a
-// work queue whose lanes store one word each 16 or 32 bytes apart (four
-// partly written sectors a line) holds it 2 cycles a further sector, where
-// a coalesced store (whole sectors) costs no more than its line
+// The store path. A warp's global store sends the L2 one request per
+// 128-byte line its lanes touch, and a request that writes part of several
+// of the line's 32-byte sectors takes longer (a further sector beyond the
+// first). Two resources take them. The SM's own path takes each request
+// in Costs.StorePath, whatever its sectors: on the H200 the busiest SM of
+// a work queue whose winning warps gather there, storing one word a lane
+// on a line of its own, sends its requests 2.02 cycles apart while the
+// rest of the GPU hardly stores
+// (docs/evidence/2026-11-30-h200-queue-sm: queue_sm.csv, even, k = 1024).
+// The L2 takes every SM's requests together, Costs.StoreLine a request
+// and Costs.StoreSector a further partly written sector, counted per SM
+// over all the SMs: with every SM storing alike, lanes one word 16, 32 or
+// 64 bytes apart (four, four and two partly written sectors a line) take
+// 4 cycles a request and 2 a further sector, a coalesced store (whole
+// sectors) no more than its request
 // (docs/evidence/2026-11-30-h200-queue-loop: queue_loop.csv, static
-// batches without atomics at k = 4, 8 and 16).
+// batches without atomics at k = 4, 8 and 16). Without Costs.StorePath,
+// StoreLine and StoreSector price the busiest SM's requests instead.
 
 // partialSectors returns the partly written 32-byte sectors of a warp's
 // store beyond the first of each 128-byte line: over the lines the active
@@ -83,11 +92,12 @@ func partialSectors(base uint64, offs *[32]uint64, mask uint32, size uint64) int
 // busiestStores returns the SM whose global stores cost its store path
 // most (Costs.StoreLine a line request, Costs.StoreSector a further
 // partly written sector), or the one with the most line requests when
-// both are 0; the lowest index among equals.
+// both are 0 or when the SM's own path is priced by its line requests
+// alone (Costs.StorePath); the lowest index among equals.
 func (x *exec) busiestStores() int {
 	line, sector := x.m.Costs.StoreLine, x.m.Costs.StoreSector
-	if line == 0 && sector == 0 {
-		line = 1
+	if (line == 0 && sector == 0) || x.m.Costs.StorePath > 0 {
+		line, sector = 1, 0
 	}
 	best, cost := 0, -1.0
 	for sm, n := range x.smStores {
