@@ -301,7 +301,9 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			Schedulers: c.Schedulers, SchedulerIPC: c.SchedulerIPC,
 			StoreLine: c.StoreLineCycles, StoreSector: c.StoreSectorCycles, StorePath: c.StorePathLineCycles,
 		},
-		ClockGHz: clockMHz / 1000,
-		Jitter:   c.JitterCycles,
+		ClockGHz:        clockMHz / 1000,
+		Jitter:          c.JitterCycles,
+		FirstWave:       c.FirstWaveStartCycles,
+		FirstWaveJitter: c.FirstWaveJitterCycles,
 	}
 }

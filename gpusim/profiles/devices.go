@@ -176,6 +176,8 @@ func init() {
 			"Cost.JitterCycles":             Calibrated + "the Day 26 course page's determinism table",
 			"Cost.CASServed":                Calibrated + "not modelled: no Turing measurement of a contended CAS loop (a CAS compares at its issue)",
 			"Cost.CASOrderedCycles":         Calibrated + "not modelled (CASServed is off)",
+			"Cost.FirstWaveStartCycles":     Calibrated + "not modelled: every SM's first block at once (not measured on Turing)",
+			"Cost.FirstWaveJitterCycles":    Calibrated + "not modelled (FirstWaveStartCycles is not)",
 		}),
 	})
 	register(&Profile{
@@ -193,7 +195,7 @@ func init() {
 			SharedCASConvoyCycles: 83.8, SharedCASPhasesCycles: 43.5, SharedCASWindowCycles: 39, SharedCASPhasesMaxWarps: 8, LoadSpreadCycles: h200LoadSpread,
 			L2AddrNs: 0.073, L2SectorNs: 0.585, L2OpF32Ns: 1.755, L2OpF64Ns: 1.755, L2OpIntNs: 0.731, L2LinesAtOnce: h200LinesAtOnce, L2MaxParallelLines: 64,
 			JitterCycles: 400, SharedJitterDivisor: 8,
-			BlockStaggerCycles: 75, BlockRefillCycles: 150, LocalCycles: 16, StoreCycles: 8,
+			BlockStaggerCycles: 17, BlockRefillCycles: 150, LocalCycles: 16, StoreCycles: 8, FirstWaveStartCycles: h200FirstWave, FirstWaveJitterCycles: 30,
 			BlockDispatchCycles: 156, WarpDispatchCycles: 7.06, L2InFlight: 489000, L2Timed: true,
 			Schedulers: 4, SchedulerIPC: 1, LoopUnrollALU: 16, HoistInvariants: true, ConvergenceSlots: 2, UnrollRemainderSlots: 15, BranchSlots: 2,
 			CASServed: true, CASOrderedCycles: 8000,
@@ -219,6 +221,9 @@ func init() {
 			"Cost.StoreLineCycles":          Calibrated + h200QueueLoop + "/csv/queue_loop.csv grid lab st static, fitted with StoreSectorCycles (see there): the L2's work on a store line request, counted per SM over all the SMs' requests. With every SM storing alike these rows cannot say whether the SM or the L2 takes the time; queue_sm.csv (StorePathLineCycles) says the SM's own path takes a one-sector request in 2.02 cycles, about half of the 4 this fit gives it, so the fit's price is the L2's. ncu of the same loop at k = 8 with atomic pops (" + h200QueueLoop + "/ncu/ncu-lab-st.txt) puts the L2 at 68.7% of its peak throughput and the L1 at 60.8%, the L2 taking 6.31 million write sectors in 1.055 million requests where the L1 received 4.20 million sectors. Before the SM's path was priced apart, this was the SM's, fitted to " + h200Evidence3 + "/csv/queue_lab.csv (the queue lab's even k = 64: thread pops 0.0897 ms, warp pops 0.1067 ms) while the simulator spread the queue's winners evenly",
 			"Cost.StoreSectorCycles":        Measured + h200QueueLoop + "/csv/queue_loop.csv grid lab st static (the queue lab's item loop with fixed batches, no atomics; 993 warp stores per SM, lanes k words apart, every SM alike) at k = 4, 8 and 16: 0.02310, 0.04291 and 0.05062 ms less the launch (Cost.LaunchUs), 40,392, 79,636 and 94,842 SM cycles over 3,972, 7,944 and 15,888 line requests per SM of 4, 4 and 2 partly written sectors (11,916, 23,832 and 15,888 further ones): k = 16 against k = 8 (as many sectors, twice the requests) gives 1.91 cycles a request and 2.03 a partly written sector, 3.94 a request with its first sector and 2.03 a further one; the profile keeps 4 (StoreLineCycles) and 2 (10.0, 10.0 and 6.0 cycles a request against 10.2, 10.0 and 5.97). These three rows are calibration; the queue lab's atomic-pop cells and queue_loop's atomic rows are not. Whole sectors cost nothing more (lab coal static, one line of four whole sectors a store: 0.01446 ms against 0.01376 without stores). The L2's work, counted per SM over all the SMs' requests (StorePathLineCycles is the SM's own)",
 			"Cost.StorePathLineCycles":      Measured + h200QueueSM + "/csv/queue_sm.csv, even costs, k = 1024 (the busiest SM holds 16 to 23 of the 128 winning warps, whose lanes store 4 KiB apart: one line request of one partly written sector each, while the rest of the GPU hardly stores): its 524,288 to 753,664 line requests in 1.06 to 1.52 M SM cycles, 2.02 cycles a request in every launch; at k = 64 (31 to 37 winners on the busiest SM) 2.3 to 2.7 with the launch's start included. This row is calibration; queue.cu's even k = 64 and k = 1024 fidelity cells, the same kernel without the recording, are not fitted to it (they were the source of no parameter). The L2's price of the same requests (StoreLineCycles + StoreSectorCycles' per-SM share) binds only where every SM stores alike: queue_loop.csv's static rows need 10 cycles a four-sector request, which one SM's path at 2.02 cannot take alone",
+			"Cost.BlockStaggerCycles":       Measured + h200L2SM + "/csv/l2sm.csv, first and firstsync start_ns and start_p50_ns (10 launches of 8 blocks of 256 on each SM): an SM's median block starts 30.4 ns (median over the SMs) after its first, 3.5 block starts later: 8.7 ns, 17 cycles, apart",
+			"Cost.FirstWaveStartCycles":     Measured + h200L2SM + "/csv/l2sm.csv, first and firstsync start_ns: each SM's first block's start on the global timer after the launch's first (the mean of 10 launches, 32 ns ticks) at 1.98 cycles a ns, 0 to 158 cycles. The block scheduler hands consecutive blocks to the two SMs of a TPC, and the odd-numbered SM starts 32 ns (median) after its pair: in part first (queue.cu's first pop), its warps almost never win the head, where with every warp released at one global-timer tick (firstsync) the pair wins alike",
+			"Cost.FirstWaveJitterCycles":    Calibrated + h200L2SM + "/csv/l2sm.csv part first (queue.cu's first pop alone, launches 1 to 4): the first 2,048 warps the head served sit on 103 to 107 SMs, up to 39 to 41 on one, 1,787 to 1,803 on even SMs; the first 128 on 27 to 34 SMs, up to 12 to 14 on one; the H200's launches repeat the order (the first 128 per SM correlate 0.74 to 0.95 between launches). With the full JitterCycles (400, more than the first wave's whole 0 to 158 cycles of start times) at the first atomic the simulator put the first 2,048 on 132 SMs, up to 31 to 35, 1,346 to 1,370 on even SMs, and the first 128 on 47 to 51 SMs, up to 7 to 9; at 60 (seeds 1 to 3) 99 to 100 SMs, up to 48, 1,727 to 1,752 on even SMs, and 29 to 32 SMs, up to 9 to 11; at 30 89 to 91 SMs, up to 47 or 48, 1,753 to 1,776 on even SMs, and 24 or 25 SMs, up to 11 or 12 (gpusim/placement_test.go). 30 is the value whose first 128 come nearest the H200's (the busiest SM's share of them sets a batched queue's time at k = 1024), its first 2,048 on somewhat fewer SMs than the H200's, the busiest with about 8 more. Fitted to these rows, which are calibration; JitterCycles stays at every later atomic and at the first of later waves' warps, so the float sums' run-to-run spread (determinism.csv) is not this parameter's",
 			"Cost.Scoreboard":               Measured + h200Evidence3 + "/sass/nvcc-reproducible.sass, tree_partials: each level of the block tree issues its two LDS back to back before the FADD that waits for both, then the STS and the BAR without waiting for the store, with the index arithmetic hoisted out of the unrolled levels; the simulator's IR charged both loads' and the store's latencies and its copies and markers, and priced the reproducible lab's tree kernels 1.3x the H200 (docs/evidence/2026-11-30-h200-gpu-evidence-final-labs-2.txt); ncu finds the warps of tree_partials waiting on shared loads (short scoreboard, 9.8 of the 26.7 cycles between a warp's issues: docs/evidence/2026-11-30-h200-ncu-sums-stride)",
 			"Cost.LoopUnrollALU":            Measured + "docs/evidence/2026-11-30-h200-microbench-gated3/sass/queue.sm_90.sass and " + h200Round3 + "/sm_issue.sm_90.sass: ptxas unrolls a loop whose body is register arithmetic alone again, to 16 FFMA a branch (" + h200Evidence3 + ": the lab's runtime FMA loop too)",
 			"Cost.HoistInvariants":          Measured + "docs/evidence/2026-11-30-h200-l1reuse/sass/l1reuse.sm_90.sass, grid_sum: the grid-stride loop's gridDim.x * blockDim.x is one IMAD above the loop, one IADD3 a trip steps i; docs/evidence/2026-11-30-h200-microbenchmarks-gated2/sass/histshape.sm_90.sass, priv_small: the zero loop is 5 SASS a trip (IMAD, IMAD.IADD with blockDim.x from a register, STS, ISETP, BRA), no S2R or constant load in it",
@@ -325,11 +330,14 @@ func init() {
 		h := all["h200"]
 		p.Cost = h.Cost
 		p.Cost.BaseClockMHz = 0
+		p.Cost.FirstWaveStartCycles, p.Cost.FirstWaveJitterCycles = nil, 0
 		for k := range h.Sources {
 			if len(k) > 5 && k[:5] == "Cost." {
 				p.Sources[k] = Calibrated + "assumed: the H200's value (" + h.Sources[k] + "); no measurement of this GPU"
 			}
 		}
+		p.Sources["Cost.FirstWaveStartCycles"] = Calibrated + "not modelled: every SM's first block at once (the H200's table is by its SM ids; no measurement of this GPU)"
+		p.Sources["Cost.FirstWaveJitterCycles"] = Calibrated + "not modelled (FirstWaveStartCycles is not)"
 		register(p)
 	}
 }
@@ -346,6 +354,17 @@ var sm90Carveouts = []int{0, 8, 16, 32, 64, 100, 132, 164, 196, 228}
 var h200LoadSpread = []float64{
 	-40.0, -24.6, -22.3, -19.6, -17.4, -15.9, -14.1, -12.3, -9.3, -6.4, -0.8,
 	5.5, 8.5, 11.5, 13.8, 16.2, 18.1, 20.4, 22.6, 25.6, 36.7,
+}
+
+// h200FirstWave is Cost.FirstWaveStartCycles of the H200 (its source
+// says where it comes from), by SM id.
+var h200FirstWave = []int32{
+	13, 76, 51, 146, 70, 146, 63, 127, 19, 82, 19, 108, 19, 120, 63, 146, 13, 101, 76, 146, 89, 146,
+	57, 139, 19, 89, 19, 108, 32, 127, 70, 146, 44, 114, 89, 146, 82, 152, 82, 158, 32, 127, 38, 127,
+	51, 127, 89, 158, 6, 63, 32, 95, 44, 108, 44, 101, 0, 63, 6, 70, 13, 95, 44, 108, 57, 139,
+	70, 146, 44, 146, 19, 89, 19, 95, 13, 95, 63, 146, 76, 146, 76, 152, 76, 152, 32, 114, 38, 120,
+	51, 127, 95, 158, 38, 70, 38, 70, 44, 82, 0, 25, 6, 25, 6, 44, 32, 82, 57, 101, 70, 108,
+	51, 108, 6, 70, 6, 70, 6, 70, 44, 108, 25, 120, 82, 158, 6, 70, 32, 120, 0, 57, 19, 108,
 }
 
 var h200LinesAtOnce = []LinesAtOnce{
@@ -429,4 +448,6 @@ var turingAssumed = map[string]string{
 	"Cost.JitterCycles":             Calibrated + "assumed: the T4's value",
 	"Cost.CASServed":                Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.CASOrderedCycles":         Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.FirstWaveStartCycles":     Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.FirstWaveJitterCycles":    Calibrated + "assumed: the T4's value (not modelled)",
 }

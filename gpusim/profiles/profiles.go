@@ -268,6 +268,20 @@ type Cost struct {
 	// start BlockStaggerCycles apart; a block placed in a slot another
 	// block freed starts BlockRefillCycles after it.
 	BlockStaggerCycles, BlockRefillCycles int64
+	// FirstWaveStartCycles is, per SM (by SM id), the cycles after a
+	// launch's first block at which the SM's first block starts: the
+	// block scheduler does not reach every SM at once, and where warps
+	// race for one word (a work queue's head) the SMs it reaches first
+	// win (nil: every SM's first block at once).
+	FirstWaveStartCycles []int32
+	// FirstWaveJitterCycles, where FirstWaveStartCycles is set, bounds the
+	// seeded delay (JitterCycles at every other) at a first-wave warp's
+	// first instruction another block can observe where that is a global
+	// atomic: the warps reach it in the order their blocks started, give
+	// or take this (0: JitterCycles there too). A first volatile access or
+	// fence keeps JitterCycles: the weak-memory litmus shapes need their
+	// seeds' variety.
+	FirstWaveJitterCycles int64
 	// Past a launch's first wave an SM starts its blocks one at a time: a
 	// block of w warps holds the SM's block dispatch for the longer of
 	// BlockDispatchCycles and w*WarpDispatchCycles, so a grid of many

@@ -112,3 +112,32 @@ func TestParallelLines(t *testing.T) {
 		t.Errorf("no table: ParallelLines = %g, want 1", got)
 	}
 }
+
+// TestFirstWaveCoversEverySM checks that a profile's first-wave start
+// table, where it has one, gives every SM a start (the engine ignores a
+// table of another length) and none before the launch's first block.
+func TestFirstWaveCoversEverySM(t *testing.T) {
+	for _, name := range Names() {
+		p, err := Get(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw := p.Cost.FirstWaveStartCycles
+		if fw == nil {
+			continue
+		}
+		if len(fw) != p.SMs {
+			t.Errorf("%s: Cost.FirstWaveStartCycles has %d entries for %d SMs", name, len(fw), p.SMs)
+		}
+		first := false
+		for sm, c := range fw {
+			if c < 0 {
+				t.Errorf("%s: SM %d's first block starts %d cycles before the launch's first", name, sm, c)
+			}
+			first = first || c == 0
+		}
+		if !first {
+			t.Errorf("%s: no SM's first block starts at 0: the table is not relative to the launch's first block", name)
+		}
+	}
+}

@@ -35,6 +35,16 @@ type Machine struct {
 	// Jitter is the largest random delay, in cycles, added where a warp
 	// reaches an instruction another block can observe.
 	Jitter int64
+	// FirstWave is, per SM, the cycles after the launch's first block at
+	// which the SM's first block starts (nil: every SM's at once); the
+	// SM's other first-wave blocks follow Costs.Stagger apart.
+	FirstWave []int32
+	// FirstWaveJitter, where FirstWave is set and it is not 0, bounds the
+	// seeded delay at a first-wave warp's first instruction another block
+	// can observe when that is a global atomic (Jitter at every other):
+	// the warps that start first get there first, as the block
+	// scheduler's order says.
+	FirstWaveJitter int64
 }
 
 // Costs are the per-instruction latencies, in cycles, that drive the
@@ -428,6 +438,10 @@ type warp struct {
 	// loadExtra is the cycles of Costs.LoadSpread the load just executed
 	// adds to its latency (loadspread.go); 0 otherwise.
 	loadExtra int64
+	// firstStop is set until a first-wave warp first stops before an
+	// instruction another block can observe, where the machine bounds
+	// its jitter if it is a global atomic (Machine.FirstWaveJitter).
+	firstStop bool
 	// syncEpoch advances at __syncwarp, for the race check.
 	syncEpoch uint32
 	exitEpoch uint32 // the block's epoch when the warp finished

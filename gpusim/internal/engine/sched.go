@@ -107,6 +107,9 @@ type exec struct {
 	perWarp    int64
 	halt       atomic.Int32
 	doneBlocks atomic.Int64
+	// filling is set while the first wave's blocks are placed, where
+	// the machine bounds their warps' first jitter (FirstWaveJitter).
+	filling bool
 }
 
 type event struct {
@@ -244,15 +247,23 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	defer x.watch()()
 
 	// Fill the resident slots, SM by SM in round robin, as the block
-	// scheduler does, Stagger apart on each SM; past the first wave an SM
+	// scheduler does, Stagger apart on each SM, each SM's first block
+	// when the machine's FirstWave says; past the first wave an SM
 	// starts one block per dispatch time, where the profile models it.
 	x.dispatch = int64(math.Round(max(m.Costs.Dispatch, m.Costs.DispatchWarp*float64(x.warpsPerBlock))))
 	x.smFree = make([]int64, m.SMs)
 	x.smLive = make([]int, m.SMs)
 	slots := m.SMs * x.resident
+	firstWave := len(m.FirstWave) == m.SMs
+	x.filling = firstWave && m.FirstWaveJitter > 0
 	for s := 0; s < slots && x.nextBlock < x.blocks; s++ {
-		x.startBlock(s, s%m.SMs, int64(s/m.SMs)*m.Costs.Stagger)
+		sm, t := s%m.SMs, int64(s/m.SMs)*m.Costs.Stagger
+		if firstWave {
+			t += int64(m.FirstWave[sm])
+		}
+		x.startBlock(s, sm, t)
 	}
+	x.filling = false
 	// The first wave's blocks start within a few stagger times of each
 	// other: each runs beside all of its SM's.
 	for _, b := range x.ready {
@@ -416,6 +427,7 @@ func (x *exec) initWarp(w *warp, t int64) {
 	w.printfs = 0
 	w.left = min(x.perWarp, 1<<62)
 	w.rng = splitmix(x.cfg.Seed ^ uint64(w.blk.linear)*0x9e3779b97f4a7c15 ^ uint64(w.idx)<<48)
+	w.firstStop = x.filling
 	x.main.count.Warps++
 	x.main.count.Threads += int64(bits.OnesCount32(w.launched))
 	// Parameters are broadcast to every lane.
@@ -554,9 +566,16 @@ func (x *exec) phase(b *block, granted bool) {
 			w.pend = pendGlobal
 			// A compare-and-swap held for its line's service waits for
 			// the line, not for a warp's arrival: no jitter.
+			// A first-wave warp reaches its first global atomic in the
+			// order its block started, give or take FirstWaveJitter.
 			if x.cfg.Order == Seeded && x.m.Jitter > 0 && w.casHeld < 0 && !w.loadHeld {
-				w.clock += int64(x.jitter(w))
+				if w.firstStop && x.k.Code[w.pc].Op == ir.Atom {
+					w.clock += int64(x.jitterUpTo(w, x.m.FirstWaveJitter))
+				} else {
+					w.clock += int64(x.jitter(w))
+				}
 			}
+			w.firstStop = false
 		case stopBarrier:
 			x.arrive(b, w)
 		case stopGridBarrier:
@@ -578,9 +597,12 @@ func (x *exec) phase(b *block, granted bool) {
 	}
 }
 
-func (x *exec) jitter(w *warp) uint64 {
+func (x *exec) jitter(w *warp) uint64 { return x.jitterUpTo(w, x.m.Jitter) }
+
+// jitterUpTo draws the warp's next seeded delay, 0 to most cycles.
+func (x *exec) jitterUpTo(w *warp, most int64) uint64 {
 	w.rng = splitmix(w.rng)
-	return w.rng % uint64(x.m.Jitter+1)
+	return w.rng % uint64(most+1)
 }
 
 func splitmix(z uint64) uint64 {

@@ -15,10 +15,9 @@ import (
 // shared. Where the warps that have work crowd a scheduler, it, not their
 // latencies, sets the time: a work queue at one item a pop, whose 64 warps
 // a SM all work, or at large batches, whose winning warps gather on the
-// SMs whose blocks the H200's block scheduler starts first (queue_sm.csv:
-// up to 10 a scheduler at k = 64; l2sm.csv: the first SM of each TPC;
-// the simulator starts every SM's first wave together and places the
-// winners evenly, so it does not reproduce that gathering).
+// SMs whose blocks start first (queue_sm.csv: up to 10 a scheduler at
+// k = 64; l2sm.csv: the first of each TPC's two SMs; the machine's
+// FirstWave start times make them gather here too).
 //
 // The schedulers' term replays each scheduler's warps as a fluid: a warp
 // alone runs from its start to its end in the schedule, asking for its

@@ -1,0 +1,132 @@
+package gpusim_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// firstPopSrc is queue.cu's first pop alone (l2sm.cu's part "first"): every
+// thread atomicAdd(head, k) once, aggregated to one ATOMG a warp; lane 0
+// holds the warp's lowest start, so start / (32 k) is the order the L2
+// served the warps in.
+const firstPopSrc = `
+__global__ void firstPop(unsigned* head, unsigned k, unsigned* rank) {
+    unsigned start = atomicAdd(head, k);
+    if ((threadIdx.x & 31) == 0) rank[(blockIdx.x * blockDim.x + threadIdx.x) / 32] = start / (32u * k);
+}`
+
+// served is where the first warps the L2 served sit, per SM: the warps of
+// each SM among the first 128 and the first 2048 (the work queue's
+// winners at k = 1024 and k = 64, queue_sm.csv).
+type served struct {
+	top128, top2048 []int
+}
+
+// firstServed runs firstPop at queue.cu's grid (8 blocks of 256 on each of
+// the h200's 132 SMs, every warp resident) and places each warp on its SM
+// as the simulator's first wave does: block b on SM b mod 132, as the
+// block scheduler fills the slots SM by SM in round robin.
+func firstServed(t *testing.T, spec string) served {
+	t.Helper()
+	const sms, perSM, block = 132, 8, 256
+	const grid, warps = sms * perSM, sms * perSM * block / 32
+	h := open(t, spec)
+	k := kernel(t, h, firstPopSrc, "firstPop")
+	head := zeros[uint32](t, h, 1)
+	rank := zeros[uint32](t, h, warps)
+	launch(t, k, grid, block, head, uint32(64), rank)
+	r := download(t, rank)
+	s := served{top128: make([]int, sms), top2048: make([]int, sms)}
+	seen := make([]bool, warps)
+	for w, v := range r {
+		if int(v) >= warps || seen[v] {
+			t.Fatalf("%s: warp %d served %d-th: not a permutation of the warps", spec, w, v)
+		}
+		seen[v] = true
+		sm := (w / (block / 32)) % sms
+		if v < 128 {
+			s.top128[sm]++
+		}
+		if v < 2048 {
+			s.top2048[sm]++
+		}
+	}
+	return s
+}
+
+// spread describes winners per SM as the queue_sm evidence does: how many
+// SMs have one, the median over those and the most on one.
+func spread(v []int) string {
+	var won []int
+	for _, n := range v {
+		if n > 0 {
+			won = append(won, n)
+		}
+	}
+	if len(won) == 0 {
+		return "none"
+	}
+	slices.Sort(won)
+	return fmt.Sprintf("%d SMs, median %d, max %d", len(won), won[len(won)/2], won[len(won)-1])
+}
+
+func smMap(v []int) string {
+	var b strings.Builder
+	for i, n := range v {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprint(&b, n)
+	}
+	return b.String()
+}
+
+// TestQueueWinnersPlacement checks that the warps the L2 serves first
+// when every warp of queue.cu's grid races for the head gather where the
+// H200's do: on the SMs the block scheduler reaches first, the first of
+// each TPC's two SMs above all, as the profile's first-wave start times
+// (Cost.FirstWaveStartCycles, BlockStaggerCycles) make them start, with
+// the seeded delay at a first-wave warp's first atomic bounded by
+// Cost.FirstWaveJitterCycles (fitted to these rows: they are calibration).
+// docs/evidence/2026-11-30-h200-l2sm (l2sm.csv part first, launches 1 to
+// 4): the first 2,048 served sit on 103 to 107 SMs, median 20 to 23, up to
+// 39 to 41 on one, 1,787 to 1,803 of them on the even-numbered SMs; the
+// first 128 on 27 to 34 SMs, up to 12 to 14 on one, 127 or 128 on even
+// SMs (docs/evidence/2026-11-30-h200-queue-sm, queue_sm.csv, has the same
+// shape with the items' work: 94 to 101 SMs, up to 35 to 38, at k = 64).
+// Evenly spread, as the simulator placed them before, every SM gets 15 or
+// 16 and the even SMs half; with the full JitterCycles (400) at the first
+// atomic, the first 128 sat on 47 to 51 SMs, up to 7 to 9 on one.
+func TestQueueWinnersPlacement(t *testing.T) {
+	for _, seed := range []int{1, 2, 3} {
+		spec := fmt.Sprintf("sim:h200?seed=%d", seed)
+		s := firstServed(t, spec)
+		even := 0
+		for sm := 0; sm < len(s.top2048); sm += 2 {
+			even += s.top2048[sm]
+		}
+		t.Logf("%s: first 2048 served: %s, %d on even SMs; first 128: %s", spec, spread(s.top2048), even, spread(s.top128))
+		t.Logf("%s: first 2048 by SM id: %s", spec, smMap(s.top2048))
+		t.Logf("%s: first 128 by SM id: %s", spec, smMap(s.top128))
+		if even < 1600 {
+			t.Errorf("%s: %d of the first 2048 served on even SMs, want at least 1600 (the H200: 1,787 to 1,803; evenly spread, 1024)", spec, even)
+		}
+		if most := slices.Max(s.top2048); most < 32 || most > 56 {
+			t.Errorf("%s: at most %d of the first 2048 served on one SM, want 32 to 56 (the H200: 39 to 41; evenly spread, 16)", spec, most)
+		}
+		if most := slices.Max(s.top128); most < 10 {
+			t.Errorf("%s: at most %d of the first 128 served on one SM, want at least 10 (the H200: 12 to 14; evenly spread, 1 or 2)", spec, most)
+		}
+		won := 0
+		for _, n := range s.top128 {
+			if n > 0 {
+				won++
+			}
+		}
+		if won < 16 || won > 40 {
+			t.Errorf("%s: the first 128 served sit on %d SMs, want 16 to 40 (the H200: 27 to 34; evenly spread, about 90)", spec, won)
+		}
+	}
+}
