@@ -68,8 +68,6 @@ func TestOnGPU(t *testing.T) {
 // the H200 (docs/evidence), with why.
 var knownMisses = map[string]string{
 	"even (32) k=1024": "4,096 pops of 1,024 items: the 128 winning warps gather on the SMs the block scheduler starts first (docs/evidence/2026-11-30-h200-l2sm), 16 to 23 on the busiest, whose store path " +
-		"(2.02 cycles a line request) sets the time (docs/evidence/2026-11-30-h200-queue-sm); the simulator spreads the winners evenly, 4 on its busiest SM",
-	"uneven (16, 1 in 64 costs 2048) k=64": "the 2,048 winning warps gather on the SMs the block scheduler starts first, the first SM of each TPC above all (docs/evidence/2026-11-30-h200-l2sm), 35 to 38 on the busiest and 8 to 10 on one scheduler, " +
-		"whose slowest winner runs 11.5 to 13.5 cycles an FMA (docs/evidence/2026-11-30-h200-queue-sm); the simulator prices warps that share a scheduler " +
-		"(0.314 ms with the SASS's instruction counts, TestSASSCounts in gpusim/internal/engine; 0.79 of the committed 0.397), but places the winners evenly (up to 22 a SM), so its schedulers are less crowded",
+		"(2.02 cycles a line request, Cost.StorePathLineCycles) sets the time (docs/evidence/2026-11-30-h200-queue-sm); the simulator starts the SMs in the H200's order too (Cost.FirstWaveStartCycles) " +
+		"but gathers the first 128 less, 12 on its busiest SM (0.40 ms, 0.69 of the -s6-final run's 0.585; queue.cu's same cell, a fidelity cell, reads 0.92 of its 0.40 ms)",
 }
