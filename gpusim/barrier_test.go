@@ -22,13 +22,7 @@ __global__ void bars(int iters, float* out) {
 	cycles := func(block int) float64 {
 		t.Helper()
 		res := launch(t, k, 1, block, int32(iters), out)
-		for _, p := range res.Timing.Breakdown {
-			if p.Resource == "blocks" {
-				return p.Ms * 1.98e6
-			}
-		}
-		t.Fatalf("no blocks term in %+v", res.Timing.Breakdown)
-		return 0
+		return term(t, res, "blocks").Ms * 1.98e6
 	}
 	c256, c1024 := cycles(256), cycles(1024)
 	// The H200: (78.11 - 29.71) cycles a barrier from 8 to 32 warps.

@@ -26,11 +26,7 @@ func TestGridStrideForms(t *testing.T) {
 	var ms [2]float64
 	for i, name := range []string{"inline_stride", "local_stride"} {
 		res := launch(t, kernel(t, d, string(src), name), grid, block, in, int32(n), out)
-		for _, p := range res.Timing.Breakdown {
-			if p.Resource == "blocks" {
-				ms[i] = p.Ms
-			}
-		}
+		ms[i] = term(t, res, "blocks").Ms
 	}
 	if ms[0] == 0 || math.Abs(ms[1]/ms[0]-1) > 0.05 {
 		t.Errorf("blocks: %.5f ms with the stride in the step, %.5f ms with it in a local: want within 5%%", ms[0], ms[1])

@@ -70,6 +70,19 @@ func launch(t testing.TB, k *gpu.Kernel, grid, block int, args ...any) *gpu.Resu
 	return res
 }
 
+// term returns res's timing term of the named resource, failing the test
+// when it has none.
+func term(t testing.TB, res *gpu.Result, resource string) gpu.TimeComponent {
+	t.Helper()
+	for _, c := range res.Timing.Breakdown {
+		if c.Resource == resource {
+			return c
+		}
+	}
+	t.Fatalf("no %s term in %+v", resource, res.Timing.Breakdown)
+	return gpu.TimeComponent{}
+}
+
 // launchErr launches and returns the launch error, failing if there is none.
 func launchErr(t testing.TB, k *gpu.Kernel, cfg gpu.LaunchConfig, want error, args ...any) *gpu.LaunchError {
 	t.Helper()

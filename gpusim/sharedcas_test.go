@@ -38,13 +38,7 @@ __global__ void q(const float* x, int stagger, float* out) {
 		if got := download(t, out)[0]; got != 256 {
 			t.Fatalf("stagger %d: sum %v, want 256", stagger, got)
 		}
-		for _, p := range res.Timing.Breakdown {
-			if p.Resource == "blocks" {
-				return p.Ms * 1.98e6
-			}
-		}
-		t.Fatalf("no blocks term in %+v", res.Timing.Breakdown)
-		return 0
+		return term(t, res, "blocks").Ms * 1.98e6
 	}
 	together, apart := cycles(0), cycles(4)
 	// The stagger itself, at most 7 x 4 multiply-adds and their loop,

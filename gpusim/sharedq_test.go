@@ -82,13 +82,7 @@ __global__ void count(const unsigned* bin, int n, unsigned* hist) {
 	wavefronts := func(bins []uint32) float64 {
 		t.Helper()
 		res := launch(t, k, 1056, 256, upload(t, d, bins), int32(n), hist)
-		for _, p := range res.Timing.Breakdown {
-			if p.Resource == "l1/shared" {
-				return p.Ms
-			}
-		}
-		t.Fatalf("no l1/shared term in %+v", res.Timing.Breakdown)
-		return 0
+		return term(t, res, "l1/shared").Ms
 	}
 	if s, h := wavefronts(spread), wavefronts(hot); h < 0.97*s || h > 1.03*s {
 		t.Errorf("l1/shared: one bin %.4f ms, bins spread over the banks %.4f ms: want the same", h, s)
