@@ -2,7 +2,6 @@ package reproducible
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
@@ -134,7 +133,7 @@ func Sums(dev *gpu.Device, opts SumOptions) (*SumTable, error) {
 			t.Measured, t.Timing = s.measured, s.source
 		}
 		row.Spread = SpreadOf(row.Sums, t.Ref)
-		row.Ms = median(ms)
+		row.Ms = gpu.Summarize(ms).Median
 		if m == TreeAtomic {
 			treeMs = row.Ms
 		}
@@ -146,18 +145,6 @@ func Sums(dev *gpu.Device, opts SumOptions) (*SumTable, error) {
 		}
 	}
 	return t, nil
-}
-
-func median(xs []float64) float64 {
-	if len(xs) == 0 {
-		return 0
-	}
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // Row returns the row of method m.

@@ -164,14 +164,8 @@ func (t *PlacementTable) Summary(k Kernel) PlacementSummary {
 	for i, r := range t.Rows {
 		ms[i] = r.Cells[j].Ms
 	}
-	sorted := slices.Clone(ms)
-	slices.Sort(sorted)
-	n := len(sorted)
-	s.MinMs, s.MaxMs = sorted[0], sorted[n-1]
-	s.MedianMs = sorted[n/2]
-	if n%2 == 0 {
-		s.MedianMs = (sorted[n/2-1] + sorted[n/2]) / 2
-	}
+	st := gpu.Summarize(ms)
+	s.MinMs, s.MedianMs, s.MaxMs = st.Min, st.Median, st.Max
 	if s.MinMs > 0 && s.MaxMs > ModeGap*s.MinMs {
 		s.Modes = true
 		cut := (s.MinMs + s.MaxMs) / 2
