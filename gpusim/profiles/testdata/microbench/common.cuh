@@ -30,6 +30,8 @@
 //     gtimer_ordered() / clock_ordered() (the global timer and the SM's
 //     clock64 with a memory clobber, so that loads and atomics stay on
 //     their side of the reading).
+//   - sm_turn(): one thread of each SM at a time, in the order the SMs
+//     arrive (l2sm, l2line).
 //   - cas_value(i): the CAS-loop programs' contender values;
 //     cas_wrong_groups() checks their maxima.
 //
@@ -398,6 +400,23 @@ __device__ __forceinline__ unsigned smid() {
     unsigned r;
     asm volatile("mov.u32 %0, %%smid;" : "=r"(r));
     return r;
+}
+
+// Lets one thread of each SM in at a time, in the order the SMs arrive:
+// claims this SM (false for a second block on an SM already claimed, or an
+// SM at or above max_sm: return then), records it in order[its ticket],
+// waits until *turn reaches that ticket and fences. sm is the SM. The
+// caller adds 1 to *turn when its turn is over.
+__device__ __forceinline__ bool sm_turn(unsigned* claim, unsigned* ticket, const unsigned* turn, unsigned* order,
+                                        unsigned max_sm, unsigned& sm) {
+    sm = smid();
+    if (sm >= max_sm) return false;
+    if (atomicCAS(&claim[sm], 0u, 1u) != 0u) return false;
+    const unsigned t = atomicAdd(ticket, 1u);
+    order[t] = sm;
+    while (*(const volatile unsigned*)turn != t) __nanosleep(2000);
+    __threadfence();
+    return true;
 }
 
 // The GPU's global timer, in ns.

@@ -57,13 +57,8 @@ __device__ long long load_chain(const int* p, int steps, int zmask, int* sink) {
 __global__ void k_line(unsigned* claim, unsigned* ticket, unsigned* turn, const int* const* lines, int nl, int zmask,
                        long long* out, unsigned* order, int* sink) {
     if (threadIdx.x != 0) return;
-    const unsigned sm = mb::smid();
-    if (sm >= (unsigned)kMaxSM) return;
-    if (atomicCAS(&claim[sm], 0u, 1u) != 0u) return;
-    const unsigned t = atomicAdd(ticket, 1u);
-    order[t] = sm;
-    while (*(volatile unsigned*)turn != t) __nanosleep(2000);
-    __threadfence();
+    unsigned sm;
+    if (!mb::sm_turn(claim, ticket, turn, order, kMaxSM, sm)) return;
     for (int a = 0; a < nl; ++a) {
         const int* p = lines[a];
         load_chain(p, 4, zmask, sink + sm);
@@ -81,22 +76,8 @@ __global__ void k_line(unsigned* claim, unsigned* ticket, unsigned* turn, const 
     atomicAdd(turn, 1u);
 }
 
-// The softmax lab's kernel, labs/softmax/kernels/shared.cu, verbatim.
-__global__ void denomShared(const float* x, float* denom, int n) {
-    __shared__ float blockSum;
-    if (threadIdx.x == 0) {
-        blockSum = 0.0f;
-    }
-    __syncthreads();
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        atomicAdd(&blockSum, expf(x[i]));
-    }
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        atomicAdd(denom, blockSum);
-    }
-}
+// The softmax lab's shared kernel, the same source the lab runs.
+#include "../../../../labs/softmax/kernels/shared.cu"
 
 // The same shape with clocks (blockq.cu's kind lab). wrec: 3 words a warp
 // (barrier, entry, exit); brec: first barrier, second barrier, SM, the

@@ -66,13 +66,8 @@ __device__ long long load_chain(int* p, int steps, int* sink) {
 __global__ void k_lat(unsigned* claim, unsigned* ticket, unsigned* turn, int* const* targets, int nt, long long* out,
                       unsigned* order, int* sink) {
     if (threadIdx.x != 0) return;
-    const unsigned sm = mb::smid();
-    if (sm >= (unsigned)kMaxSM) return;
-    if (atomicCAS(&claim[sm], 0u, 1u) != 0u) return;
-    const unsigned t = atomicAdd(ticket, 1u);
-    order[t] = sm;
-    while (*(volatile unsigned*)turn != t) __nanosleep(2000);
-    __threadfence();
+    unsigned sm;
+    if (!mb::sm_turn(claim, ticket, turn, order, kMaxSM, sm)) return;
     for (int a = 0; a < nt; ++a) {
         int* p = targets[a];
         long long* o = out + ((size_t)sm * nt + a) * 2 * 2 * kChains;
