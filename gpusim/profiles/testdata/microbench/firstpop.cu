@@ -30,6 +30,12 @@
 // recorded each. Rows: `work` (the winners on each SM id, from rec) and
 // `sum` (ms of each launch; for rec the busiest SM's winners and the SMs
 // holding them). Every rank set, pop count and the output are checked.
+//
+// Part "gpc": SMs x 4 blocks of 1024 threads in clusters of 8
+// (__cluster_dims__: a cluster's blocks run on one GPC), each holding its
+// SM for 1 to 5.5 us, 10 launches: the SM of every block (`gpc` rows
+// block_sm) and the groups of SMs that shared a cluster (row group: per SM
+// id the lowest SM id of its group), which are the GPCs or parts of them.
 // Under 5 s.
 #include "common.cuh"
 
@@ -107,6 +113,21 @@ __global__ void pop_rec(unsigned* head, unsigned n, unsigned k, int light, int h
         wpops[w] = total;
         wfirst[w] = lo;
     }
+}
+
+// One block of a cluster of 8: a cluster's blocks run on the SMs of one
+// GPC, so the SMs that share clusters share a GPC. Each block holds its SM
+// for about spin cycles so that later clusters land wherever SMs free up.
+__global__ void __cluster_dims__(8, 1, 1) k_gpc(unsigned* bsm, long long spin) {
+    const long long c0 = clock64();
+    while (clock64() - c0 < spin) {
+    }
+    if (threadIdx.x == 0) bsm[blockIdx.x] = mb::smid();
+}
+
+int find(std::vector<int>& up, int a) {
+    while (up[a] != a) a = up[a] = up[up[a]];
+    return a;
 }
 
 float host_work(unsigned i) {
@@ -291,6 +312,45 @@ int main(int argc, char** argv) {
         }
         std::fflush(stdout);
     }
+    // ---------------------------------------------------------------- gpc
+    std::vector<int> up(sms);
+    for (int s = 0; s < sms; ++s) up[s] = s;
+    const int gblocks = 8 * ((sms * 4) / 8), greps = 10;
+    unsigned* gsm;
+    CK(cudaMalloc(&gsm, (size_t)gblocks * 4));
+    std::vector<unsigned> hgsm(gblocks);
+    int gdone = 0;
+    for (int r = 0; parts("gpc") && r < greps; ++r) {
+        if (budget.over("gpc")) break;
+        CK(cudaMemset(gsm, 0xff, (size_t)gblocks * 4));
+        k_gpc<<<gblocks, 1024>>>(gsm, 2000 + 1000 * r);
+        CK_LAUNCH();
+        CK(cudaDeviceSynchronize());
+        CK(cudaMemcpy(hgsm.data(), gsm, (size_t)gblocks * 4, cudaMemcpyDeviceToHost));
+        bool ok = true;
+        for (int b = 0; b < gblocks; ++b) ok = ok && hgsm[b] < (unsigned)sms;
+        std::printf("# gpc launch %d: %d blocks in clusters of 8, each on an SM: %s\n", r, gblocks, mb::note_check(ok));
+        if (!ok) continue;
+        std::vector<double> v(hgsm.begin(), hgsm.end());
+        print_map("gpc", "cluster8", r, "block_sm", v);
+        for (int b = 0; b < gblocks; ++b) {
+            const int a = find(up, (int)hgsm[b]), c = find(up, (int)hgsm[b - b % 8]);
+            if (a != c) up[std::max(a, c)] = std::min(a, c);
+        }
+        ++gdone;
+    }
+    if (gdone > 0) {
+        std::vector<double> g(sms);
+        std::vector<int> size(sms, 0);
+        for (int s = 0; s < sms; ++s) size[find(up, s)]++;
+        for (int s = 0; s < sms; ++s) g[s] = find(up, s);
+        print_map("gpc", "cluster8", -1, "group", g);
+        std::printf("# S firstpop gpc: %d launches; groups (lowest SM id: SMs):", gdone);
+        for (int s = 0; s < sms; ++s)
+            if (size[s]) std::printf(" %d:%d", s, size[s]);
+        std::printf("\n");
+    }
+    CK(cudaFree(gsm));
     if (!origMs.empty()) {
         const mb::Stats o = mb::stats_of(origMs), c = mb::stats_of(recMs);
         std::printf("# S firstpop work: orig median %.5f ms (min %.5f max %.5f, %d), rec median %.5f ms\n", o.median, o.min,
