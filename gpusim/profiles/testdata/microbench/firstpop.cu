@@ -19,6 +19,8 @@
 //           (part `first`); each block's start and SM recorded
 // Rows, per recorded launch: top128, top2048 (the warps of each SM among the
 // first 128 and 2048 served), block_min (the lowest block index on each SM),
+// rank_min and rank_p50 (the rank its first warp and its median warp were
+// served at),
 // and for gtimer start_ns (each SM's first block start after the earliest);
 // one figure per SM id. And `sum` rows: kernel, launch, ms, the busiest SM's
 // warps among the first 128 and the SMs holding them, the same for 2048.
@@ -179,7 +181,7 @@ int main(int argc, char** argv) {
     std::vector<unsigned long long> hbstart(grid);
 
     std::printf("part,kernel,rep,what,fields\n");
-    std::printf("# first,KERNEL,rep,what,<one figure per SM id 0..SMs-1> (what: top128, top2048, block_min; gtimer also start_ns)\n");
+    std::printf("# first,KERNEL,rep,what,<one figure per SM id 0..SMs-1> (what: top128, top2048, block_min, rank_min: the rank its first warp was served at, rank_p50: its warps' median rank; gtimer also start_ns)\n");
     std::printf("# work,rec,rep,winners,<one figure per SM id>\n");
     std::printf("# sum,first|work,KERNEL,rep,ms,top128_max,top128_sms,top2048_max,top2048_sms (work: winners' max and SMs; orig: ms only)\n");
 
@@ -217,12 +219,16 @@ int main(int argc, char** argv) {
             std::printf("# first %s launch %d: %.5f ms, warps' starts distinct, each on an SM: %s; one ATOMG a warp: %s\n",
                         names[kv], rep, ms, mb::note_check(ok), aggregated ? "yes" : "no");
             if (!ok) continue;
-            std::vector<double> top128(sms, 0), top2048(sms, 0), bmin(sms, -1), start(sms, -1);
+            std::vector<double> top128(sms, 0), top2048(sms, 0), bmin(sms, -1), start(sms, -1), rmin(sms, -1), rp50(sms, 0);
+            std::vector<std::vector<double>> ranks(sms);
             for (int i = 0; i < warps; ++i) {
                 const unsigned s = hwsm[byStart[i]];
                 if (i < 128) top128[s]++;
                 if (i < 2048) top2048[s]++;
+                if (rmin[s] < 0) rmin[s] = i;
+                ranks[s].push_back(i);
             }
+            for (int s = 0; s < sms; ++s) rp50[s] = mb::pct(ranks[s], 0.5);
             unsigned long long g0 = ~0ull;
             if (kv == 2)
                 for (int b = 0; b < grid; ++b) g0 = std::min(g0, hbstart[b]);
@@ -238,6 +244,8 @@ int main(int argc, char** argv) {
             print_map("first", names[kv], rep, "top128", top128);
             print_map("first", names[kv], rep, "top2048", top2048);
             print_map("first", names[kv], rep, "block_min", bmin);
+            print_map("first", names[kv], rep, "rank_min", rmin);
+            print_map("first", names[kv], rep, "rank_p50", rp50);
             if (kv == 2) print_map("first", names[kv], rep, "start_ns", start);
             double m128, m2048;
             int s128, s2048;
