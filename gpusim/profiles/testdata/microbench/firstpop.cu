@@ -31,7 +31,11 @@
 // its loop only, each warp's SM, pops and first item (`rec`); 2 warm-ups, 8
 // recorded each. Rows: `work` (the winners on each SM id, from rec) and
 // `sum` (ms of each launch; for rec the busiest SM's winners and the SMs
-// holding them). Every rank set, pop count and the output are checked.
+// holding them). Each round also runs `recwin` (losers leave at once
+// without recording, as popThread's do; winners record their SM and warp
+// slot after the loop: sum adds the busiest scheduler's winners, slot % 4)
+// and `orig2` (popThread again, after recwin): whether the recording of
+// the losers or the order of the launches sets the time. Every rank set, pop count and the output are checked.
 //
 // Part "gpc": SMs x 4 blocks of 1024 threads in clusters of 8
 // (__cluster_dims__: a cluster's blocks run on one GPC), each holding its
@@ -114,6 +118,29 @@ __global__ void pop_rec(unsigned* head, unsigned n, unsigned k, int light, int h
         wsm[w] = mb::smid();
         wpops[w] = total;
         wfirst[w] = lo;
+    }
+}
+
+// The lab's popThread whose losers leave at once, as popThread's do (no
+// recording); a winner records its SM and warp slot after its loop.
+__global__ void pop_recwin(unsigned* head, unsigned n, unsigned k, int light, int heavy, unsigned period, float* out,
+                           unsigned* wsm, unsigned* wpops, unsigned* wslot) {
+    unsigned pops = 0;
+    for (;;) {
+        unsigned start = atomicAdd(head, k);
+        if (start >= n) break;
+        ++pops;
+        unsigned end = min(n, start + k);
+        for (unsigned i = start; i < end; ++i) work(i, light, heavy, period, out);
+    }
+    if (pops == 0) return;
+    if ((threadIdx.x & 31) == 0) {
+        const unsigned w = (blockIdx.x * blockDim.x + threadIdx.x) / 32;
+        unsigned slot;
+        asm volatile("mov.u32 %0, %%warpid;" : "=r"(slot));
+        wsm[w] = mb::smid();
+        wpops[w] = pops;
+        wslot[w] = slot;
     }
 }
 
@@ -265,16 +292,21 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&wfirst, (size_t)warps * 4));
     std::vector<unsigned> hwpops(warps), hwfirst(warps);
     std::vector<float> hout(n);
-    std::vector<double> origMs, recMs;
+    std::vector<double> origMs, recMs, winMs, orig2Ms;
     for (int r = 0; parts("work") && r < warm + recs; ++r) {
         if (budget.over("work")) break;
-        for (int kv = 0; kv < 2; ++kv) {
+        for (int kv = 0; kv < 4; ++kv) {
             CK(cudaMemset(head, 0, 4));
             CK(cudaMemset(out, 0, (size_t)n * 4));
+            if (kv == 2) {
+                CK(cudaMemset(wsm, 0xff, (size_t)warps * 4));
+                CK(cudaMemset(wpops, 0, (size_t)warps * 4));
+            }
             const double ms = tm.ms(
                 [&] {
-                    if (kv == 0) popThread<<<grid, block>>>(head, n, k, 32, 32, 64, out);
+                    if (kv == 0 || kv == 3) popThread<<<grid, block>>>(head, n, k, 32, 32, 64, out);
                     if (kv == 1) pop_rec<<<grid, block>>>(head, n, k, 32, 32, 64, out, wsm, wpops, wfirst);
+                    if (kv == 2) pop_recwin<<<grid, block>>>(head, n, k, 32, 32, 64, out, wsm, wpops, wfirst);
                 },
                 r >= warm);
             if (r < warm) continue;
@@ -283,10 +315,39 @@ int main(int argc, char** argv) {
             unsigned bad = 0;
             for (unsigned i = 0; i < n; i += (rep == 0 ? 1u : 97u))
                 if (hout[i] != host_work(i)) ++bad;
-            if (kv == 0) {
-                origMs.push_back(ms);
-                std::printf("# work orig launch %d: %.5f ms, output: %s\n", rep, ms, mb::note_check(bad == 0));
-                std::printf("sum,work,orig,%d,%.5f\n", rep, ms);
+            if (kv == 0 || kv == 3) {
+                const char* name = kv == 0 ? "orig" : "orig2";
+                (kv == 0 ? origMs : orig2Ms).push_back(ms);
+                std::printf("# work %s launch %d: %.5f ms, output: %s\n", name, rep, ms, mb::note_check(bad == 0));
+                std::printf("sum,work,%s,%d,%.5f\n", name, rep, ms);
+                continue;
+            }
+            if (kv == 2) {
+                winMs.push_back(ms);
+                CK(cudaMemcpy(hwsm.data(), wsm, (size_t)warps * 4, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(hwpops.data(), wpops, (size_t)warps * 4, cudaMemcpyDeviceToHost));
+                CK(cudaMemcpy(hwfirst.data(), wfirst, (size_t)warps * 4, cudaMemcpyDeviceToHost));
+                std::vector<double> won(sms, 0), sched(sms * 4, 0);
+                int winners = 0;
+                bool ok = bad == 0;
+                for (int w = 0; w < warps; ++w) {
+                    if (hwpops[w] == 0) continue;
+                    if (hwsm[w] >= (unsigned)sms) {
+                        ok = false;
+                        continue;
+                    }
+                    won[hwsm[w]]++;
+                    sched[hwsm[w] * 4 + hwfirst[w] % 4]++;
+                    ++winners;
+                }
+                double most, smost;
+                int on, son;
+                busiest(won, most, on);
+                busiest(sched, smost, son);
+                std::printf("# work recwin launch %d: %.5f ms, %d winning warps, output: %s\n", rep, ms, winners,
+                            mb::note_check(ok));
+                print_map("work", "recwin", rep, "winners", won);
+                std::printf("sum,work,recwin,%d,%.5f,%.0f,%d,%.0f\n", rep, ms, most, on, smost);
                 continue;
             }
             recMs.push_back(ms);
@@ -361,8 +422,10 @@ int main(int argc, char** argv) {
     CK(cudaFree(gsm));
     if (!origMs.empty()) {
         const mb::Stats o = mb::stats_of(origMs), c = mb::stats_of(recMs);
-        std::printf("# S firstpop work: orig median %.5f ms (min %.5f max %.5f, %d), rec median %.5f ms\n", o.median, o.min,
-                    o.max, o.n, c.median);
+        const mb::Stats w = mb::stats_of(winMs), o2 = mb::stats_of(orig2Ms);
+        std::printf("# S firstpop work: orig median %.5f ms (min %.5f max %.5f, %d), rec median %.5f ms (min %.5f max %.5f), "
+                    "recwin median %.5f ms (min %.5f max %.5f), orig2 median %.5f ms (min %.5f max %.5f)\n",
+                    o.median, o.min, o.max, o.n, c.median, c.min, c.max, w.median, w.min, w.max, o2.median, o2.min, o2.max);
     }
     for (void* p : {(void*)head, (void*)wsm, (void*)wrank, (void*)bsm, (void*)bstart, (void*)sink, (void*)out, (void*)wpops,
                     (void*)wfirst})
