@@ -94,6 +94,20 @@ import (
 // The terms are resources that work in parallel, so the slowest binds; the
 // breakdown lists them all, largest first.
 
+// sectorsDetail says what a store term charged for further sectors:
+// partial partly written ones at partialCycles and whole ones at
+// wholeCycles, each where both are non-zero.
+func sectorsDetail(partial int64, partialCycles float64, whole int64, wholeCycles float64) string {
+	var s string
+	if partial > 0 && partialCycles > 0 {
+		s += fmt.Sprintf(", with %d further partly written sectors in them at %g cycles each", partial, partialCycles)
+	}
+	if whole > 0 && wholeCycles > 0 {
+		s += fmt.Sprintf(", %d further whole sectors at %g cycles each", whole, wholeCycles)
+	}
+	return s
+}
+
 // model returns the modelled time of a launch on profile p at an SM clock
 // of clockMHz.
 func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Timing {
@@ -160,16 +174,18 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 
 	if path := cost.StorePathLineCycles; path > 0 && out.MaxSMStoreLines > 0 {
 		// The SM's own store path takes its line requests one at a
-		// time; the L2 takes every SM's, their partly written sectors
-		// the longer, counted per SM over all the SMs.
-		add("l1 stores", float64(out.MaxSMStoreLines)*path/ghz, fmt.Sprintf(
-			"the busiest SM's global stores sent %d line requests at %g cycles each", out.MaxSMStoreLines, path))
+		// time, their further sectors the longer; the L2 takes every
+		// SM's, counted per SM over all the SMs.
+		cycles := float64(out.MaxSMStoreLines)*path + float64(out.MaxSMStoreSectors)*cost.StorePathSectorCycles +
+			float64(out.MaxSMStoreWhole)*cost.StorePathWholeSectorCycles
+		detail := fmt.Sprintf("the busiest SM's global stores sent %d line requests at %g cycles each", out.MaxSMStoreLines, path)
+		detail += sectorsDetail(out.MaxSMStoreSectors, cost.StorePathSectorCycles, out.MaxSMStoreWhole, cost.StorePathWholeSectorCycles)
+		add("l1 stores", cycles/ghz, detail)
 		if cost.StoreLineCycles > 0 {
-			cycles := (float64(out.StoreLines)*cost.StoreLineCycles + float64(out.StoreSectors)*cost.StoreSectorCycles) / float64(p.SMs)
+			cycles := (float64(out.StoreLines)*cost.StoreLineCycles + float64(out.StoreSectors)*cost.StoreSectorCycles +
+				float64(out.StoreWhole)*cost.StoreWholeSectorCycles) / float64(p.SMs)
 			detail := fmt.Sprintf("the L2 took the launch's %d store line requests at %g cycles each", out.StoreLines, cost.StoreLineCycles)
-			if out.StoreSectors > 0 && cost.StoreSectorCycles > 0 {
-				detail += fmt.Sprintf(", with %d further partly written sectors in them at %g cycles each", out.StoreSectors, cost.StoreSectorCycles)
-			}
+			detail += sectorsDetail(out.StoreSectors, cost.StoreSectorCycles, out.StoreWhole, cost.StoreWholeSectorCycles)
 			add("l2 writes", cycles/ghz, detail+fmt.Sprintf(", over %d SMs", p.SMs))
 		}
 	} else if out.MaxSMStoreLines > 0 && cost.StoreLineCycles > 0 {
@@ -300,6 +316,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			Hoist: c.HoistInvariants, ConvergeSlots: c.ConvergenceSlots, UnrollRemainderSlots: c.UnrollRemainderSlots, BranchSlots: c.BranchSlots,
 			Schedulers: c.Schedulers, SchedulerIPC: c.SchedulerIPC,
 			StoreLine: c.StoreLineCycles, StoreSector: c.StoreSectorCycles, StorePath: c.StorePathLineCycles,
+			StoreWhole: c.StoreWholeSectorCycles, StorePathSector: c.StorePathSectorCycles, StorePathWhole: c.StorePathWholeSectorCycles,
 		},
 		ClockGHz:        clockMHz / 1000,
 		Jitter:          c.JitterCycles,

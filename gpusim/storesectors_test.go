@@ -7,15 +7,17 @@ import (
 
 // TestStoreSectors: a warp's store whose lanes are 32 bytes apart writes
 // a word into each of the four sectors of 8 lines. In the h200 profile the
-// L2 takes StoreLineCycles (4) a line request and StoreSectorCycles (2)
-// for each further partly written sector, 80 cycles a warp store, where
-// lanes 128 bytes apart (32 lines of one sector each) take 128 and a
-// coalesced store (one line of four whole sectors) 4
-// (docs/evidence/2026-11-30-h200-queue-loop), counted over the SMs ("l2
-// writes"); the SM's own path takes StorePathLineCycles a line request
-// whatever its sectors, 8, 32 and 1 requests a warp store
-// (docs/evidence/2026-11-30-h200-queue-sm; "l1 stores"). The t4 profile
-// does not price the store path.
+// L2 takes StoreLineCycles (4) a line request, StoreSectorCycles (2) for
+// each further partly written sector and StoreWholeSectorCycles (1.55) for
+// each further whole one: 80 cycles a warp store, where lanes 128 bytes
+// apart (32 lines of one sector each) take 128 and a coalesced store (one
+// line of four whole sectors) 8.65 (docs/evidence/2026-11-30-h200-queue-loop
+// and -store-sm), counted over the SMs ("l2 writes"); the SM's own path
+// takes StorePathLineCycles (2.02) a line request, StorePathSectorCycles
+// (0.99) a further partly written sector and StorePathWholeSectorCycles
+// (0.63) a further whole one: 39.92, 64.64 and 3.91 cycles a warp store
+// (docs/evidence/2026-11-30-h200-queue-sm and -store-sm; "l1 stores"). The
+// t4 profile does not price the store path.
 func TestStoreSectors(t *testing.T) {
 	const src = `
 __global__ void put(float* out, unsigned stride) {
@@ -48,15 +50,16 @@ __global__ void put(float* out, unsigned stride) {
 	}
 	coal, s8, s32 := stores(1), stores(8), stores(32)
 	if strings.Contains(coal.l2Detail, "partly written") || strings.Contains(s32.l2Detail, "partly written") || !strings.Contains(s8.l2Detail, "partly written sectors") ||
-		strings.Contains(s8.smDetail, "partly written") {
+		!strings.Contains(s8.smDetail, "partly written sectors") || !strings.Contains(coal.l2Detail, "whole sectors") || !strings.Contains(coal.smDetail, "whole sectors") ||
+		strings.Contains(s8.l2Detail, "whole") || strings.Contains(s32.smDetail, "sectors") {
 		t.Errorf("details:\nstride 1: %s; %s\nstride 8: %s; %s\nstride 32: %s; %s", coal.smDetail, coal.l2Detail, s8.smDetail, s8.l2Detail, s32.smDetail, s32.l2Detail)
 	}
 	for _, c := range []struct {
 		name      string
 		got, want float64
 	}{
-		{"l2 writes, stride 8 / stride 32", s8.l2 / s32.l2, 80.0 / 128}, {"l2 writes, stride 1 / stride 32", coal.l2 / s32.l2, 4.0 / 128},
-		{"l1 stores, stride 8 / stride 32", s8.sm / s32.sm, 8.0 / 32}, {"l1 stores, stride 1 / stride 32", coal.sm / s32.sm, 1.0 / 32},
+		{"l2 writes, stride 8 / stride 32", s8.l2 / s32.l2, 80.0 / 128}, {"l2 writes, stride 1 / stride 32", coal.l2 / s32.l2, (4 + 3*1.55) / 128},
+		{"l1 stores, stride 8 / stride 32", s8.sm / s32.sm, 8 * (2.02 + 3*0.99) / (32 * 2.02)}, {"l1 stores, stride 1 / stride 32", coal.sm / s32.sm, (2.02 + 3*0.63) / (32 * 2.02)},
 		// The busiest SM runs 8 of the 1,024 blocks, the L2 takes all
 		// 132 SMs' requests.
 		{"stride 32, l1 stores / l2 writes", s32.sm / s32.l2, 2.02 * 8 / (4 * 1024.0 / 132)},

@@ -124,13 +124,26 @@ type Cost struct {
 	// (a coalesced store) add nothing (0: not modelled).
 	StoreSectorCycles float64
 	// StorePathLineCycles is the SM cycles one SM's own store path spends
-	// per line request, whatever its sectors. Where it is set (0: not
+	// per line request and its first sector (further sectors:
+	// StorePathSectorCycles, StorePathWholeSectorCycles). Where it is set (0: not
 	// modelled), StoreLineCycles and StoreSectorCycles are the L2's work
 	// on every SM's requests together, counted per SM over all the SMs,
 	// and the busiest SM's requests cost StorePathLineCycles each: a
 	// launch whose stores gather on a few SMs is bound by their path, one
 	// whose SMs all store alike by the L2.
 	StorePathLineCycles float64
+	// StorePathSectorCycles and StorePathWholeSectorCycles are the SM
+	// cycles one SM's own store path spends, beyond StorePathLineCycles,
+	// on each further partly written and each further whole 32-byte
+	// sector of a line request (0: not modelled): the path moves a
+	// request's sectors one after another.
+	StorePathSectorCycles, StorePathWholeSectorCycles float64
+	// StoreWholeSectorCycles is the SM cycles, counted as
+	// StoreSectorCycles is (the L2's work over all the SMs' requests,
+	// where StorePathLineCycles is set), of each further whole sector of
+	// a line request: a coalesced store's line (0: whole sectors add
+	// nothing).
+	StoreWholeSectorCycles float64
 	// LoadLineCycles is the SM cycles an SM's L1 spends per 128-byte line
 	// a warp's global load touches (a load whose lanes each read their own
 	// line costs 32 times a coalesced one; 0: not modelled).

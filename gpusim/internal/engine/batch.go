@@ -59,8 +59,9 @@ type ctx struct {
 	// per line a warp's store touches (issue.go's l1 stores term).
 	storeLines int64
 	// storeSectors counts the further partly written sectors of those
-	// lines (partialSectors).
-	storeSectors int64
+	// lines (partialSectors), storeWhole their further whole sectors (the
+	// sectors beyond each line's first that the store writes all of).
+	storeSectors, storeWhole int64
 	// loadLines counts the 128-byte lines the global loads read, one per
 	// line a warp's load touches (the l1 loads term); l1HitSectors the
 	// sectors they read from granules their lanes had loaded last (see
@@ -111,7 +112,7 @@ func (x *exec) workerCtx(budget int64) *ctx {
 		c.diags = diagSet{}
 		c.printfs = c.printfs[:0]
 		c.printfBytes, c.printfCut, c.executed, c.budget, c.err, c.spent = 0, 0, 0, budget, nil, nil
-		c.storeLines, c.storeSectors, c.loadLines, c.l1HitSectors, c.atomWavefronts, c.loneBytes, c.movedLoad = 0, 0, 0, 0, 0, 0, 0
+		c.storeLines, c.storeSectors, c.storeWhole, c.loadLines, c.l1HitSectors, c.atomWavefronts, c.loneBytes, c.movedLoad = 0, 0, 0, 0, 0, 0, 0, 0
 		c.l2.list = c.l2.list[:0]
 		return c
 	}
@@ -171,6 +172,7 @@ func (x *exec) merge(c *ctx, b *block) {
 	x.l2.feed(&c.l2)
 	x.smStores[b.sm] += c.storeLines
 	x.smStoreSectors[b.sm] += c.storeSectors
+	x.smStoreWhole[b.sm] += c.storeWhole
 	x.smLoads[b.sm] += c.loadLines
 	m.l1HitSectors += c.l1HitSectors
 	m.loneBytes += c.loneBytes

@@ -180,6 +180,11 @@ type Costs struct {
 	// the L2's, over all the SMs' requests: the busiest SM is the one
 	// with the most line requests.
 	StoreLine, StoreSector, StorePath float64
+	// StoreWhole is the L2's cycles a further whole sector of a line
+	// request, where StorePath is set; StorePathSector and StorePathWhole
+	// the SM's own path's a further partly written and whole sector (0:
+	// not modelled).
+	StoreWhole, StorePathSector, StorePathWhole float64
 }
 
 // Order says how the order of atomics is chosen.
@@ -263,9 +268,14 @@ type Outcome struct {
 	// the L2, busiest by Costs.StoreLine and StoreSector (by lines where
 	// those are 0).
 	MaxSMStoreLines, MaxSMStoreSectors int64
-	// StoreLines and StoreSectors are the same over every SM: the
-	// launch's line requests and further partly written sectors.
-	StoreLines, StoreSectors int64
+	// MaxSMStoreWhole is the further whole sectors of the busiest SM's
+	// line requests (the sectors beyond a line's first that a store
+	// writes all of).
+	MaxSMStoreWhole int64
+	// StoreLines, StoreSectors and StoreWhole are the same over every SM:
+	// the launch's line requests, further partly written sectors and
+	// further whole sectors.
+	StoreLines, StoreSectors, StoreWhole int64
 	// MaxSMLoadLines is the same for the global loads: the most 128-byte
 	// lines the loads of the blocks on one SM read, each line a warp's
 	// load touches once.

@@ -398,9 +398,7 @@ func (x *exec) storeLanes(w *warp, v, ad *[32]uint64, off, size uint64, hintShar
 		return true
 	}
 	c.GlobalStoreRequests++
-	c.GlobalStoreSectors += sectors(cache.Base, &offs, w.mask, size)
-	w.blk.ctx.storeLines += lines(cache.Base, &offs, w.mask)
-	w.blk.ctx.storeSectors += partialSectors(cache.Base, &offs, w.mask, size)
+	w.blk.ctx.countStore(sectors(cache.Base, &offs, w.mask, size), lines(cache.Base, &offs, w.mask), partialSectors(cache.Base, &offs, w.mask, size))
 	w.blk.ctx.l2.part = w.blk.part
 	moved, _, _ := dramBytes(cache.Base, &offs, w.mask, size, nil, &w.blk.ctx.l2, l2Store)
 	c.DRAMBytes += moved
@@ -528,9 +526,7 @@ func (x *exec) storeSeq(w *warp, v *[32]uint64, addr, size uint64, hintShared bo
 	c := &w.blk.ctx.count
 	a0 := cache.Base + o0
 	c.GlobalStoreRequests++
-	c.GlobalStoreSectors += span(a0, 32*size, 5)
-	w.blk.ctx.storeLines += span(a0, 32*size, 7)
-	w.blk.ctx.storeSectors += seqPartialSectors(a0, 32*size)
+	w.blk.ctx.countStore(span(a0, 32*size, 5), span(a0, 32*size, 7), seqPartialSectors(a0, 32*size))
 	w.blk.ctx.l2.part = w.blk.part
 	moved, _, _ := dramBytesSeq(a0, size, nil, &w.blk.ctx.l2, l2Store)
 	c.DRAMBytes += moved

@@ -343,9 +343,7 @@ func countMem(cx *ctx, st *memStats, size uint64, store bool) {
 		if store {
 			c.DRAMBytes += moved
 			c.GlobalStoreRequests++
-			c.GlobalStoreSectors += st.globalSectors(size)
-			cx.storeLines += lines(0, &offs, uint32(uint64(1)<<st.n-1))
-			cx.storeSectors += partialSectors(0, &offs, uint32(uint64(1)<<st.n-1), size)
+			cx.countStore(st.globalSectors(size), lines(0, &offs, uint32(uint64(1)<<st.n-1)), partialSectors(0, &offs, uint32(uint64(1)<<st.n-1), size))
 			c.GlobalStoreBytes += int64(st.n) * int64(size)
 		} else {
 			cx.globalLoad(lines(0, &offs, uint32(uint64(1)<<st.n-1)), moved, 0, lone)

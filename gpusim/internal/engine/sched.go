@@ -30,8 +30,9 @@ type exec struct {
 	spread    bool
 	spreadLow float64
 	// smStores are the 128-byte lines each SM's global stores wrote,
-	// smStoreSectors the further partly written sectors in them.
-	smStores, smStoreSectors []int64
+	// smStoreSectors the further partly written sectors in them and
+	// smStoreWhole their further whole sectors.
+	smStores, smStoreSectors, smStoreWhole []int64
 	// smLoads are the 128-byte lines each SM's global loads read.
 	smLoads []int64
 	// warpRecs are the finished warps, for the schedulers' term
@@ -212,6 +213,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 	x.l2.init(m.L2Bytes, m.L2Slices, m.L2Partitions, m.L2HashBytes)
 	x.smStores = make([]int64, m.SMs)
 	x.smStoreSectors = make([]int64, m.SMs)
+	x.smStoreWhole = make([]int64, m.SMs)
 	x.smLoads = make([]int64, m.SMs)
 	x.raceShift = raceGranule(k)
 	if cfg.Relaxed {
@@ -455,10 +457,11 @@ func (b *block) pick() *warp {
 // resume runs a granted block in the scheduler's own context.
 func (x *exec) resume(b *block, granted bool) {
 	b.ctx = x.main
-	before, beforeSectors, beforeLoads := x.main.storeLines, x.main.storeSectors, x.main.loadLines
+	before, beforeSectors, beforeWhole, beforeLoads := x.main.storeLines, x.main.storeSectors, x.main.storeWhole, x.main.loadLines
 	x.phase(b, granted)
 	x.smStores[b.sm] += x.main.storeLines - before
 	x.smStoreSectors[b.sm] += x.main.storeSectors - beforeSectors
+	x.smStoreWhole[b.sm] += x.main.storeWhole - beforeWhole
 	x.smLoads[b.sm] += x.main.loadLines - beforeLoads
 	x.after(b)
 }
@@ -844,10 +847,11 @@ func (x *exec) outcome() *Outcome {
 		SMBlocks: int(min(int64(x.resident), (x.blocks+int64(x.m.SMs)-1)/int64(x.m.SMs))), BlockThreads: x.threadsPerBlock,
 		BlockShared: x.sharedSize}
 	s := x.busiestStores()
-	o.MaxSMStoreLines, o.MaxSMStoreSectors = x.smStores[s], x.smStoreSectors[s]
+	o.MaxSMStoreLines, o.MaxSMStoreSectors, o.MaxSMStoreWhole = x.smStores[s], x.smStoreSectors[s], x.smStoreWhole[s]
 	for sm := range x.smStores {
 		o.StoreLines += x.smStores[sm]
 		o.StoreSectors += x.smStoreSectors[sm]
+		o.StoreWhole += x.smStoreWhole[sm]
 	}
 	o.L2 = x.atom.l2Profile()
 	o.Diagnostics = m.diags.list

@@ -22,8 +22,15 @@ import (
 // 4 cycles a request and 2 a further sector, a coalesced store (whole
 // sectors) no more than its request
 // (docs/evidence/2026-11-30-h200-queue-loop: queue_loop.csv, static
-// batches without atomics at k = 4, 8 and 16). Without Costs.StorePath,
-// StoreLine and StoreSector price the busiest SM's requests instead.
+// batches without atomics at k = 4, 8 and 16). Both move a request's
+// sectors one after another: one SM alone takes a further partly written
+// sector in Costs.StorePathSector and a further whole one in
+// StorePathWhole, and every SM together costs the L2 StoreWhole a
+// further whole sector (docs/evidence/2026-11-30-h200-store-sm:
+// store_sm.csv, a request of four partly written sectors 5.0 cycles on
+// one SM, a line of four whole sectors 3.9 on one SM and 8.6 on every
+// SM). Without Costs.StorePath, StoreLine and StoreSector price the
+// busiest SM's requests instead.
 
 // partialSectors returns the partly written 32-byte sectors of a warp's
 // store beyond the first of each 128-byte line: over the lines the active
@@ -89,19 +96,36 @@ func partialSectors(base uint64, offs *[32]uint64, mask uint32, size uint64) int
 	return extra + max(0, partial-1)
 }
 
+// countStore counts a warp's global store of sectors 32-byte sectors in
+// lines 128-byte lines, partial of the sectors beyond each line's first
+// partly written (partialSectors): the rest of those beyond the first are
+// whole.
+func (c *ctx) countStore(sectors, lines, partial int64) {
+	c.count.GlobalStoreSectors += sectors
+	c.storeLines += lines
+	c.storeSectors += partial
+	c.storeWhole += max(0, sectors-lines-partial)
+}
+
 // busiestStores returns the SM whose global stores cost its store path
-// most (Costs.StoreLine a line request, Costs.StoreSector a further
-// partly written sector), or the one with the most line requests when
-// both are 0 or when the SM's own path is priced by its line requests
-// alone (Costs.StorePath); the lowest index among equals.
+// most: where the SM's own path is priced (Costs.StorePath), at
+// Costs.StorePath a line request, StorePathSector a further partly
+// written sector and StorePathWhole a further whole one; else at
+// Costs.StoreLine a line request and StoreSector a further partly
+// written sector; by line requests alone where those are 0. The lowest
+// index among equals.
 func (x *exec) busiestStores() int {
-	line, sector := x.m.Costs.StoreLine, x.m.Costs.StoreSector
-	if (line == 0 && sector == 0) || x.m.Costs.StorePath > 0 {
-		line, sector = 1, 0
+	c := &x.m.Costs
+	line, sector, whole := c.StoreLine, c.StoreSector, 0.0
+	if c.StorePath > 0 {
+		line, sector, whole = c.StorePath, c.StorePathSector, c.StorePathWhole
+	}
+	if line == 0 && sector == 0 {
+		line = 1
 	}
 	best, cost := 0, -1.0
 	for sm, n := range x.smStores {
-		if c := float64(n)*line + float64(x.smStoreSectors[sm])*sector; c > cost {
+		if c := float64(n)*line + float64(x.smStoreSectors[sm])*sector + float64(x.smStoreWhole[sm])*whole; c > cost {
 			best, cost = sm, c
 		}
 	}
