@@ -67,7 +67,7 @@ func TestOnGPU(t *testing.T) {
 // knownMisses are the cells the h200 profile misses by more than 30% on
 // the H200 (docs/evidence), with why.
 var knownMisses = map[string]string{
-	"even (32) k=1024": "4,096 pops of 1,024 items: the 128 winning warps gather on the SMs the block scheduler starts first (docs/evidence/2026-11-30-h200-l2sm), 16 to 23 on the busiest, whose store path " +
-		"(2.02 cycles a line request, Cost.StorePathLineCycles) sets the time (docs/evidence/2026-11-30-h200-queue-sm); the simulator starts the SMs in the H200's order too (Cost.FirstWaveStartCycles) " +
-		"but gathers the first 128 less, 12 on its busiest SM (0.40 ms, 0.69 of the -s6-final run's 0.585; queue.cu's same cell, a fidelity cell, reads 0.92 of its 0.40 ms)",
+	"even (32) k=1024": "4,096 pops of 1,024 items: the time is the stores of the winning warps on the busiest SM, 2.02 cycles a line request on its store path (Cost.StorePathLineCycles, docs/evidence/2026-11-30-h200-queue-sm). " +
+		"The simulator puts 12 of the 128 winners on its busiest SM (0.40 ms), as the H200 does with this kernel recording its winners after its loop (docs/evidence/2026-12-01-h200-firstpop: 10 to 15 on the busiest, 0.35 to 0.52 ms, median 0.405) " +
+		"and with the first pop alone and nothing before the atomic (9 to 11); the uninstrumented kernel, launched beside that copy, took 0.47 to 0.71 ms (0.51 to 0.585 in the committed runs) for a reason not established",
 }
