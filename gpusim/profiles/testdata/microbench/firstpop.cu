@@ -35,7 +35,10 @@
 // without recording, as popThread's do; winners record their SM and warp
 // slot after the loop: sum adds the busiest scheduler's winners, slot % 4)
 // and `orig2` (popThread again, after recwin): whether the recording of
-// the losers or the order of the launches sets the time. Every rank set, pop count and the output are checked.
+// the losers or the order of the launches sets the time; and `origsm`
+// (popThread storing, in its loop after a pop, the SM of each warp's pop:
+// whether its time and its winners' placement go together when the code
+// before the first atomic is the lab's; compare the SASS). Every rank set, pop count and the output are checked.
 //
 // Part "gpc": SMs x 4 blocks of 1024 threads in clusters of 8
 // (__cluster_dims__: a cluster's blocks run on one GPC), each holding its
@@ -141,6 +144,25 @@ __global__ void pop_recwin(unsigned* head, unsigned n, unsigned k, int light, in
         wsm[w] = mb::smid();
         wpops[w] = pops;
         wslot[w] = slot;
+    }
+}
+
+// The lab's popThread with one store in its loop: the lane whose batch
+// starts a warp's pop writes its SM into slot[start / (32 k)]. The %smid
+// read takes the pop's result as an input, so that it stays after the
+// atomic and the code before the first atomic can stay the lab's.
+__global__ void pop_origsm(unsigned* head, unsigned n, unsigned k, int light, int heavy, unsigned period, float* out,
+                           unsigned* slot) {
+    for (;;) {
+        unsigned start = atomicAdd(head, k);
+        if (start >= n) break;
+        if (start % (32u * k) == 0) {
+            unsigned sm;
+            asm volatile("mov.u32 %0, %%smid; // after %1" : "=r"(sm) : "r"(start));
+            slot[start / (32u * k)] = sm;
+        }
+        unsigned end = min(n, start + k);
+        for (unsigned i = start; i < end; ++i) work(i, light, heavy, period, out);
     }
 }
 
@@ -292,12 +314,13 @@ int main(int argc, char** argv) {
     CK(cudaMalloc(&wfirst, (size_t)warps * 4));
     std::vector<unsigned> hwpops(warps), hwfirst(warps);
     std::vector<float> hout(n);
-    std::vector<double> origMs, recMs, winMs, orig2Ms;
+    std::vector<double> origMs, recMs, winMs, orig2Ms, smMs;
     for (int r = 0; parts("work") && r < warm + recs; ++r) {
         if (budget.over("work")) break;
-        for (int kv = 0; kv < 4; ++kv) {
+        for (int kv = 0; kv < 5; ++kv) {
             CK(cudaMemset(head, 0, 4));
             CK(cudaMemset(out, 0, (size_t)n * 4));
+            if (kv == 4) CK(cudaMemset(wsm, 0xff, (size_t)warps * 4));
             if (kv == 2) {
                 CK(cudaMemset(wsm, 0xff, (size_t)warps * 4));
                 CK(cudaMemset(wpops, 0, (size_t)warps * 4));
@@ -307,6 +330,7 @@ int main(int argc, char** argv) {
                     if (kv == 0 || kv == 3) popThread<<<grid, block>>>(head, n, k, 32, 32, 64, out);
                     if (kv == 1) pop_rec<<<grid, block>>>(head, n, k, 32, 32, 64, out, wsm, wpops, wfirst);
                     if (kv == 2) pop_recwin<<<grid, block>>>(head, n, k, 32, 32, 64, out, wsm, wpops, wfirst);
+                    if (kv == 4) pop_origsm<<<grid, block>>>(head, n, k, 32, 32, 64, out, wsm);
                 },
                 r >= warm);
             if (r < warm) continue;
@@ -320,6 +344,27 @@ int main(int argc, char** argv) {
                 (kv == 0 ? origMs : orig2Ms).push_back(ms);
                 std::printf("# work %s launch %d: %.5f ms, output: %s\n", name, rep, ms, mb::note_check(bad == 0));
                 std::printf("sum,work,%s,%d,%.5f\n", name, rep, ms);
+                continue;
+            }
+            if (kv == 4) {
+                smMs.push_back(ms);
+                const unsigned pops = n / (32u * k);
+                CK(cudaMemcpy(hwsm.data(), wsm, (size_t)pops * 4, cudaMemcpyDeviceToHost));
+                std::vector<double> won(sms, 0);
+                bool ok = bad == 0;
+                for (unsigned p = 0; p < pops; ++p) {
+                    if (hwsm[p] >= (unsigned)sms) {
+                        ok = false;
+                        continue;
+                    }
+                    won[hwsm[p]]++;
+                }
+                double most;
+                int on;
+                busiest(won, most, on);
+                std::printf("# work origsm launch %d: %.5f ms, every pop's SM recorded: %s\n", rep, ms, mb::note_check(ok));
+                print_map("work", "origsm", rep, "winners", won);
+                std::printf("sum,work,origsm,%d,%.5f,%.0f,%d\n", rep, ms, most, on);
                 continue;
             }
             if (kv == 2) {
@@ -422,10 +467,12 @@ int main(int argc, char** argv) {
     CK(cudaFree(gsm));
     if (!origMs.empty()) {
         const mb::Stats o = mb::stats_of(origMs), c = mb::stats_of(recMs);
-        const mb::Stats w = mb::stats_of(winMs), o2 = mb::stats_of(orig2Ms);
+        const mb::Stats w = mb::stats_of(winMs), o2 = mb::stats_of(orig2Ms), os = mb::stats_of(smMs);
         std::printf("# S firstpop work: orig median %.5f ms (min %.5f max %.5f, %d), rec median %.5f ms (min %.5f max %.5f), "
-                    "recwin median %.5f ms (min %.5f max %.5f), orig2 median %.5f ms (min %.5f max %.5f)\n",
-                    o.median, o.min, o.max, o.n, c.median, c.min, c.max, w.median, w.min, w.max, o2.median, o2.min, o2.max);
+                    "recwin median %.5f ms (min %.5f max %.5f), orig2 median %.5f ms (min %.5f max %.5f), "
+                    "origsm median %.5f ms (min %.5f max %.5f)\n",
+                    o.median, o.min, o.max, o.n, c.median, c.min, c.max, w.median, w.min, w.max, o2.median, o2.min, o2.max,
+                    os.median, os.min, os.max);
     }
     for (void* p : {(void*)head, (void*)wsm, (void*)wrank, (void*)bsm, (void*)bstart, (void*)sink, (void*)out, (void*)wpops,
                     (void*)wfirst})
