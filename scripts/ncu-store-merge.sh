@@ -33,10 +33,13 @@ export MB_GATE=0
 
 metrics=gpu__time_duration.sum,sm__cycles_elapsed.max,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,lts__t_requests_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_op_write.sum
 # The 3rd launch of each cell: `one` runs 3.
+# STORE_MERGE_CELLS (cells separated by ";", each the arguments after
+# `store_merge one`) profiles other cells, e.g. every SM storing:
+#   STORE_MERGE_CELLS="path 132 8 8 1 4 0;path 132 8 8 0 4 0"
+cells=${STORE_MERGE_CELLS:-"path 1 2 32 1 4 0;path 1 2 32 0 4 0;path 1 2 32 1 1 32;path 1 2 32 1 1 0;path 1 2 8 1 4 0;path 1 2 8 0 4 0;path 1 2 8 1 1 32;path 1 8 32 1 4 0;queue thread 1024;queue lab 1024;queue thread 64;queue lab 64"}
+IFS=';' read -r -a cfgs <<<"$cells"
 i=0
-for cfg in "path 1 2 32 1 4 0" "path 1 2 32 0 4 0" "path 1 2 32 1 1 32" "path 1 2 32 1 1 0" \
-	"path 1 2 8 1 4 0" "path 1 2 8 0 4 0" "path 1 2 8 1 1 32" "path 1 8 32 1 4 0" \
-	"queue thread 1024" "queue lab 1024" "queue thread 64" "queue lab 64"; do
+for cfg in "${cfgs[@]}"; do
 	i=$((i + 1))
 	run "$NCU" --cache-control none --kernel-name regex:'path|q_' --launch-skip 2 --launch-count 1 \
 		--metrics "$metrics" --csv --log-file "$out/ncu-$i.csv" "$bin" one $cfg >>"$out/cells.stdout" 2>&1
