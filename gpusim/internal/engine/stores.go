@@ -29,8 +29,11 @@ import (
 // further whole sector (docs/evidence/2026-11-30-h200-store-sm:
 // store_sm.csv, a request of four partly written sectors 5.0 cycles on
 // one SM, a line of four whole sectors 3.9 on one SM and 8.6 on every
-// SM). Without Costs.StorePath, StoreLine and StoreSector price the
-// busiest SM's requests instead.
+// SM). Every store is its own requests: the H200 merges no warp's
+// back-to-back stores to the same sectors on one SM's path, nor the work
+// queue's at k = 64 and 1024 (docs/evidence/2026-12-01-h200-store-merge).
+// Without Costs.StorePath, StoreLine and StoreSector price the busiest
+// SM's requests instead.
 
 // partialSectors returns the partly written 32-byte sectors of a warp's
 // store beyond the first of each 128-byte line: over the lines the active
