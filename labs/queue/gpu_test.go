@@ -67,10 +67,8 @@ func TestOnGPU(t *testing.T) {
 // knownMisses are the cells the h200 profile misses by more than 30% on
 // the H200 (docs/evidence), with why.
 var knownMisses = map[string]string{
-	"even (32) k=1024": "4,096 pops of 1,024 items: the time is the stores of the winning warps on the busiest SM, 2.02 cycles a line request on its store path (Cost.StorePathLineCycles, docs/evidence/2026-11-30-h200-queue-sm). " +
-		"The simulator puts 12 of the 128 winners on its busiest SM (0.40 ms), as the H200 does with this kernel recording its winners after its loop (docs/evidence/2026-12-01-h200-firstpop: 10 to 15 on the busiest, 0.35 to 0.52 ms, median 0.405) " +
-		"and with the first pop alone and nothing before the atomic (9 to 11); the uninstrumented kernel, launched beside that copy, took 0.45 to 0.71 ms (0.51 to 0.585 in the committed runs), " +
-		"whatever its place in the order and whether or not the copy's losers record (docs/evidence/2026-12-01-h200-firstpop-recwin). The item loops' SASS is the same; the code before the first ATOMG " +
-		"differs in order, and the first pops' order follows such differences, so the likeliest reading (not established) is that the kernel's first pops gather more, 14 to 21 on the busiest SM by its time; " +
-		"the simulator runs one order of the instructions and predicts the recorded copies' time",
+	"even (32) k=1024": "4,096 pops of 1,024 items: the time is the stores of the winning warps on the busiest SM, 33.4 us a winner (2.02 cycles a line request on its store path, Cost.StorePathLineCycles). " +
+		"The simulator puts 12 of the 128 winners on its busiest SM (0.40 ms); the lab's kernel puts 12 to 20 there, median 16 (docs/evidence/2026-12-01-h200-firstpop-origsm: the kernel with its code up to the first atomic unchanged, " +
+		"recording each pop's SM inside its loop, 0.42 to 0.68 ms), while copies whose code before the atomic nvcc orders differently put 10 to 14 there and run at the simulator's 0.40 ms " +
+		"(docs/evidence/2026-12-01-h200-firstpop, -firstpop-recwin). Which warps the L2 serves first follows the SASS order of the constant loads before the first atomic, which the simulator's IR does not have",
 }
