@@ -177,6 +177,15 @@ type Cost struct {
 	// modelled).
 	Schedulers   int
 	SchedulerIPC float64
+	// SchedulerCharge: the virtual-time schedule itself charges a warp's
+	// issue slots to its scheduler at each global instruction it reaches,
+	// so a warp whose scheduler is oversubscribed reaches it later, and a
+	// work queue's items go to the warps whose schedulers are freer
+	// (false: the schedulers' contention is priced after the schedule
+	// alone, which keeps who got what work). A warp's first atomic and a
+	// compare-and-swap the L2 serves (CASServed) are charged but not
+	// moved: their timing is fitted with the issue in it.
+	SchedulerCharge bool
 
 	// Latencies in SM cycles, for the virtual clock: an ALU instruction
 	// (with the SM's issue slots shared by its resident warps), a

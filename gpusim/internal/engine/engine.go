@@ -171,6 +171,12 @@ type Costs struct {
 	// schedulers.go).
 	Schedulers   int
 	SchedulerIPC float64
+	// SchedulerCharge: a warp's issue slots since its last global
+	// instruction are charged to its scheduler when it reaches the next
+	// one, and the warp reaches it no earlier than its scheduler could
+	// have issued them (see charge, schedulers.go), so that what a warp
+	// gets from a work queue follows its scheduler's contention.
+	SchedulerCharge bool
 	// StoreLine and StoreSector are the SM cycles the store path spends per
 	// line request a warp's global store sends and per further partly
 	// written sector of it (see partialSectors): they pick the SM whose
@@ -432,7 +438,14 @@ type warp struct {
 	// has used (for the schedulers' term, schedulers.go).
 	start int64
 	slots float64
-	rng   uint64
+	// chargedAt and chargedSlots are the clock and slots at the warp's
+	// last charge to its scheduler, charged that its pending global
+	// instruction has been (SchedulerCharge, schedulers.go).
+	chargedAt    int64
+	chargedSlots float64
+	charged      bool
+	chargedOnce  bool // the warp has reached a global instruction
+	rng          uint64
 	// localAt is the clock at which the warp last stopped before a
 	// shared access, before the jitter there: when it reached the
 	// access (queuecas.go).

@@ -108,6 +108,9 @@ type exec struct {
 	perWarp    int64
 	halt       atomic.Int32
 	doneBlocks atomic.Int64
+	// schedFree is when each scheduler (SM * Schedulers + scheduler) has
+	// issued every slot charged to it (SchedulerCharge; nil otherwise).
+	schedFree []float64
 	// filling is set while the first wave's blocks are placed, where
 	// the machine bounds their warps' first jitter (FirstWaveJitter).
 	filling bool
@@ -240,6 +243,9 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 		// Room for every warp's record at once, rather than the copies of
 		// append's growth over a large grid.
 		x.warpRecs = make([]warpRec, 0, x.blocks*int64(x.warpsPerBlock))
+		if m.Costs.SchedulerCharge {
+			x.schedFree = make([]float64, m.SMs*m.Costs.Schedulers)
+		}
 	}
 
 	// Registered before the watch's stop, so that it runs after it: the
@@ -303,6 +309,9 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 				x.smFree[e.sm] = e.t + x.dispatch
 			}
 			x.startBlock(e.slot, e.sm, e.t)
+			continue
+		}
+		if x.charge(e.b, e.t) {
 			continue
 		}
 		x.resume(e.b, true)
@@ -426,6 +435,7 @@ func (x *exec) initWarp(w *warp, t int64) {
 		w.pendUntil = 0
 	}
 	w.start, w.slots = t, 0
+	w.chargedAt, w.chargedSlots, w.charged, w.chargedOnce = t, 0, false, false
 	w.printfs = 0
 	w.left = min(x.perWarp, 1<<62)
 	w.rng = splitmix(x.cfg.Seed ^ uint64(w.blk.linear)*0x9e3779b97f4a7c15 ^ uint64(w.idx)<<48)
@@ -551,6 +561,7 @@ func (x *exec) phase(b *block, granted bool) {
 				return
 			}
 			w.cleared = true
+			w.charged = false
 		case pendLocal:
 			w.cleared = true
 		}

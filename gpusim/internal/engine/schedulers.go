@@ -1,8 +1,12 @@
 package engine
 
 import (
+	"math"
 	"math/bits"
 	"sort"
+
+	"github.com/warplab/warplab/cudac"
+	"github.com/warplab/warplab/gpusim/internal/ir"
 )
 
 // What the warps that share a scheduler cost each other. The virtual-time
@@ -27,6 +31,18 @@ import (
 // is not pushed back), so the term is the latest end of any warp so
 // replayed; on a scheduler that is never oversubscribed it is the
 // schedule's own.
+//
+// A replay after the schedule keeps what each warp did in the schedule,
+// though, and in a work queue that is decided by the schedule: the
+// warps pop their next items when their latencies say, so the items a
+// warp gets do not depend on how busy its scheduler is, and the busiest
+// schedulers end late (the lab's uneven queue at one item a pop: the
+// busiest of 528 schedulers with 14% more slots than the mean, 0.155 ms
+// against the H200's 0.146). On the GPU a warp whose scheduler is busy
+// reaches its next pop later, and the others take the items. So where
+// the machine says (Costs.SchedulerCharge), the schedule charges each
+// warp's slots to its scheduler as it reaches a global atomic (charge,
+// below), and the replay takes only what no atomic ended.
 
 // SchedulerLoad is the schedulers' term of a launch.
 type SchedulerLoad struct {
@@ -52,14 +68,87 @@ func (x *exec) recordWarps(b *block) {
 	if n <= 0 || x.m.Costs.SchedulerIPC <= 0 {
 		return
 	}
-	local := b.slot / x.m.SMs // the block's slot among its SM's
 	for _, w := range b.warps {
-		if w.slots <= 0 || bits.OnesCount32(w.launched) == 0 {
+		// What charge has charged is in the schedule already: the
+		// replay takes the rest, from the last charge (the warp's start
+		// where nothing was charged).
+		slots := w.slots - w.chargedSlots
+		if slots <= 0 || bits.OnesCount32(w.launched) == 0 {
 			continue
 		}
-		sched := (local*x.warpsPerBlock + w.idx) % n
-		x.warpRecs = append(x.warpRecs, warpRec{key: int32(b.sm*n + sched), start: w.start, end: w.clock, slots: w.slots})
+		x.warpRecs = append(x.warpRecs, warpRec{key: int32(x.schedulerOf(b, w)), start: w.chargedAt, end: w.clock, slots: slots})
 	}
+}
+
+// schedulerOf is the scheduler warp w of block b issues from, numbered
+// SM * Schedulers + the SM's scheduler: its slot among the SM's resident
+// warps modulo the schedulers.
+func (x *exec) schedulerOf(b *block, w *warp) int {
+	n := x.m.Costs.Schedulers
+	local := b.slot / x.m.SMs // the block's slot among its SM's
+	return b.sm*n + (local*x.warpsPerBlock+w.idx)%n
+}
+
+// charge charges, where the machine models it (SchedulerCharge), the
+// warp of block b whose global instruction the scheduler is about to
+// allow with the issue slots it used since its last: its scheduler issues
+// the slots charged to it one after another at SchedulerIPC a cycle, from
+// no earlier than each warp's own span began, so while its warps ask for
+// more than it issues, a warp reaches its global instruction when the
+// scheduler has issued its slots, later than its latencies alone say.
+// A warp's first global instruction is charged but not moved: when the
+// first wave's warps reach theirs is the start order and
+// FirstWaveJitter, fitted to where the H200's first pops land, issue of
+// the code before them included (and Jitter past the first wave).
+// Charges follow the events' order: a warp is charged only at its own
+// arrival's event, so no charge reaches ahead of the others on its
+// scheduler. It reports whether it moved the warp, and so the block's event (pushed
+// again at its earliest warp's clock): the moved warp's atomic reaches
+// the L2 later, and a work queue gives the next item to a warp whose
+// scheduler is freer. The schedulers' replay (above) still prices what no
+// global instruction ends: a warp's last span, and kernels without
+// global instructions.
+func (x *exec) charge(b *block, now int64) bool {
+	if x.schedFree == nil {
+		return false
+	}
+	w := b.pick()
+	if w == nil || w.pend != pendGlobal || w.charged || w.clock > now || !x.chargeable(&x.k.Code[w.pc]) {
+		// A warp whose clock is past the event's is held by the memory
+		// system (a compare-and-swap waiting for its line): its slots
+		// go with its next charge, or to the replay.
+		return false
+	}
+	w.charged = true
+	s := x.schedulerOf(b, w)
+	slots := w.slots - w.chargedSlots
+	free := max(x.schedFree[s], float64(w.chargedAt)) + slots/x.m.Costs.SchedulerIPC
+	x.schedFree[s] = free
+	w.chargedSlots = w.slots
+	first := !w.chargedOnce
+	w.chargedOnce = true
+	late := int64(math.Ceil(free)) - w.clock
+	if late <= 0 || first {
+		w.chargedAt = w.clock
+		return false
+	}
+	w.clock += late
+	w.chargedAt = w.clock
+	b.yieldAt = b.pick().clock
+	x.push(event{t: b.yieldAt, b: b})
+	return true
+}
+
+// chargeable reports whether a warp's pending global instruction in is
+// one charge charges at: an atomic, but not a compare-and-swap the L2
+// serves (Costs.CASServed), whose warps' timing, and their ordered loads',
+// is the line's service fitted to the H200's CAS loops (cas_wait.csv),
+// the loops' issue included.
+func (x *exec) chargeable(in *ir.Inst) bool {
+	if in.Op != ir.Atom {
+		return false
+	}
+	return !x.m.Costs.CASServed || cudac.Builtin(in.Aux) != cudac.AtomicCAS
 }
 
 // schedulers replays every scheduler's warps (see above).
