@@ -313,7 +313,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 			LoadSpread: c.LoadSpreadCycles, SharedCASPhasesWarps: c.SharedCASPhasesMaxWarps,
 			L2Addr: c.L2AddrNs, L2OpF32: c.L2OpF32Ns, L2OpF64: c.L2OpF64Ns, L2OpInt: c.L2OpIntNs, L2Sector: c.L2SectorNs,
 			Unroll: c.LoopUnroll, Scoreboard: c.Scoreboard, UnrollALU: c.LoopUnrollALU,
-			Hoist: c.HoistInvariants, ConvergeSlots: c.ConvergenceSlots, UnrollRemainderSlots: c.UnrollRemainderSlots, BranchSlots: c.BranchSlots,
+			Hoist: c.HoistInvariants, ConvergeSlots: c.ConvergenceSlots, UnrollRemainderSlots: c.UnrollRemainderSlots, BranchSlots: c.BranchSlots, AggregateSlots: c.AggregationSlots,
 			Schedulers: c.Schedulers, SchedulerIPC: c.SchedulerIPC, SchedulerCharge: c.SchedulerCharge,
 			StoreLine: c.StoreLineCycles, StoreSector: c.StoreSectorCycles, StorePath: c.StorePathLineCycles,
 			StoreWhole: c.StoreWholeSectorCycles, StorePathSector: c.StorePathSectorCycles, StorePathWhole: c.StorePathWholeSectorCycles,

@@ -104,6 +104,11 @@ type Cost struct {
 	// beside its first test: the tests of the count against the unrolled
 	// body's sizes and the jump into the remainder (0: not modelled).
 	UnrollRemainderSlots float64
+	// AggregationSlots is the instructions nvcc's warp aggregation of an
+	// integer atomic whose old value the lanes use issues beside the
+	// atomic itself: the vote and the leader's election before it, each
+	// lane's share of the old value after (0: not modelled).
+	AggregationSlots float64
 	// BranchSlots is the issue slots of a conditional branch: the GPU
 	// compares (ISETP) and then branches on the predicate (BRA), where the
 	// IR does both in one instruction (0: one slot). The warp's clock

@@ -165,6 +165,11 @@ type Costs struct {
 	// and its branch (0: one, as the IR's one instruction); the warp's
 	// clock keeps one ALU latency for it.
 	BranchSlots float64
+	// AggregateSlots is the instructions nvcc's warp aggregation of an
+	// integer atomic whose old value the lanes use issues beside the
+	// atomic: the vote, the leader's election and the warp's total before
+	// it, each lane's share of the old value after (0: not modelled).
+	AggregateSlots float64
 	// Schedulers is each SM's warp schedulers (0: not modelled), each
 	// issuing SchedulerIPC warp instructions a cycle: warps that share a
 	// scheduler and together ask for more slow each other down (see

@@ -36,6 +36,10 @@ type issueModel struct {
 	// branch is the instructions a conditional branch issues, its compare
 	// and its branch (Costs.BranchSlots; 0: 1, as the IR's one).
 	branch float64
+	// aggregate is the instructions nvcc's warp aggregation of an
+	// integer atomic whose old value the lanes use issues beside the
+	// atomic (Costs.AggregateSlots; 0: none).
+	aggregate float64
 }
 
 // issueWeights returns, for each instruction, the machine instructions one
@@ -51,6 +55,9 @@ func issueWeights(code []ir.Inst, m issueModel) (w []float64, unrolled []bool) {
 		w[pc] = issueWeight(code[pc].Op)
 		if m.branch > 0 && conditional(&code[pc]) {
 			w[pc] = m.branch
+		}
+		if in := &code[pc]; in.Op == ir.Atom && in.Flags&ir.FlagAggregatable != 0 && in.Dst != ir.NoReg {
+			w[pc] += m.aggregate
 		}
 	}
 	if m.hoist {

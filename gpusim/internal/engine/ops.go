@@ -34,7 +34,7 @@ func (x *exec) compile() error {
 	// calibrated with them.
 	c := &x.m.Costs
 	im := issueModel{unroll: c.Unroll, unrollALU: c.UnrollALU, hoist: c.Hoist, converge: c.ConvergeSlots,
-		remainder: c.UnrollRemainderSlots, branch: c.BranchSlots}
+		remainder: c.UnrollRemainderSlots, branch: c.BranchSlots, aggregate: c.AggregateSlots}
 	x.issueW, _ = issueWeights(x.k.Code, im)
 	for pc := range x.code {
 		x.code[pc].issue = x.issueW[pc]

@@ -35,6 +35,11 @@ import (
 //     body, 8 of the item loop: LDC, I2F, LDC.64, IMAD.WIDE, IADD3, STG,
 //     ISETP, BRA); 65 an item at 16 FMAs on the uneven path (0x1e0 to
 //     0x780: the hash, BSSY/BSYNC pairs and the remainder's setup).
+//     A pop at k = 1 (0x180 to 0x1d0 and 0x790 to 0x890) is 23 beside
+//     its item: the pop loop's head (LDC.64, YIELD, BSSY, VIADDMNMX,
+//     ISETP, BRA), BSYNC, the warp-aggregated atomicAdd (S2R, VOTEU, FLO,
+//     UPOPC, IMAD, ISETP, ATOMG, S2R, LOP3, POPC, SHFL, IMAD, two LDC.64)
+//     and its test (ISETP, BRA).
 //   - the histogram lab's histPrivate and histResident
 //     (2026-11-30-h200-sass-labs/sass): the same as histshape's, 5 + 9 an
 //     empty bin and 7 an element of the walk.
@@ -48,7 +53,9 @@ import (
 // BRA: Costs.BranchSlots); a loop's invariants are hoisted (Costs.Hoist);
 // a divergent branch around an atomic in a loop adds BSSY and BSYNC
 // (Costs.ConvergeSlots); a loop unrolled with a run-time count adds its
-// remainder dispatch on entry (Costs.UnrollRemainderSlots); ptxas's
+// remainder dispatch on entry (Costs.UnrollRemainderSlots); a
+// warp-aggregated atomic whose result is used adds its vote, election and
+// shares (Costs.AggregateSlots); ptxas's
 // 16-FFMA body issues its bottom test once in 16. What it does not model
 // is the gap column:
 //   - full bin, +2: the IR loads local[b] again for the atomic (LEA, LDS)
@@ -58,6 +65,10 @@ import (
 //     the kernel on it; the SASS reloads two parameters (LDC) each item.
 //   - the lab's light item, -5: the uneven path's three BSSY/BSYNC pairs
 //     around the remainder dispatch, which the even path has none of.
+//   - the lab's pop at k = 1, -9: the light item's -5 and -4 of the
+//     pop's: its three parameter reloads (LDC.64) and the YIELD, which
+//     the model does not issue. The aggregation's 11 beside the ATOMG
+//     are Costs.AggregateSlots; without them the pop was 8 against 23.
 //   - the histogram lab's kernels (signed int indices), +2 a bin and +2
 //     an element: the IR sign-extends each index (cvt.s64.s32) before its
 //     address, which nvcc folds into IMAD.WIDE or 32-bit shared address
@@ -81,6 +92,7 @@ func TestSASSCounts(t *testing.T) {
 		{"grid-stride walk (priv_resident)", "fidelity", "priv_resident", 7, 0, privResidentWalk},
 		{"queue lab item, even (32 FMAs)", "lab", "popThread", 63, 2, popLab(32, 32, 64)},
 		{"queue lab item, light (16 FMAs)", "lab", "popThread", 65, -5, popLab(16, 2048, uneven)},
+		{"queue lab pop + light item, k = 1", "lab", "popThread", 23 + 65, -9, popLabK1(16, 2048, uneven)},
 		{"fidelity queue item, even (32 FMAs)", "fidelity", "pop_thread", 37, 15, popFidelity},
 		{"histogram lab zero + merge, empty bin", "hist", "histPrivate", 5 + 9, 2, privSmall},
 		{"histogram lab grid-stride walk", "hist", "histResident", 7, 2, privResidentWalk},
@@ -93,6 +105,7 @@ func TestSASSCounts(t *testing.T) {
 	m := testMachine()
 	m.Costs.Unroll, m.Costs.UnrollALU = 4, 16
 	m.Costs.Hoist, m.Costs.ConvergeSlots, m.Costs.UnrollRemainderSlots, m.Costs.BranchSlots = true, 2, 15, 2
+	m.Costs.AggregateSlots = 11
 	var table strings.Builder
 	fmt.Fprintf(&table, "%-42s %6s %6s %6s\n", "loop (a trip)", "SASS", "model", "gap")
 	for _, r := range rows {
@@ -157,6 +170,14 @@ func popLab(light, heavy int, period uint32) func(m *Memory, trips int) ([]uint6
 	return func(m *Memory, trips int) ([]uint64, int64) {
 		n := 32 * trips
 		return []uint64{words(m, 0), uint64(n), uint64(trips), uint64(light), uint64(heavy), uint64(period), words(m, make([]uint32, n)...)}, 0
+	}
+}
+
+// popLabK1: the lab's popThread at k = 1, trips pops of one item a lane.
+func popLabK1(light, heavy int, period uint32) func(m *Memory, trips int) ([]uint64, int64) {
+	return func(m *Memory, trips int) ([]uint64, int64) {
+		n := 32 * trips
+		return []uint64{words(m, 0), uint64(n), 1, uint64(light), uint64(heavy), uint64(period), words(m, make([]uint32, n)...)}, 0
 	}
 }
 
