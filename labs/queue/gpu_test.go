@@ -58,9 +58,38 @@ func TestOnGPU(t *testing.T) {
 		}
 	}
 	labtest.CheckPredictions(t, cells, knownMisses)
-	// The measured shape: with even costs the fastest k is neither 1 nor 1024.
-	if bk, _ := s.Best(queue.Even(), queue.PerThread); bk == 1 || bk == 1024 {
-		t.Errorf("even costs: fastest k = %d, want between", bk)
+	// The measured shape, measured and predicted: with even costs the
+	// fastest k is neither 1 nor 1024; with uneven costs it is 1, and the
+	// time rises with k (the H200 in every committed run: 0.146 ms at
+	// k = 1, 0.155 to 0.156 at 4, 0.167 to 0.170 at 8).
+	for _, tab := range []*queue.SweepTable{s, s.Predicted} {
+		what := "measured"
+		if tab == s.Predicted {
+			what = "predicted"
+		}
+		if bk, _ := tab.Best(queue.Even(), queue.PerThread); bk == 1 || bk == 1024 {
+			t.Errorf("even costs, %s: fastest k = %d, want between", what, bk)
+		}
+		checkRising(t, tab, queue.Uneven(), what)
+	}
+}
+
+// checkRising fails the test unless the sweep's time rises with k at
+// costs c, from the fastest at k = 1.
+func checkRising(t *testing.T, tab *queue.SweepTable, c queue.Costs, what string) {
+	t.Helper()
+	var prev queue.Row
+	for i, k := range []int{1, 4, 8, 64, 1024} {
+		r, ok := tab.Row(c, queue.PerThread, k)
+		if !ok {
+			t.Errorf("%s k=%d, %s: no row", c, k, what)
+			return
+		}
+		if i > 0 && r.Ms <= prev.Ms {
+			t.Errorf("%s, %s: k=%d %.4f ms, no slower than k=%d %.4f ms: want the time to rise with k from k = 1",
+				c, what, k, r.Ms, prev.K, prev.Ms)
+		}
+		prev = r
 	}
 }
 
