@@ -90,6 +90,11 @@ import (
 //     at its issue rate: where together they ask for more than it issues
 //     they slow each other down, and the last warp ends later than the
 //     schedule, which ran each at its latencies, says (shown only then).
+//     Where the profile charges them in the schedule (SchedulerCharge),
+//     a warp reaches each global atomic no earlier than its scheduler
+//     could issue its slots since the last, so what a work queue hands
+//     each warp follows its scheduler's load, and the replay takes only
+//     what no atomic ended.
 //
 // The terms are resources that work in parallel, so the slowest binds; the
 // breakdown lists them all, largest first.
