@@ -32,6 +32,8 @@
 //     their side of the reading).
 //   - sm_turn(): one thread of each SM at a time, in the order the SMs
 //     arrive (l2sm, l2line).
+//   - per_sm_row(), busiest(): a CSV row of one figure per SM id, and its
+//     busiest SM (firstpop, prolog).
 //   - cas_value(i): the CAS-loop programs' contender values;
 //     cas_wrong_groups() checks their maxima.
 //
@@ -438,6 +440,27 @@ __device__ __forceinline__ long long clock_ordered() {
     long long r;
     asm volatile("mov.u64 %0, %%clock64;" : "=l"(r)::"memory");
     return r;
+}
+
+// ---------------------------------------------------------------- per-SM rows
+
+// One CSV row of a figure per SM id: "part,kernel,rep,what,v0 v1 ...",
+// each figure rounded to a whole number (firstpop, prolog).
+inline void per_sm_row(const char* part, const char* kernel, int rep, const char* what, const std::vector<double>& v) {
+    std::printf("%s,%s,%d,%s,", part, kernel, rep, what);
+    for (size_t s = 0; s < v.size(); ++s) std::printf(s ? " %.0f" : "%.0f", v[s]);
+    std::printf("\n");
+}
+
+// The largest figure of a per-SM row (the busiest SM's) and how many SMs
+// have any.
+inline void busiest(const std::vector<double>& v, double& most, int& sms) {
+    most = 0;
+    sms = 0;
+    for (double x : v) {
+        most = std::max(most, x);
+        sms += x > 0;
+    }
 }
 
 // ---------------------------------------------------------------- random

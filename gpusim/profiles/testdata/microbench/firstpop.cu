@@ -187,22 +187,6 @@ float host_work(unsigned i) {
     return x;
 }
 
-void print_map(const char* part, const char* kernel, int rep, const char* what, const std::vector<double>& v) {
-    std::printf("%s,%s,%d,%s,", part, kernel, rep, what);
-    for (size_t s = 0; s < v.size(); ++s) std::printf(s ? " %.0f" : "%.0f", v[s]);
-    std::printf("\n");
-}
-
-// The busiest SM's count and the SMs with any.
-void busiest(const std::vector<double>& v, double& most, int& sms) {
-    most = 0;
-    sms = 0;
-    for (double x : v) {
-        most = std::max(most, x);
-        sms += x > 0;
-    }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -290,16 +274,16 @@ int main(int argc, char** argv) {
                     if (start[s] < 0 || t < start[s]) start[s] = t;
                 }
             }
-            print_map("first", names[kv], rep, "top128", top128);
-            print_map("first", names[kv], rep, "top2048", top2048);
-            print_map("first", names[kv], rep, "block_min", bmin);
-            print_map("first", names[kv], rep, "rank_min", rmin);
-            print_map("first", names[kv], rep, "rank_p50", rp50);
-            if (kv == 2) print_map("first", names[kv], rep, "start_ns", start);
+            mb::per_sm_row("first", names[kv], rep, "top128", top128);
+            mb::per_sm_row("first", names[kv], rep, "top2048", top2048);
+            mb::per_sm_row("first", names[kv], rep, "block_min", bmin);
+            mb::per_sm_row("first", names[kv], rep, "rank_min", rmin);
+            mb::per_sm_row("first", names[kv], rep, "rank_p50", rp50);
+            if (kv == 2) mb::per_sm_row("first", names[kv], rep, "start_ns", start);
             double m128, m2048;
             int s128, s2048;
-            busiest(top128, m128, s128);
-            busiest(top2048, m2048, s2048);
+            mb::busiest(top128, m128, s128);
+            mb::busiest(top2048, m2048, s2048);
             std::printf("sum,first,%s,%d,%.5f,%.0f,%d,%.0f,%d\n", names[kv], rep, ms, m128, s128, m2048, s2048);
         }
         std::fflush(stdout);
@@ -361,9 +345,9 @@ int main(int argc, char** argv) {
                 }
                 double most;
                 int on;
-                busiest(won, most, on);
+                mb::busiest(won, most, on);
                 std::printf("# work origsm launch %d: %.5f ms, every pop's SM recorded: %s\n", rep, ms, mb::note_check(ok));
-                print_map("work", "origsm", rep, "winners", won);
+                mb::per_sm_row("work", "origsm", rep, "winners", won);
                 std::printf("sum,work,origsm,%d,%.5f,%.0f,%d\n", rep, ms, most, on);
                 continue;
             }
@@ -387,11 +371,11 @@ int main(int argc, char** argv) {
                 }
                 double most, smost;
                 int on, son;
-                busiest(won, most, on);
-                busiest(sched, smost, son);
+                mb::busiest(won, most, on);
+                mb::busiest(sched, smost, son);
                 std::printf("# work recwin launch %d: %.5f ms, %d winning warps, output: %s\n", rep, ms, winners,
                             mb::note_check(ok));
-                print_map("work", "recwin", rep, "winners", won);
+                mb::per_sm_row("work", "recwin", rep, "winners", won);
                 std::printf("sum,work,recwin,%d,%.5f,%.0f,%d,%.0f\n", rep, ms, most, on, smost);
                 continue;
             }
@@ -418,10 +402,10 @@ int main(int argc, char** argv) {
             ok = ok && total * k == n;
             std::printf("# work rec launch %d: %.5f ms, %d winning warps, %llu thread pops, one pop of 32 x k a winner: %s, output: %s\n",
                         rep, ms, winners, total, aggregated ? "yes" : "no", mb::note_check(ok));
-            print_map("work", "rec", rep, "winners", won);
+            mb::per_sm_row("work", "rec", rep, "winners", won);
             double most;
             int on;
-            busiest(won, most, on);
+            mb::busiest(won, most, on);
             std::printf("sum,work,rec,%d,%.5f,%.0f,%d\n", rep, ms, most, on);
         }
         std::fflush(stdout);
@@ -446,7 +430,7 @@ int main(int argc, char** argv) {
         std::printf("# gpc launch %d: %d blocks in clusters of 8, each on an SM: %s\n", r, gblocks, mb::note_check(ok));
         if (!ok) continue;
         std::vector<double> v(hgsm.begin(), hgsm.end());
-        print_map("gpc", "cluster8", r, "block_sm", v);
+        mb::per_sm_row("gpc", "cluster8", r, "block_sm", v);
         for (int b = 0; b < gblocks; ++b) {
             const int a = find(up, (int)hgsm[b]), c = find(up, (int)hgsm[b - b % 8]);
             if (a != c) up[std::max(a, c)] = std::min(a, c);
@@ -458,7 +442,7 @@ int main(int argc, char** argv) {
         std::vector<int> size(sms, 0);
         for (int s = 0; s < sms; ++s) size[find(up, s)]++;
         for (int s = 0; s < sms; ++s) g[s] = find(up, s);
-        print_map("gpc", "cluster8", -1, "group", g);
+        mb::per_sm_row("gpc", "cluster8", -1, "group", g);
         std::printf("# S firstpop gpc: %d launches; groups (lowest SM id: SMs):", gdone);
         for (int s = 0; s < sms; ++s)
             if (size[s]) std::printf(" %d:%d", s, size[s]);

@@ -218,21 +218,6 @@ float host_work(unsigned i) {
     return x;
 }
 
-void print_map(const char* part, const char* kernel, int rep, const char* what, const std::vector<double>& v) {
-    std::printf("%s,%s,%d,%s,", part, kernel, rep, what);
-    for (size_t s = 0; s < v.size(); ++s) std::printf(s ? " %.0f" : "%.0f", v[s]);
-    std::printf("\n");
-}
-
-void busiest(const std::vector<double>& v, double& most, int& sms) {
-    most = 0;
-    sms = 0;
-    for (double x : v) {
-        most = std::max(most, x);
-        sms += x > 0;
-    }
-}
-
 // Median of the non-negative entries.
 double med_set(const std::vector<double>& v) {
     std::vector<double> u;
@@ -350,22 +335,22 @@ int main(int argc, char** argv) {
                     cmin[s] = *std::min_element(cyc[s].begin(), cyc[s].end());
                     cp50[s] = mb::pct(cyc[s], 0.5);
                 }
-            print_map("first", names[kv], rep, "top128", top128);
-            print_map("first", names[kv], rep, "top2048", top2048);
-            print_map("first", names[kv], rep, "rank_min", rmin);
+            mb::per_sm_row("first", names[kv], rep, "top128", top128);
+            mb::per_sm_row("first", names[kv], rep, "top2048", top2048);
+            mb::per_sm_row("first", names[kv], rep, "rank_min", rmin);
             if (kv > 0) {
-                print_map("first", names[kv], rep, "iss_ns", iss);
-                print_map("first", names[kv], rep, "ret_ns", ret);
+                mb::per_sm_row("first", names[kv], rep, "iss_ns", iss);
+                mb::per_sm_row("first", names[kv], rep, "ret_ns", ret);
             }
             if (kv == 5) {
-                print_map("first", names[kv], rep, "start_ns", st);
-                print_map("first", names[kv], rep, "cyc_min", cmin);
-                print_map("first", names[kv], rep, "cyc_p50", cp50);
+                mb::per_sm_row("first", names[kv], rep, "start_ns", st);
+                mb::per_sm_row("first", names[kv], rep, "cyc_min", cmin);
+                mb::per_sm_row("first", names[kv], rep, "cyc_p50", cp50);
             }
             double m128, m2048;
             int s128, s2048;
-            busiest(top128, m128, s128);
-            busiest(top2048, m2048, s2048);
+            mb::busiest(top128, m128, s128);
+            mb::busiest(top2048, m2048, s2048);
             std::printf("sum,first,%s,%d,%.5f,%.0f,%d,%.0f,%d,%.0f\n", names[kv], rep, ms, m128, s128, m2048, s2048,
                         med_set(iss));
         }
@@ -445,11 +430,11 @@ int main(int argc, char** argv) {
                 }
                 double most;
                 int on;
-                busiest(won, most, on);
+                mb::busiest(won, most, on);
                 std::printf("# cell %s launch %d: %.5f ms, every pop's SM recorded, output: %s\n", label, rep, ms,
                             mb::note_check(ok));
-                print_map("cell", label, rep, "winners", won);
-                if (kv != 3) print_map("cell", label, rep, "ret_ns", ret);
+                mb::per_sm_row("cell", label, rep, "winners", won);
+                if (kv != 3) mb::per_sm_row("cell", label, rep, "ret_ns", ret);
                 std::printf("sum,cell,%s,%d,%.5f,%.0f,%d\n", label, rep, ms, most, on);
             }
             std::fflush(stdout);
