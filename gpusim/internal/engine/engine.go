@@ -551,6 +551,9 @@ type block struct {
 	// until yieldAt; otherwise it has finished (or failed).
 	yielded bool
 	yieldAt int64
+	// picked is the warp charge picked (b.pick) before it let the block's
+	// phase run, unchanged since: the phase's first pick. Nil otherwise.
+	picked *warp
 }
 
 // addrQueue is one shared address's atomic service.

@@ -550,7 +550,12 @@ func (x *exec) gridArrive(b *block) {
 func (x *exec) phase(b *block, granted bool) {
 	b.yielded = false
 	for b.ctx.err == nil {
-		w := b.pick()
+		w := b.picked
+		if w != nil {
+			b.picked = nil
+		} else {
+			w = b.pick()
+		}
 		if w == nil {
 			return
 		}

@@ -117,6 +117,7 @@ func (x *exec) charge(b *block, now int64) bool {
 		// A warp whose clock is past the event's is held by the memory
 		// system (a compare-and-swap waiting for its line): its slots
 		// go with its next charge, or to the replay.
+		b.picked = w
 		return false
 	}
 	w.charged = true
@@ -130,6 +131,7 @@ func (x *exec) charge(b *block, now int64) bool {
 	late := int64(math.Ceil(free)) - w.clock
 	if late <= 0 || first {
 		w.chargedAt = w.clock
+		b.picked = w // unmoved: still the block's earliest warp
 		return false
 	}
 	w.clock += late
