@@ -120,6 +120,11 @@ func (s *raceShadow) write(x *exec, w *warp, l int, off, size uint64, pc int, at
 
 func (x *exec) reportRace(w *warp, l int, off uint64, pc, otherPC, otherTid int, otherVerb, verb string) {
 	here, there := x.k.PosOf(pc), x.k.PosOf(otherPC)
+	if w.blk.ctx.diags.has("race", here, there) {
+		// Reported already (or the list is full): a racy loop reaches
+		// here at every trip, and the message is most of the cost.
+		return
+	}
 	bd := x.cfg.Block
 	dim := func(t int) string {
 		if bd.Y == 1 && bd.Z == 1 {

@@ -820,15 +820,41 @@ func (x *exec) fail(w *warp, lane int, kind error, msg string) {
 // diagSet collects diagnostics, once per kind and place.
 type diagSet struct {
 	list []driver.Diagnostic
-	seen map[string]bool
+	seen map[diagKey]bool
 }
 
 const maxDiagnostics = 20
 
+// diagKey is a diagnostic's kind and places, each place as its String
+// names it (an invalid position by its file alone, "-" with none).
+type diagKey struct {
+	kind       string
+	pos, other cudac.Pos
+}
+
+func keyOf(kind string, pos, other cudac.Pos) diagKey {
+	norm := func(p cudac.Pos) cudac.Pos {
+		if p.IsValid() {
+			return p
+		}
+		if p.File == "" {
+			return cudac.Pos{File: "-"}
+		}
+		return cudac.Pos{File: p.File}
+	}
+	return diagKey{kind, norm(pos), norm(other)}
+}
+
+// has reports whether add would drop a diagnostic of this kind and
+// places, so that a caller can skip writing its message.
+func (d *diagSet) has(kind string, pos, other cudac.Pos) bool {
+	return len(d.list) >= maxDiagnostics || d.seen[keyOf(kind, pos, other)]
+}
+
 func (d *diagSet) add(g driver.Diagnostic) {
-	key := g.Kind + g.Pos.String() + g.Other.String()
+	key := keyOf(g.Kind, g.Pos, g.Other)
 	if d.seen == nil {
-		d.seen = map[string]bool{}
+		d.seen = map[diagKey]bool{}
 	}
 	if d.seen[key] || len(d.list) >= maxDiagnostics {
 		return
