@@ -33,7 +33,8 @@
 //   - sm_turn(): one thread of each SM at a time, in the order the SMs
 //     arrive (l2sm, l2line).
 //   - per_sm_row(), busiest(): a CSV row of one figure per SM id, and its
-//     busiest SM (firstpop, prolog).
+//     busiest SM (firstpop, prolog); served_order(): the warps in the
+//     order the L2 served their first pop (l2sm, firstpop, prolog).
 //   - cas_value(i): the CAS-loop programs' contender values;
 //     cas_wrong_groups() checks their maxima.
 //
@@ -461,6 +462,25 @@ inline void busiest(const std::vector<double>& v, double& most, int& sms) {
         most = std::max(most, x);
         sms += x > 0;
     }
+}
+
+// The order an L2 served a hot word's warps in, from each warp's start
+// (the lowest value its atomicAdd(head, k) returned): the warps sorted by
+// start. distinct: every warp ran on an SM below sms and no two warps got
+// the same start; aggregated: the i-th served got exactly i * 32 * k, one
+// ATOMG a warp (l2sm, firstpop, prolog).
+inline std::vector<int> served_order(const std::vector<unsigned>& sm, const std::vector<unsigned>& start, int sms,
+                                     unsigned k, bool& distinct, bool& aggregated) {
+    std::vector<int> order(start.size());
+    for (size_t w = 0; w < order.size(); ++w) order[w] = (int)w;
+    std::sort(order.begin(), order.end(), [&](int a, int b) { return start[a] < start[b]; });
+    distinct = aggregated = true;
+    for (size_t i = 0; i < order.size(); ++i) {
+        const int w = order[i];
+        if (sm[w] >= (unsigned)sms || (i > 0 && start[w] == start[order[i - 1]])) distinct = false;
+        if (start[w] != (unsigned)i * 32u * k) aggregated = false;
+    }
+    return order;
 }
 
 // ---------------------------------------------------------------- random

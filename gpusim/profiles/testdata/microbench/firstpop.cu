@@ -240,15 +240,8 @@ int main(int argc, char** argv) {
             CK(cudaMemcpy(hwrank.data(), wrank, (size_t)warps * 4, cudaMemcpyDeviceToHost));
             CK(cudaMemcpy(hbsm.data(), bsm, (size_t)grid * 4, cudaMemcpyDeviceToHost));
             if (kv == 2) CK(cudaMemcpy(hbstart.data(), bstart, (size_t)grid * 8, cudaMemcpyDeviceToHost));
-            std::vector<int> byStart(warps);
-            for (int w = 0; w < warps; ++w) byStart[w] = w;
-            std::sort(byStart.begin(), byStart.end(), [&](int a, int b) { return hwrank[a] < hwrank[b]; });
-            bool ok = true, aggregated = true;
-            for (int i = 0; i < warps; ++i) {
-                const int w = byStart[i];
-                if (hwsm[w] >= (unsigned)sms || (i > 0 && hwrank[w] == hwrank[byStart[i - 1]])) ok = false;
-                if (hwrank[w] != (unsigned)i * 32u * kFirstK) aggregated = false;
-            }
+            bool ok, aggregated;
+            const std::vector<int> byStart = mb::served_order(hwsm, hwrank, sms, kFirstK, ok, aggregated);
             std::printf("# first %s launch %d: %.5f ms, warps' starts distinct, each on an SM: %s; one ATOMG a warp: %s\n",
                         names[kv], rep, ms, mb::note_check(ok), aggregated ? "yes" : "no");
             if (!ok) continue;

@@ -305,15 +305,8 @@ int main(int argc, char** argv) {
         CK(cudaMemcpy(hbstart.data(), bstart, (size_t)grid * 8, cudaMemcpyDeviceToHost));
         CK(cudaMemcpy(hbtarget.data(), btarget, (size_t)grid * 8, cudaMemcpyDeviceToHost));
         // Rank the warps by their lowest start: the order the L2 served them.
-        std::vector<int> byStart(warps);
-        for (int w = 0; w < warps; ++w) byStart[w] = w;
-        std::sort(byStart.begin(), byStart.end(), [&](int a, int b) { return hwrank[a] < hwrank[b]; });
-        bool ok = true, aggregated = true;
-        for (int i = 0; i < warps; ++i) {
-            const int w = byStart[i];
-            if (hwsm[w] >= (unsigned)sms || (i > 0 && hwrank[w] == hwrank[byStart[i - 1]])) ok = false;
-            if (hwrank[w] != (unsigned)i * 32u * k) aggregated = false;
-        }
+        bool ok, aggregated;
+        const std::vector<int> byStart = mb::served_order(hwsm, hwrank, sms, k, ok, aggregated);
         for (int i = 0; i < warps; ++i) hwrank[byStart[i]] = (unsigned)i;
         std::vector<unsigned long long> targets(hbtarget.begin(), hbtarget.end());
         std::sort(targets.begin(), targets.end());

@@ -293,13 +293,11 @@ int main(int argc, char** argv) {
             CK(cudaMemcpy(hret.data(), r.wret, (size_t)warps * 8, cudaMemcpyDeviceToHost));
             CK(cudaMemcpy(hcyc.data(), r.wcyc, (size_t)warps * 8, cudaMemcpyDeviceToHost));
             CK(cudaMemcpy(hst.data(), r.wst, (size_t)warps * 8, cudaMemcpyDeviceToHost));
-            std::vector<int> order(warps);
-            for (int w = 0; w < warps; ++w) order[w] = w;
-            std::sort(order.begin(), order.end(), [&](int a, int b) { return hrank[a] < hrank[b]; });
-            bool ok = true;
+            bool distinct, aggregated;
+            const std::vector<int> order = mb::served_order(hsm, hrank, sms, kFirstK, distinct, aggregated);
+            bool ok = distinct && aggregated;
             for (int i = 0; i < warps; ++i) {
                 const int w = order[i];
-                if (hsm[w] >= (unsigned)sms || hrank[w] != (unsigned)i * 32u * kFirstK) ok = false;
                 if (kv > 0 && (hiss[w] == 0 || hret[w] < hiss[w])) ok = false;
                 if (kv == 5 && (hst[w] == 0 || hst[w] > hiss[w] || hcyc[w] < 0)) ok = false;
             }
