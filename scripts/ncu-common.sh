@@ -9,8 +9,13 @@
 #   M       the microbenchmarks' folder
 #   NVCC    nvcc (env NVCC, else on PATH or in /usr/local/cuda/bin)
 #   NCU     ncu (env NCU, likewise)
-#   ncu_header TITLE   starts the log: TITLE, date, commit, GPU, nvcc, ncu
+#   ncu_header TITLE   starts the log: TITLE, date, commit, GPU, nvcc, ncu;
+#                      and an empty OUTDIR/build.log
 #   run CMD...         runs CMD, logging it, its exit code and seconds
+#   nvcc_build PROG BIN  builds $M/PROG.cu into BIN with the
+#                      microbenchmarks' nvcc flags (run.sh's, for sm_90),
+#                      its output appended to OUTDIR/build.log; nvcc's
+#                      exit code
 out=${1:?usage: $0 OUTDIR}
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd) || exit 2
@@ -31,6 +36,7 @@ ncu_header() {
 		echo "nvcc: $("$NVCC" --version 2>/dev/null | grep -o 'V[0-9][0-9.]*' | head -1)"
 		echo "ncu: $("$NCU" --version 2>/dev/null | tail -1)"
 	} >"$log"
+	: >"$out/build.log"
 }
 
 run() {
@@ -40,4 +46,8 @@ run() {
 	local rc=$?
 	echo "  rc=$rc in $((SECONDS - t0)) s" >>"$log"
 	return $rc
+}
+
+nvcc_build() {
+	run "$NVCC" -O3 -std=c++17 -arch=sm_90 -lineinfo -o "$2" "$M/$1.cu" >>"$out/build.log" 2>&1
 }

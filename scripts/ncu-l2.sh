@@ -34,7 +34,7 @@ set -u
 prog=/tmp/ncu-l2-probe
 ncu_header "ncu-l2: L2 hit rate and per-slice load of l2probe.cu's launches"
 
-run "$NVCC" -O3 -std=c++17 -arch=sm_90 -lineinfo -o "$prog" "$M/l2probe.cu" >"$out/build.log" 2>&1 ||
+nvcc_build l2probe "$prog" ||
 	{ echo "ncu-l2: build failed, see $out/build.log" >&2; exit 1; }
 
 # Without ncu: the launch list (and a check that the program runs).

@@ -27,7 +27,7 @@ set -u
 ncu_header "ncu-queue-loop: queue_loop.cu's item loops at k = 8 under ncu"
 
 bin=/tmp/ncu-ql-queue_loop
-run "$NVCC" -O3 -std=c++17 -arch=sm_90 -lineinfo -o "$bin" "$M/queue_loop.cu" >>"$out/build.log" 2>&1 || {
+nvcc_build queue_loop "$bin" || {
 	echo "ncu-queue-loop: queue_loop failed to build, see $out/build.log" >&2
 	exit 1
 }

@@ -25,7 +25,7 @@ set -u
 ncu_header "ncu-store-merge: store_merge.cu's cells under ncu"
 
 bin=/tmp/ncu-sm-store_merge
-run "$NVCC" -O3 -std=c++17 -arch=sm_90 -lineinfo -o "$bin" "$M/store_merge.cu" >>"$out/build.log" 2>&1 || {
+nvcc_build store_merge "$bin" || {
 	echo "ncu-store-merge: store_merge failed to build, see $out/build.log" >&2
 	exit 1
 }

@@ -36,7 +36,7 @@ set -u
 ncu_header "ncu-sums-stride: reproducible.cu's tree kernels and access.cu's strided reads under ncu"
 
 for p in reproducible access; do
-	run "$NVCC" -O3 -std=c++17 -arch=sm_90 -lineinfo -o "/tmp/ncu-ss-$p" "$M/$p.cu" >>"$out/build.log" 2>&1 ||
+	nvcc_build "$p" "/tmp/ncu-ss-$p" ||
 		echo "ncu-sums-stride: $p failed to build, see $out/build.log" >&2
 done
 export MB_GATE=0
