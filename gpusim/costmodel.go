@@ -196,9 +196,7 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 	} else if out.MaxSMStoreLines > 0 && cost.StoreLineCycles > 0 {
 		cycles := float64(out.MaxSMStoreLines)*cost.StoreLineCycles + float64(out.MaxSMStoreSectors)*cost.StoreSectorCycles
 		detail := fmt.Sprintf("the busiest SM's global stores wrote %d line requests at %g cycles each", out.MaxSMStoreLines, cost.StoreLineCycles)
-		if out.MaxSMStoreSectors > 0 && cost.StoreSectorCycles > 0 {
-			detail += fmt.Sprintf(", with %d further partly written sectors in them at %g cycles each", out.MaxSMStoreSectors, cost.StoreSectorCycles)
-		}
+		detail += sectorsDetail(out.MaxSMStoreSectors, cost.StoreSectorCycles, 0, 0)
 		add("l1 stores", cycles/ghz, detail)
 	}
 
