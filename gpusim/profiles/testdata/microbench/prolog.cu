@@ -39,7 +39,10 @@
 // launch's earliest) and cyc_min / cyc_p50 (clock64 cycles from start to
 // issue, the SM's least and median warp). `sum` rows: part, kernel, launch,
 // ms, the busiest SM's warps among the first 128 and the SMs holding them,
-// the same for 2048, the median over SMs of iss_ns.
+// the same for 2048, the median over SMs of iss_ns. `warps` rows (iss,
+// isslab and span, launches 0 to 3), one figure per warp (block * 8 +
+// warp): its SM, its served rank and its issue reading after the launch's
+// earliest (ns): how each SM's warps spread their first ATOMGs.
 //
 // Part "cells" (the queue lab's even cells, 4M items, light = heavy = 32,
 // k = 1024 and k = 64; 2 warm-ups, 6 recorded, interleaved):
@@ -261,6 +264,7 @@ int main(int argc, char** argv) {
     std::printf("part,kernel,rep,what,fields\n");
     std::printf("# first,KERNEL,rep,what,<one figure per SM id> (what: top128 top2048 rank_min iss_ns ret_ns; span also start_ns cyc_min cyc_p50; -1: none)\n");
     std::printf("# cell,KERNEL@K,rep,what,<one figure per SM id> (what: winners, ret_ns)\n");
+    std::printf("# warps,KERNEL,rep,what,<one figure per warp, block * 8 + warp> (iss, isslab, span, launches 0 to 3; what: sm, rank (served), iss_ns (issue after the launch's earliest))\n");
     std::printf("# sum,first,KERNEL,rep,ms,top128_max,top128_sms,top2048_max,top2048_sms,iss_ns_p50_over_sms\n");
     std::printf("# sum,cell,KERNEL@K,rep,ms,winners_max,winners_sms\n");
 
@@ -344,6 +348,21 @@ int main(int argc, char** argv) {
                 mb::per_sm_row("first", names[kv], rep, "start_ns", st);
                 mb::per_sm_row("first", names[kv], rep, "cyc_min", cmin);
                 mb::per_sm_row("first", names[kv], rep, "cyc_p50", cp50);
+            }
+            // Every warp's SM, served rank and issue time, by warp index
+            // (block * 8 + warp), for the copies' order, the lab's and
+            // span, in the first four launches: how an SM's warps spread
+            // their first ATOMGs, not only its earliest.
+            if ((kv == 1 || kv == 3 || kv == 5) && rep < 4) {
+                std::vector<double> wsm(warps), wrank(warps), wiss(warps);
+                for (int i = 0; i < warps; ++i) wrank[order[i]] = i;
+                for (int w = 0; w < warps; ++w) {
+                    wsm[w] = hsm[w];
+                    wiss[w] = (double)(hiss[w] - g0);
+                }
+                mb::per_sm_row("warps", names[kv], rep, "sm", wsm);
+                mb::per_sm_row("warps", names[kv], rep, "rank", wrank);
+                mb::per_sm_row("warps", names[kv], rep, "iss_ns", wiss);
             }
             double m128, m2048;
             int s128, s2048;
