@@ -223,6 +223,14 @@ type Config struct {
 	// address fell near, in error messages.
 	Memory  *Memory
 	Globals []uint64 // the address of each of Kernel.Globals
+	// ConstFirst says the kernel's machine code, as ptxas ordered it,
+	// loads a kernel parameter on the uniform path (ULDC) before the
+	// address of its first global atomic (LDC): where the kernel's SASS
+	// is on file, the caller reads it there (gpusim/sassorder.go); false
+	// where it is not. The SMs then reach their first atomic later the
+	// later they fetch the launch's parameter bank
+	// (docs/evidence/2026-12-01-h200-prolog, -prolog-warps).
+	ConstFirst bool
 	// Seed seeds the jitter that orders the warps' observable accesses;
 	// Order says whether that jitter is used at all.
 	Seed  uint64
