@@ -63,7 +63,7 @@ NVFLAGS+=("${EXTRA[@]}")
 # MB_PROGS (space-separated) runs a subset: MB_PROGS="counters queue".
 PROGS=(day26_blocksize determinism atomics_global atomics_shared softmax sliced histogram
        bandwidth launch waves counters queue histshape access cas reproducible ordering softmax_small
-       queue_lab l1reuse cas_timeline sm_issue sharedq queue_sm hotlines l2sm blockq queue_loop mergeburst cas_wait l2line store_sm firstpop store_merge queue_sched prolog qk4)
+       queue_lab l1reuse cas_timeline sm_issue sharedq queue_sm hotlines l2sm blockq queue_loop mergeburst cas_wait l2line store_sm firstpop store_merge queue_sched prolog qk4 casrate)
 SASS75=(atomics_global atomics_shared day26_blocksize sliced histogram softmax)
 if [ -n "${MB_PROGS:-}" ]; then
     read -r -a PROGS <<<"$MB_PROGS"
