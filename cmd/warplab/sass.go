@@ -10,16 +10,18 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/warplab/warplab/cudac"
 	"github.com/warplab/warplab/cudarun"
+	"github.com/warplab/warplab/gpusim/sassorder"
 )
 
 func init() {
 	register(&command{name: "sass", summary: "print a kernel's GPU machine code (needs NVRTC and cuobjdump or nvdisasm)", run: sassCmd})
 }
 
-const sassUsage = `usage: warplab sass FILE.cu --kernel NAME [--arch sm_XY] [--define NAME=VALUE]... [--fmad=false]
+const sassUsage = `usage: warplab sass FILE.cu --kernel NAME [--arch sm_XY] [--define NAME=VALUE]... [--fmad=false] [--record DIR]
 
 Compiles FILE.cu with NVRTC, as the cuda backend does, and prints the
 kernel's SASS, the GPU's own machine code, disassembled by cuobjdump (or
@@ -30,6 +32,16 @@ It needs NVRTC (libnvrtc) and cuobjdump or nvdisasm from the CUDA toolkit,
 looked for on PATH, then in $CUDA_HOME/bin and /usr/local/cuda/bin. It needs
 a GPU only to pick the architecture when --arch is not given.
 
+--record DIR writes the SASS into DIR as a file of gpusim's registry of
+recorded SASS (gpusim/sassorder), headed by the file, kernel, source
+SHA-256, arch and tool versions, instead of printing it; run it from the
+repository root with FILE relative to it, e.g.
+
+  warplab sass labs/queue/kernels/queue.cu --kernel popThread --arch sm_90 --record gpusim/sassorder/sm_90
+
+The registry holds kernels as the simulator runs them: without --define
+and with --fmad.
+
 flags:`
 
 func sassCmd(args []string, stdout, stderr io.Writer) error {
@@ -39,6 +51,7 @@ func sassCmd(args []string, stdout, stderr io.Writer) error {
 	fmad := fs.Bool("fmad", true, "contract a*b+c into fused multiply-adds (--fmad)")
 	var defines repeated
 	fs.Var(&defines, "define", "predefine a macro NAME=VALUE, or NAME as 1, like nvcc -D (repeatable)")
+	record := fs.String("record", "", "write the SASS as a file of gpusim's recorded-SASS registry into `DIR` instead of printing it")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -52,6 +65,11 @@ func sassCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if *arch != "" && !regexp.MustCompile(`^(sm|compute)_[0-9]+[a-z]?$`).MatchString(*arch) {
 		return fmt.Errorf("--arch %q: want sm_XY, e.g. sm_90", *arch)
+	}
+	if *record != "" {
+		if err := recordable(pos[0], len(defines), *fmad); err != nil {
+			return err
+		}
 	}
 	src, err := cudac.ReadSource(pos[0])
 	if err != nil {
@@ -73,6 +91,9 @@ func sassCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *record != "" && len(prog.Includes()) > 0 {
+		return fmt.Errorf("--record: %s includes %s: the registry keys a kernel by its own file's bytes, so it holds only sources without #include", pos[0], prog.Includes()[0].Name)
+	}
 	tool, err := disassembler()
 	if err != nil {
 		return err
@@ -89,9 +110,82 @@ func sassCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *record != "" {
+		h := sassorder.Header{
+			File: filepath.ToSlash(filepath.Clean(pos[0])), Kernel: fn.Name, Symbol: sym,
+			SourceSHA256: sassorder.SourceSHA256(src), Arch: img.Arch, Defines: "none",
+			NVRTC: img.NVRTC, Disassembler: toolVersion(tool), Date: time.Now(),
+		}
+		return recordSASS(stdout, *record, h, code)
+	}
 	fmt.Fprintf(stdout, "// %s (%s): %s, NVRTC %s, %s\n", fn.Name, sym, img.Arch, img.NVRTC, filepath.Base(tool))
 	_, err = io.WriteString(stdout, code)
 	return err
+}
+
+// recordable says whether sass --record may record file: a path relative
+// to the repository root (the registry test reads it there), no macro
+// definitions and fused multiply-adds on, as the simulator compiles a
+// kernel by default.
+func recordable(file string, defines int, fmad bool) error {
+	switch {
+	case defines > 0:
+		return errors.New("--record with --define: the registry holds kernels compiled without macro definitions, as the simulator runs a lab's kernels (drop --define, or print the SASS without --record)")
+	case !fmad:
+		return errors.New("--record with --fmad=false: the registry holds kernels compiled with fused multiply-adds, the simulator's default")
+	case filepath.IsAbs(file) || strings.HasPrefix(filepath.ToSlash(filepath.Clean(file)), "../"):
+		return fmt.Errorf("--record: %s: want the source's path relative to the repository root, and run warplab there", file)
+	}
+	return nil
+}
+
+// recordSASS writes one kernel's SASS with the recorder's header into dir
+// under the registry's name for it, and says so on stdout.
+func recordSASS(stdout io.Writer, dir string, h sassorder.Header, sass string) error {
+	h.Date = h.Date.UTC().Truncate(time.Second)
+	h.Command = sassorder.RecordCommand(h.File, h.Kernel, h.Arch)
+	b, err := sassorder.Format(h, sass)
+	if err != nil {
+		return err
+	}
+	o, err := sassorder.Analyze(sass)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	p := filepath.Join(dir, h.FileName())
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: %s\n", p, describeOrder(o))
+	return nil
+}
+
+// describeOrder says what sassorder found before the first global atomic.
+func describeOrder(o sassorder.Order) string {
+	switch {
+	case o.Atomic.Line == 0:
+		return "no global atomic (const first: false)"
+	case o.ConstFirst:
+		return fmt.Sprintf("const first: true (%s before %s before %s)", o.FirstULDC.Text, o.LastLDC.Text, o.Atomic.Text)
+	case o.LastLDC.Line == 0:
+		return fmt.Sprintf("const first: false (no LDC before %s)", o.Atomic.Text)
+	}
+	return fmt.Sprintf("const first: false (no ULDC before %s, the last LDC before %s)", o.LastLDC.Text, o.Atomic.Text)
+}
+
+// toolVersion returns the disassembler's name and the last line of its
+// --version output.
+func toolVersion(tool string) string {
+	name := filepath.Base(tool)
+	out, err := exec.Command(tool, "--version").Output()
+	if err != nil {
+		return name + ", version unknown (" + err.Error() + ")"
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	return name + ", " + strings.TrimSpace(lines[len(lines)-1])
 }
 
 // disassembler finds cuobjdump, else nvdisasm.
