@@ -71,6 +71,18 @@
 // share agree within a few points where the SMs' traffic dominates
 // (l2ncu_test.go, docs/evidence/2026-11-30-h200-ncu-l2).
 //
+// # Recorded SASS
+//
+// The simulator runs cudac's IR, which has no machine-code order; one
+// property of that order matters on the H200: whether ptxas loads a kernel
+// parameter on the uniform path (ULDC) before the address of the kernel's
+// first global atomic. A launch reads it from the kernel's SASS where the
+// registry in package sassorder holds a recording of this very source
+// (the lab kernels recorded by warplab sass --record), once per module and
+// kernel, into engine.Config.ConstFirst; elsewhere (another source, macro
+// definitions, #include, fmad=false) it assumes the order that loads the
+// atomic's address first (docs/evidence/2026-12-01-h200-prolog).
+//
 // # Memory models
 //
 // By default global memory is sequentially consistent: a store is visible
