@@ -176,16 +176,27 @@ func describeOrder(o sassorder.Order) string {
 	return fmt.Sprintf("const first: false (no ULDC before %s, the last LDC before %s)", o.LastLDC.Text, o.Atomic.Text)
 }
 
-// toolVersion returns the disassembler's name and the last line of its
-// --version output.
+// toolVersion returns the disassembler's name and its version line.
 func toolVersion(tool string) string {
 	name := filepath.Base(tool)
 	out, err := exec.Command(tool, "--version").Output()
 	if err != nil {
 		return name + ", version unknown (" + err.Error() + ")"
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	return name + ", " + strings.TrimSpace(lines[len(lines)-1])
+	return name + ", " + versionLine(string(out))
+}
+
+// versionLine picks the line of a CUDA tool's --version output that names
+// the release ("Cuda compilation tools, release 13.0, V13.0.88"), else its
+// last line.
+func versionLine(out string) string {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for _, l := range lines {
+		if strings.Contains(l, "release") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return strings.TrimSpace(lines[len(lines)-1])
 }
 
 // disassembler finds cuobjdump, else nvdisasm.

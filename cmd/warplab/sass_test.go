@@ -116,3 +116,13 @@ func TestDescribeOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestVersionLine(t *testing.T) {
+	const cuobjdump = "cuobjdump: NVIDIA (R) CUDA Object File Dump Tool\nCopyright (c) 2005-2025 NVIDIA Corporation\nBuilt on Wed_Aug_20_01:58:59_PM_PDT_2025\nCuda compilation tools, release 13.0, V13.0.88\nBuild cuda_13.0.r13.0/compiler.36424714_0\n"
+	if got, want := versionLine(cuobjdump), "Cuda compilation tools, release 13.0, V13.0.88"; got != want {
+		t.Errorf("versionLine = %q, want %q", got, want)
+	}
+	if got, want := versionLine("tool 1.2\n"), "tool 1.2"; got != want {
+		t.Errorf("versionLine = %q, want %q", got, want)
+	}
+}
