@@ -1,6 +1,7 @@
 package gpusim
 
 import (
+	"os"
 	"testing"
 
 	"github.com/warplab/warplab/cudac"
@@ -57,6 +58,43 @@ func TestConstFirstLookup(t *testing.T) {
 		}
 		if len(calls) != 2*tc.calls || (tc.calls > 0 && calls[0] != "sm_90 pop") {
 			t.Errorf("%s: lookups %q, want %d each, of sm_90", tc.name, calls, tc.calls)
+		}
+	}
+}
+
+// TestConstFirstQueueLab checks the whole path on the registry as
+// committed: the queue lab's source, compiled as a lab compiles it for
+// sim:h200, gives popThread and popWarp the constant-first order, and the
+// same source with a byte changed gives neither.
+func TestConstFirstQueueLab(t *testing.T) {
+	src, err := os.ReadFile("../labs/queue/kernels/queue.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		want bool
+	}{
+		{"as recorded", src, true},
+		{"edited", append(append([]byte(nil), src...), '\n'), false},
+	} {
+		dev, err := backend{}.Open(driver.Config{Device: "h200", FMAD: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		prog, err := cudac.Compile("queue.cu", tc.src, cudac.Arch(dev.Info().Arch))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mod, err := dev.Compile(prog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"popThread", "popWarp"} {
+			if got := mod.(*module).constFirst(prog.Func(k)); got != tc.want {
+				t.Errorf("%s: %s: const first %v, want %v (an edited queue.cu wants its kernels re-recorded: labs/queue's TestRecordedSASS says how)", tc.name, k, got, tc.want)
+			}
 		}
 	}
 }

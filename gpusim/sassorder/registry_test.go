@@ -193,7 +193,7 @@ func TestRegistryMatchesSources(t *testing.T) {
 			continue
 		}
 		if got := SourceSHA256(src); got != h.SourceSHA256 {
-			t.Errorf("%s: %s changed since %s's SASS was recorded (SHA-256 %s, recorded %s): re-record it on a machine with NVRTC and cuobjdump, from the repository root,\n\t%s\nand remove %s",
+			t.Errorf("%s: %s changed since %s's SASS was recorded (SHA-256 %s, recorded %s): re-record it on a machine with NVRTC and cuobjdump, from the repository root,\n\t%s\nand remove gpusim/sassorder/%s (scripts/sass-record.sh OUTDIR records both queue kernels)",
 				e.Path, h.File, h.Kernel, got[:12], h.SourceSHA256[:12], RecordCommand(h.File, h.Kernel, h.Arch), e.Path)
 		}
 	}
