@@ -128,8 +128,19 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 	add("blocks", float64(out.BlocksEnd)/ghz, fmt.Sprintf("%d blocks in %d waves of %d, %d SM cycles at %.0f MHz",
 		c.Blocks, c.Waves, int64(out.ResidentBlocks)*int64(p.SMs), out.BlocksEnd, clockMHz))
 	if out.L2Drain > 0 {
-		add("l2 atomic chain", float64(out.L2Drain)/ghz, fmt.Sprintf("the L2 served the last atomic at cycle %d; the longest chain on one address is %d operations",
-			out.L2Drain, c.GlobalAtomicMaxChain))
+		chain := float64(out.L2Drain) / ghz
+		detail := fmt.Sprintf("the L2 served the last atomic at cycle %d; the longest chain on one address is %d operations",
+			out.L2Drain, c.GlobalAtomicMaxChain)
+		if share, writes := cost.ChainWriteShare, l2WritesNs(p, ghz, out); share > 0 && writes > 0 && out.L2.MaxLineNs > 0 {
+			// The busiest line serves its chain the slower for the
+			// stores the L2 takes beside it.
+			if slowed := out.L2.MaxLineNs + share*writes; slowed > chain {
+				chain = slowed
+				detail += fmt.Sprintf("; the busiest line's %.4f ms of serving, slowed by %g of the L2's %.4f ms of store work",
+					ms(out.L2.MaxLineNs), share, ms(writes))
+			}
+		}
+		add("l2 atomic chain", chain, detail)
 	}
 	l2, detail := l2Throughput(cost, ghz, out)
 	add("l2 throughput", l2, detail)
@@ -186,12 +197,10 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 		detail := fmt.Sprintf("the busiest SM's global stores sent %d line requests at %g cycles each", out.MaxSMStoreLines, path)
 		detail += sectorsDetail(out.MaxSMStoreSectors, cost.StorePathSectorCycles, out.MaxSMStoreWhole, cost.StorePathWholeSectorCycles)
 		add("l1 stores", cycles/ghz, detail)
-		if cost.StoreLineCycles > 0 {
-			cycles := (float64(out.StoreLines)*cost.StoreLineCycles + float64(out.StoreSectors)*cost.StoreSectorCycles +
-				float64(out.StoreWhole)*cost.StoreWholeSectorCycles) / float64(p.SMs)
+		if writes := l2WritesNs(p, ghz, out); writes > 0 {
 			detail := fmt.Sprintf("the L2 took the launch's %d store line requests at %g cycles each", out.StoreLines, cost.StoreLineCycles)
 			detail += sectorsDetail(out.StoreSectors, cost.StoreSectorCycles, out.StoreWhole, cost.StoreWholeSectorCycles)
-			add("l2 writes", cycles/ghz, detail+fmt.Sprintf(", over %d SMs", p.SMs))
+			add("l2 writes", writes, detail+fmt.Sprintf(", over %d SMs", p.SMs))
 		}
 	} else if out.MaxSMStoreLines > 0 && cost.StoreLineCycles > 0 {
 		cycles := float64(out.MaxSMStoreLines)*cost.StoreLineCycles + float64(out.MaxSMStoreSectors)*cost.StoreSectorCycles
@@ -219,6 +228,21 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 		src += fmt.Sprintf(" at %.0f MHz", clockMHz)
 	}
 	return driver.Timing{Ms: total, Source: src, Breakdown: parts}
+}
+
+// l2WritesNs returns the L2's work on every SM's store requests, in ns:
+// where the profile prices the SM's store path apart
+// (StorePathLineCycles) and the L2's requests (StoreLineCycles), a
+// request and its further sectors at the profile's cycles, counted per
+// SM over all the SMs, at ghz; 0 otherwise.
+func l2WritesNs(p *profiles.Profile, ghz float64, out *engine.Outcome) float64 {
+	cost := &p.Cost
+	if cost.StorePathLineCycles <= 0 || cost.StoreLineCycles <= 0 || out.MaxSMStoreLines <= 0 {
+		return 0
+	}
+	cycles := (float64(out.StoreLines)*cost.StoreLineCycles + float64(out.StoreSectors)*cost.StoreSectorCycles +
+		float64(out.StoreWhole)*cost.StoreWholeSectorCycles) / float64(p.SMs)
+	return cycles / ghz
 }
 
 // l2Throughput returns the L2's atomic work as a throughput bound, in ns,

@@ -35,6 +35,9 @@ const (
 	// warps land, and what sharing an SM costs them.
 	h200QueueSM = "docs/evidence/2026-11-30-h200-queue-sm"
 	h200StoreSM = "docs/evidence/2026-11-30-h200-store-sm"
+	// h200QK4 is qk4.cu's run: the queue lab's pop loop with and without
+	// its stores, fewer warps, and other warps' traffic.
+	h200QK4 = "docs/evidence/2026-12-01-h200-qk4"
 	// h200SharedQ is sharedq.cu's run (a block's shared float queue
 	// against the blocks beside it on its SM; shared bins and their merge),
 	// timed gated.
@@ -138,6 +141,7 @@ func init() {
 			"Cost.StorePathSectorCycles":      Calibrated + "not modelled: no Turing store measurement",
 			"Cost.StorePathWholeSectorCycles": Calibrated + "not modelled: no Turing store measurement",
 			"Cost.StoreWholeSectorCycles":     Calibrated + "not modelled: no Turing store measurement",
+			"Cost.ChainWriteShare":            Calibrated + "not modelled: no Turing measurement of atomics beside stores",
 			"Cost.LoopUnrollALU":              Calibrated + "not modelled: no Turing SASS or loop measurement",
 			"Cost.HoistInvariants":            Calibrated + "not modelled: no Turing SASS was read",
 			"Cost.ConvergenceSlots":           Calibrated + "not modelled: no Turing SASS was read",
@@ -194,7 +198,7 @@ func init() {
 		ClockMHz: 1980, MemoryBytes: 141 << 30, DRAMGBps: 4800, L2Bytes: 60 << 20, L2Slices: 94, L2Partitions: 2, L2HashBytes: 512,
 		Cost: Cost{
 			LaunchUs: 2.69, DRAMEfficiency: 0.89, IssueIPC: 4, LoopUnroll: 4, StoreLineCycles: 4, StoreSectorCycles: 2, StorePathLineCycles: 2.02, SharedWavefrontsPerCycle: 1,
-			StorePathSectorCycles: 0.99, StorePathWholeSectorCycles: 0.63, StoreWholeSectorCycles: 1.55,
+			StorePathSectorCycles: 0.99, StorePathWholeSectorCycles: 0.63, StoreWholeSectorCycles: 1.55, ChainWriteShare: 0.47,
 			LoadLineCycles: 0.431, L2ReadGBps: 9170, L1OverlapPower: 3, QueuedLaunchUs: 1.364, Scoreboard: true, DRAMLoneGranuleFactor: 1.147,
 			ALUCycles: 4, SFUCycles: 16, SharedCycles: 30, GlobalCycles: 700, AtomicCycles: 700,
 			BarrierCycles: 30, BlockStartCycles: 600, BarrierBaseCycles: 13.6, BarrierWarpCycles: 2.015, BarrierStaggerCycles: 2.1,
@@ -231,6 +235,7 @@ func init() {
 			"Cost.StorePathSectorCycles":      Calibrated + h200StoreSM + "/csv/store_sm.csv, one SM storing (active_sms 1), lanes 4 and 8 words apart (line requests of four partly written sectors): 4.977 and 4.988 SM cycles a request, less StorePathLineCycles' 2.02 for the request and its first sector, 0.99 a further sector (0.986, 0.989). These two rows are calibration; the 2- and 8-SM rows (4.979 to 4.994) are the same loop on more SMs, each SM's own path",
 			"Cost.StorePathWholeSectorCycles": Calibrated + h200StoreSM + "/csv/store_sm.csv, one SM storing (active_sms 1), lanes one word apart (a line of four whole sectors a request): 3.898 SM cycles a request, less StorePathLineCycles' 2.02, 0.63 a further whole sector. This row is calibration; the 2- and 8-SM rows (3.917, 3.937) are the same loop on more SMs",
 			"Cost.StoreWholeSectorCycles":     Calibrated + h200StoreSM + "/csv/store_sm.csv, every SM storing (active_sms 132), lanes one word apart (a line of four whole sectors a request, L2-resident): 8.639 SM cycles a request, less StoreLineCycles' 4, 1.55 a further whole sector (the model gave 4 before: whole sectors added nothing). This row is calibration; the same rows at 4 and 8 words apart (four partly written sectors: 9.798 and 9.220, the model 10) are validation of StoreLineCycles and StoreSectorCycles",
+			"Cost.ChainWriteShare":            Calibrated + h200QK4 + "/csv/qk4.csv (the queue lab's pop loop, even costs, 4M items, every warp popping): the simulator's time without the share against the H200's, over the l2 writes term, on six rows: sweep lab st k = 2 (0.0616 ms against 0.0571, writes 0.0100: 0.445), coal at k = 2, 4 and 8 (0.0591, 0.0351, 0.0232 against 0.0571, 0.0332, 0.0212, writes 0.0043: 0.452, 0.442, 0.465) and bps lab st k = 4 with 4 and 2 blocks an SM (0.0397, 0.0393 against 0.0301, 0.0286: 0.481, 0.536); their mean 0.47. These six rows are calibration; the lab's own shape (sweep lab st k = 4, 8 blocks an SM, 0.0438: the model 0.0423) and the queue lab's cells are not. The same rows show what slows the chain: without stores the H200 serves a pop in the simulator's time at 8, 4 and 2 blocks an SM (0.0337, 0.0306, 0.0290 ms; the model 0.0332, 0.0301, 0.0286), with the lab's stores it takes 1.97 to 2.08 cycles a pop at every one of them where it took 1.49 (the head's serving slowed, not too few warps at it); other SMs' stores alone (noise halfsm, the popping SMs storing nothing) slow it 17 to 25%, loads 50%, and the same SMs' stores (halfw) more (not modelled apart: the share lumps the L2's part and the SM's)",
 			"Cost.BlockStaggerCycles":         Measured + h200L2SM + "/csv/l2sm.csv, first and firstsync start_ns and start_p50_ns (10 launches of 8 blocks of 256 on each SM): an SM's median block starts 30.4 ns (median over the SMs) after its first, 3.5 block starts later: 8.7 ns, 17 cycles, apart",
 			"Cost.FirstWaveStartCycles":       Measured + h200L2SM + "/csv/l2sm.csv, first and firstsync start_ns: each SM's first block's start on the global timer after the launch's first (the mean of 10 launches, 32 ns ticks) at 1.98 cycles a ns, 0 to 158 cycles. The block scheduler hands consecutive blocks to the two SMs of a TPC, and the odd-numbered SM starts 32 ns (median) after its pair: in part first (queue.cu's first pop), its warps almost never win the head, where with every warp released at one global-timer tick (firstsync) the pair wins alike",
 			"Cost.FirstWaveJitterCycles":      Calibrated + h200L2SM + "/csv/l2sm.csv part first (queue.cu's first pop alone, launches 1 to 4): the first 2,048 warps the head served sit on 103 to 107 SMs, up to 39 to 41 on one, 1,787 to 1,803 on even SMs; the first 128 on 27 to 34 SMs, up to 12 to 14 on one; the H200's launches repeat the order (the first 128 per SM correlate 0.74 to 0.95 between launches). With the full JitterCycles (400, more than the first wave's whole 0 to 158 cycles of start times) at the first atomic the simulator put the first 2,048 on 132 SMs, up to 31 to 35, 1,346 to 1,370 on even SMs, and the first 128 on 47 to 51 SMs, up to 7 to 9; at 60 (seeds 1 to 3) 99 to 100 SMs, up to 48, 1,727 to 1,752 on even SMs, and 29 to 32 SMs, up to 9 to 11; at 30 89 to 91 SMs, up to 47 or 48, 1,753 to 1,776 on even SMs, and 24 or 25 SMs, up to 11 or 12 (gpusim/placement_test.go). 30 is the value whose first 128 come nearest the H200's (the busiest SM's share of them sets a batched queue's time at k = 1024), its first 2,048 on somewhat fewer SMs than the H200's, the busiest with about 8 more. Fitted to these rows, which are calibration; JitterCycles stays at every later atomic and at the first of later waves' warps, so the float sums' run-to-run spread (determinism.csv) is not this parameter's. Those rows read the global timer (ordered) before the atomic, which gathers the first pops: docs/evidence/2026-12-01-h200-firstpop/csv/firstpop.csv (validation, nothing fitted) has the same first pop with nothing before the atomic, as the labs' kernels, on 32 to 38 SMs, up to 9 to 11 (the simulator's busiest SM holds 11 or 12), and the first 2,048 on 130 to 132 SMs, up to 28 to 30, a third on odd SMs (the simulator: 89 to 91, up to 47 or 48, gpusim/placement_test.go TestQueueWinnersPlacementBare)",
@@ -419,6 +424,7 @@ var turingAssumed = map[string]string{
 	"Cost.StorePathSectorCycles":      Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.StorePathWholeSectorCycles": Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.StoreWholeSectorCycles":     Calibrated + "assumed: the T4's value (not modelled)",
+	"Cost.ChainWriteShare":            Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.LoopUnrollALU":              Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.HoistInvariants":            Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.ConvergenceSlots":           Calibrated + "assumed: the T4's value (not modelled)",

@@ -149,6 +149,13 @@ type Cost struct {
 	// a line request: a coalesced store's line (0: whole sectors add
 	// nothing).
 	StoreWholeSectorCycles float64
+	// ChainWriteShare is the share of the L2's work on the launch's store
+	// requests (the l2 writes term, where StorePathLineCycles and
+	// StoreLineCycles are set) by which a hot line's chain of atomics
+	// takes longer: the busiest line's serving time grows by
+	// ChainWriteShare times that work, while the queue's stores go to the
+	// L2 beside its pops (0: the chain and the writes overlap fully).
+	ChainWriteShare float64
 	// LoadLineCycles is the SM cycles an SM's L1 spends per 128-byte line
 	// a warp's global load touches (a load whose lanes each read their own
 	// line costs 32 times a coalesced one; 0: not modelled).
