@@ -31,7 +31,11 @@ import (
 //     one transaction at a time (a compare-and-swap whose result is used
 //     compares when its line serves it, and a load of its word waits
 //     behind the line's queue: the profile's CASServed): occupancy, waves, tails, block-size
-//     effects and atomic chains are in these two terms;
+//     effects and atomic chains are in these two terms. Where the profile
+//     has a ChainWriteShare, the chain is no shorter than the busiest
+//     line's serving time plus that share of the l2 writes term: a queue's
+//     head serves its pops more slowly while the L2 takes the launch's
+//     stores;
 //   - L2 throughput: the L2's atomic work as a throughput bound: the
 //     busiest line, and all lines together over the units that serve hot
 //     lines side by side, as many as the lines hot in the same window of
