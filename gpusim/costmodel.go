@@ -353,5 +353,7 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 		Jitter:          c.JitterCycles,
 		FirstWave:       c.FirstWaveStartCycles,
 		FirstWaveJitter: c.FirstWaveJitterCycles,
+		ConstStretch:    c.FirstWaveConstStretch,
+		HotLineQueued:   c.HotLineQueuedPerSM,
 	}
 }

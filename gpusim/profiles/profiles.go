@@ -316,6 +316,21 @@ type Cost struct {
 	// fence keeps JitterCycles: the weak-memory litmus shapes need their
 	// seeds' variety.
 	FirstWaveJitterCycles int64
+	// FirstWaveConstStretch, where FirstWaveStartCycles is set, multiplies
+	// every SM's first-wave start for a kernel whose machine code loads a
+	// kernel parameter on the uniform path before the address of its
+	// first global atomic (ptxas's order, read from the kernel's recorded
+	// SASS: gpusim/sassorder): the SMs later to have the launch's
+	// parameter bank wait longer for it, so the early SMs' later blocks
+	// reach a work queue's head first (0 or 1: every kernel alike).
+	FirstWaveConstStretch float64
+	// HotLineQueuedPerSM bounds the global atomics one SM holds queued at
+	// one L2 line and not yet started: a warp whose atomic would be one
+	// more reaches the line when the earliest of them starts. Once a hot
+	// line's queue is long it takes the SMs' requests about one each in
+	// turn, not in the order the warps reached their atomics; the order,
+	// not the line's throughput, changes (0: no bound).
+	HotLineQueuedPerSM int
 	// Past a launch's first wave an SM starts its blocks one at a time: a
 	// block of w warps holds the SM's block dispatch for the longer of
 	// BlockDispatchCycles and w*WarpDispatchCycles, so a grid of many

@@ -45,6 +45,12 @@ type Machine struct {
 	// the warps that start first get there first, as the block
 	// scheduler's order says.
 	FirstWaveJitter int64
+	// ConstStretch multiplies FirstWave for a kernel whose Config says
+	// ConstFirst (0 or 1: unchanged).
+	ConstStretch float64
+	// HotLineQueued bounds the global atomics one SM holds queued at one
+	// L2 line and not yet started (0: no bound; see hotline.go).
+	HotLineQueued int
 }
 
 // Costs are the per-instruction latencies, in cycles, that drive the

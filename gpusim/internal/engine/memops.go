@@ -570,6 +570,9 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 			done = w.clock + svc
 		} else {
 			done = x.atom.record(x, w, &group, aggNow, hasDst, floatAdd, k)
+			if group.space == spGlobal && aggNow && group.k == 1 {
+				x.queued(w, ad[bits.TrailingZeros32(w.mask)])
+			}
 		}
 		switch {
 		case group.space == spShared:

@@ -18,10 +18,6 @@
 //             not a compare-and-swap
 //   red       trips atomicMax a lane with the result unused (REDG): the
 //             open loop, as the lab's integer trick
-//   drop      the loop's lanes without its data: trip t has the lanes whose
-//             index is a multiple of 2^t, t = 0 to 5 (32, 16, 8, 4, 2, 1
-//             lanes: 63 a warp, as the loop's 62 failed compares and its
-//             success at C = 256), every compare failing
 //   loop      the cas lab's loop (cas.cu's cas_loop), and loop_noload the
 //             same without its load (the first compare value -inf's bits,
 //             which every word starts at: at C <= 256 every warp's load
@@ -47,17 +43,6 @@ __global__ void k_fail(int* m, unsigned n, unsigned C, unsigned trips, unsigned 
     for (unsigned t = 0; t < trips; ++t)
         for (unsigned s = 0; s < subs; ++s)
             if (sub == s) old = atomicCAS(ai, old + 1, (int)i);
-    if (old == 12345) sink[0] = old;
-}
-
-__global__ void k_drop(int* m, unsigned n, unsigned C, unsigned trips, unsigned k, unsigned load, int* sink) {
-    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    int* ai = m + i / C;
-    const unsigned lane = threadIdx.x & 31u;
-    int old = load ? *ai : 0;
-    for (unsigned t = 0; t < trips; ++t)
-        if ((lane & ((1u << t) - 1u)) == 0u) old = atomicCAS(ai, old + 1, (int)i);
     if (old == 12345) sink[0] = old;
 }
 
@@ -136,7 +121,7 @@ int main(int argc, char** argv) {
         const unsigned groups = n / C, lines = (groups + 31) / 32;
         std::vector<Row> rows = {{"fail", 2, 32, 0}, {"fail", 2, 8, 0},     {"fail", 2, 1, 0},     {"fail", 2, 32, 1},
                                  {"maxchain", 2, 32, 0}, {"maxchain", 2, 1, 0}, {"red", 2, 32, 0}, {"loop", 0, 32, 1},
-                                 {"loop_noload", 0, 32, 0}, {"drop", 6, 32, 0}};
+                                 {"loop_noload", 0, 32, 0}};
         if (C == 256) {
             for (Row r : {Row{"fail", 1, 32, 0}, Row{"fail", 4, 32, 0}, Row{"maxchain", 1, 32, 0}, Row{"red", 1, 32, 0}})
                 rows.push_back(r);
@@ -152,7 +137,6 @@ int main(int argc, char** argv) {
             auto launch = [&](int) {
                 if (kn == "fail") k_fail<<<grid, block>>>(m, n, C, r.trips, r.k, r.load, sink);
                 else if (kn == "maxchain") k_maxchain<<<grid, block>>>(m, n, C, r.trips, r.k, r.load, sink);
-                else if (kn == "drop") k_drop<<<grid, block>>>(m, n, C, r.trips, r.k, r.load, sink);
                 else if (kn == "red") k_red<<<grid, block>>>(m, n, C, r.trips, r.k, r.load, sink);
                 else k_loop<<<grid, block>>>((float*)m, n, C, r.load);
             };
@@ -171,7 +155,7 @@ int main(int argc, char** argv) {
                     ++wrong;
                 }
             }
-            const unsigned long long ops = loop ? 0ull : kn == "drop" ? (unsigned long long)n / 32 * 63 : (unsigned long long)n * r.trips;
+            const unsigned long long ops = loop ? 0ull : (unsigned long long)n * r.trips;
             const double ns = ops ? (s.median - e.median) * 1e6 / (double)ops : 0.0;
             std::printf("rate,%s,%u,%u,%u,%u,%u,%.5f,%.5f,%.5f,%.5f,%.5f,%llu,%.4f,%s\n", r.kernel, C, lines, r.trips, r.k,
                         r.load, s.median, s.mean, s.min, s.max, s.stdev, ops, ns, mb::note_check(wrong == 0));
