@@ -94,11 +94,9 @@ func checkRising(t *testing.T, tab *queue.SweepTable, c queue.Costs, what string
 }
 
 // knownMisses are the cells the h200 profile misses by more than 30% on
-// the H200 (docs/evidence), with why.
-var knownMisses = map[string]string{
-	"even (32) k=1024": "4,096 pops of 1,024 items: the time is the stores of the winning warps on the busiest SM, 33.4 us a winner (2.02 cycles a line request on its store path, Cost.StorePathLineCycles). " +
-		"The simulator puts 12 of the 128 winners on its busiest SM (0.40 ms); the lab's kernel puts 12 to 23 there, median 16 to 17.5 (docs/evidence/2026-12-01-h200-firstpop-origsm, -prolog: 0.40 to 0.77 ms). " +
-		"Each SM's first atomic waits for the launch's constant bank, the SMs over about 1 us in a repeatable order that decides who wins; nvcc issues the lab's uniform descriptor load (ULDC) before the head's LDC, " +
-		"which delays the later SMs more and gathers the first pops (16 to 22 of the first 128 on one SM), where copies that load the head first put 10 to 16 there and run at the simulator's 0.40 ms " +
-		"(docs/evidence/2026-12-01-h200-prolog). The simulator's IR has no constant-load order, and the same per-SM delay given to every kernel breaks the k = 64 cells",
-}
+// the H200 (docs/evidence), with why: none. Even k = 1,024, listed until
+// the simulator read the kernel's constant-load order from its recorded
+// SASS (gpusim/sassorder, Cost.FirstWaveConstStretch) and bounded an SM's
+// pops queued at the head (Cost.HotLineQueuedPerSM), read 0.70 to 0.79
+// (docs/evidence/2026-12-01-h200-prolog, -prolog-warps).
+var knownMisses = map[string]string{}

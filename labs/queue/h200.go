@@ -239,8 +239,8 @@ func (t *FidelityTable) Table() *charts.Table {
 		ratio := labkit.RatioCell(r.Ratio())
 		if !r.Within30() {
 			misses = append(misses, fmt.Sprintf("%s k=%d (%.2fx)", r.Costs, r.K, r.Ratio()))
-			startOrder = startOrder || r.K*DefaultBlockSize >= h200Items/h200Blocks
 		}
+		startOrder = startOrder || r.K*DefaultBlockSize >= h200Items/h200Blocks
 		tab.AddRow(charts.Text(r.Costs.String()), charts.Int(int64(r.K)), charts.Int(r.LaneAtomics), charts.Int(r.Issued),
 			charts.Float(r.MeasuredMs, 4), charts.Float(r.PredictedMs, 4), ratio)
 	}
@@ -251,8 +251,9 @@ func (t *FidelityTable) Table() *charts.Table {
 	if startOrder {
 		tab.AddNote("Where a thread's share is a single batch or less, a few warps win all the batches and the time is the batches on the busiest SM (33.5 us each at k = 1,024 on the H200). " +
 			"Which SMs win is settled in the launch's first 150 ns, by how soon each SM's warps have the kernel's parameters from the constant bank: " +
-			"as ptxas orders this kernel's constant loads, the H200's busiest SM wins 12 to 23 of the 128 batches at k = 1,024 (17 or 18 typically), where copies that load the head first give it 10 to 16 (12) " +
-			"and the simulator, which does not model constant loads, 11 or 12 (docs/evidence/2026-12-01-h200-prolog, -prolog-warps).")
+			"as ptxas orders this kernel's constant loads (a uniform load ahead of the head's address), the H200's busiest SM wins 12 to 23 of the 128 batches at k = 1,024 (17 or 18 typically), where copies that load the head first give it 10 to 16 (12). " +
+			"The simulator reads that order from the kernel's SASS as recorded on a GPU (gpusim/sassorder) and starts the SMs further apart for it; edit the kernel and, until it is recorded again, it starts them as for the copies " +
+			"(docs/evidence/2026-12-01-h200-prolog, -prolog-warps).")
 	}
 	return tab
 }
