@@ -30,7 +30,13 @@ import (
 //     for, and queues global atomics at their 128-byte line in the L2,
 //     one transaction at a time (a compare-and-swap whose result is used
 //     compares when its line serves it, and a load of its word waits
-//     behind the line's queue: the profile's CASServed): occupancy, waves, tails, block-size
+//     behind the line's queue: the profile's CASServed; an SM holds at
+//     most HotLineQueuedPerSM warp-aggregated atomics queued at one line,
+//     so a long queue takes the SMs' pops about one each in turn; the
+//     first wave starts by the block scheduler's measured order, further
+//     apart, FirstWaveConstStretch, for a kernel whose recorded SASS loads
+//     a constant on the uniform path before its first atomic's address):
+//     occupancy, waves, tails, block-size
 //     effects and atomic chains are in these two terms. Where the profile
 //     has a ChainWriteShare, the chain is no shorter than the busiest
 //     line's serving time plus that share of the l2 writes term: a queue's
