@@ -43,7 +43,10 @@ func (x *exec) admit(b *block, now int64) bool {
 	if c <= 0 || x.hot == nil {
 		return false
 	}
-	w := b.pick()
+	w := b.picked // charge's pick, when it made one
+	if w == nil {
+		w = b.pick()
+	}
 	if w == nil || w.pend != pendGlobal || w.clock > now || w.mask == 0 {
 		return false
 	}
