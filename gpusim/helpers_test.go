@@ -2,6 +2,7 @@ package gpusim_test
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -108,4 +109,16 @@ func diagnostics(res *gpu.Result, kind string) []gpu.Diagnostic {
 		}
 	}
 	return out
+}
+
+// queueLab returns the queue lab's kernels (labs/queue/kernels/queue.cu)
+// byte for byte, as the lab compiles them: the bytes its recorded SASS
+// is keyed by (gpusim/sassorder).
+func queueLab(t testing.TB) string {
+	t.Helper()
+	src, err := os.ReadFile("../labs/queue/kernels/queue.cu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(src)
 }

@@ -3,7 +3,6 @@ package gpusim_test
 import (
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -196,16 +195,13 @@ func TestConstFirstGathers(t *testing.T) {
 	if testing.Short() {
 		t.Skip("simulates 4M items twice")
 	}
-	src, err := os.ReadFile("../labs/queue/kernels/queue.cu")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := queueLab(t)
 	h := open(t, "sim:h200")
 	for _, c := range []struct {
 		what string
 		src  string
 		want float64
-	}{{"as recorded (the lab's order)", string(src), 0.5763}, {"edited, no recording (the copies' order)", string(src) + "\n", 0.405}} {
+	}{{"as recorded (the lab's order)", src, 0.5763}, {"edited, no recording (the copies' order)", src + "\n", 0.405}} {
 		m, err := h.Compile("queue.cu", []byte(c.src))
 		if err != nil {
 			t.Fatal(err)

@@ -90,12 +90,9 @@ func TestQK4Rows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 15 launches of 4M items (about a minute)")
 	}
-	lab, err := os.ReadFile("../labs/queue/kernels/queue.cu")
-	if err != nil {
-		t.Fatal(err)
-	}
+	lab := queueLab(t)
 	d := open(t, "sim:h200")
-	kern := kernel(t, d, string(lab)+qk4Src, "qk4")
+	kern := kernel(t, d, lab+qk4Src, "qk4")
 	const n = 1 << 22
 	out := zeros[float32](t, d, n)
 	stores := map[string]int32{"st": 0, "none": 1, "coal": 2}
@@ -192,12 +189,9 @@ func TestQK4Noise(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 6 launches of 4M items")
 	}
-	lab, err := os.ReadFile("../labs/queue/kernels/queue.cu")
-	if err != nil {
-		t.Fatal(err)
-	}
+	lab := queueLab(t)
 	d := open(t, "sim:h200")
-	kern := kernel(t, d, string(lab)+qk4NoiseSrc, "qk4noise")
+	kern := kernel(t, d, lab+qk4NoiseSrc, "qk4noise")
 	const (
 		n        = 1 << 22
 		clockMHz = 1980

@@ -110,14 +110,11 @@ func TestQueueSchedulerSpread(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three launches of 4M items on the h200 profile: about 25 s")
 	}
-	src, err := os.ReadFile("../labs/queue/kernels/queue.cu")
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := queueLab(t)
 	const sms, perSM, block, n = 132, 8, 256, 1 << 22
 	const grid, warps = sms * perSM, sms * perSM * block / 32
 	h := open(t, "sim:h200")
-	kern := kernel(t, h, string(src)+popSchedSrc, "popSched")
+	kern := kernel(t, h, src+popSchedSrc, "popSched")
 	for _, k := range []int{1, 4, 8} {
 		head := zeros[uint32](t, h, 1)
 		out := zeros[float32](t, h, n)
