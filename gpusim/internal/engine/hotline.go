@@ -76,15 +76,20 @@ func (x *exec) admit(b *block, now int64) bool {
 }
 
 // queued records, where the machine bounds an SM's queued atomics
-// (HotLineQueued), when the global atomic warp w just sent to the line of
-// addr starts at the L2 (atomStats.firstStart), if that is later than the
-// warp's clock: a request that starts at once never counts as queued.
-func (x *exec) queued(w *warp, addr uint64) {
+// (HotLineQueued), when the warp-aggregated global atomic g (agg, one
+// word) that warp w just sent to the L2 starts there
+// (atomStats.firstStart), if that is later than the warp's clock: a
+// request that starts at once never counts as queued.
+func (x *exec) queued(w *warp, g *atomGroup, agg bool) {
 	c := x.m.HotLineQueued
-	start := x.atom.firstStart
-	if c <= 0 || start <= float64(w.clock) {
+	if c <= 0 || !agg || g.space != spGlobal || g.k != 1 {
 		return
 	}
+	start := x.atom.firstStart
+	if start <= float64(w.clock) {
+		return
+	}
+	addr := g.addrs[0]
 	if x.hot == nil {
 		x.hot = map[hotKey][]float64{}
 	}

@@ -570,9 +570,7 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 			done = w.clock + svc
 		} else {
 			done = x.atom.record(x, w, &group, aggNow, hasDst, floatAdd, k)
-			if group.space == spGlobal && aggNow && group.k == 1 {
-				x.queued(w, ad[bits.TrailingZeros32(w.mask)])
-			}
+			x.queued(w, &group, aggNow)
 		}
 		switch {
 		case group.space == spShared:

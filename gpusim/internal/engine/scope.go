@@ -117,9 +117,7 @@ func (x *exec) mkAtomNarrow(in *ir.Inst, pc int, inner step) step {
 		}
 		aggNow := agg && (!fullOnly || w.mask == 0xffffffff)
 		done := x.atom.record(x, w, &group, aggNow, hasDst, floatAdd, k)
-		if group.space == spGlobal && aggNow && group.k == 1 {
-			x.queued(w, ad[bits.TrailingZeros32(w.mask)])
-		}
+		x.queued(w, &group, aggNow)
 		if hasDst && group.space == spGlobal {
 			w.clock = max(w.clock, done)
 		}
