@@ -11,8 +11,12 @@
 // does, a macro never inside its own expansion), #undef,
 // #if/#ifdef/#ifndef/#elif/#else/#endif with integer expressions and
 // defined(X), #error. #include "name" reads the file from the including
-// file's directory, then from the IncludeDir directories (through the
-// ReadFile option's reader, os.ReadFile by default), with include guards,
+// file's directory, then from the IncludeDir directories, under the
+// caller's include policy: by default Compile reads no file at all (a
+// kernel checked by a lab or by the class grader cannot name the
+// machine's files); IncludeRoot allows the regular files of a directory
+// tree, IncludeFS a file system such as embedded headers, ReadFile a
+// reader of the caller's. An absolute name is always refused. With include guards,
 // #pragma once, a cycle reported as such and a depth limit; an error in an
 // included file is at its own file:line:col and says which #include lines
 // read it (Error.IncludedFrom); Program.Includes lists the files read, for

@@ -1,15 +1,28 @@
 package cudac
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // This file reads the files a source names with #include "name": from the
 // including file's directory, then from the IncludeDir directories, as a
 // C preprocessor does. #include <name> stays a system header: known to
 // the front end without being read.
+//
+// What #include may read is the caller's explicit policy. With no option
+// Compile reads no file at all: a kernel that a lab checks or the class
+// grader compiles cannot name the machine's files (an instructor's key,
+// /proc/self/environ). IncludeRoot opens the files under a directory
+// tree and nothing outside it; IncludeFS reads a file system (embedded
+// headers); ReadFile hands every read to the caller.
 
 // maxIncludeDepth bounds the nesting of #include.
 const maxIncludeDepth = 40
@@ -34,13 +47,126 @@ func IncludeDir(dir string) Option {
 	return func(o *options) { o.includeDirs = append(o.includeDirs, dir) }
 }
 
-// ReadFile sets how #include "name" reads a file (os.ReadFile by default),
-// so that a source held in memory or embedded in a binary can include
-// files beside it. A read that fails with an error wrapping fs.ErrNotExist
-// (as os.ReadFile's does) means the file is not there and the search goes
-// on.
+// ReadFile sets how #include "name" reads a file, so that a source held
+// in memory can include files beside it. The function is the whole
+// policy: it is asked for every candidate path, and may refuse. A read
+// that fails with an error wrapping fs.ErrNotExist means the file is not
+// there and the search goes on. Without ReadFile, IncludeRoot or
+// IncludeFS, Compile reads no file.
 func ReadFile(read func(path string) ([]byte, error)) Option {
 	return func(o *options) { o.readFile = read }
+}
+
+// MaxIncludeBytes is the largest file #include reads through IncludeRoot
+// or IncludeFS, 1 MiB; all the files of one compilation together are
+// bounded by MaxSourceBytes.
+const MaxIncludeBytes = 1 << 20
+
+// IncludeRoot lets #include "name" read regular files in the directory
+// tree at dir, and nothing outside it: a name that is absolute, climbs
+// out with "..", or reaches a symbolic link that leads out is refused,
+// and so is anything but a regular file (a directory, a FIFO, a device,
+// /proc) or a file over MaxIncludeBytes. Given more than once, each
+// directory is a root of its own: a path is read from the root that
+// holds it. The source's own file and every IncludeDir directory must be
+// under a root for #include to find anything there.
+func IncludeRoot(dir string) Option {
+	return func(o *options) { o.includeRoots = append(o.includeRoots, dir) }
+}
+
+// IncludeFS lets #include "name" read files from fsys, and nothing else:
+// the source's file name and the include directories are slash-separated
+// paths in fsys (as fs.ValidPath has them), and a name that leaves fsys
+// is refused. For headers embedded in a binary (embed.FS).
+func IncludeFS(fsys fs.FS) Option {
+	return func(o *options) {
+		o.readFile = func(name string) ([]byte, error) {
+			name = filepath.ToSlash(name)
+			if !fs.ValidPath(name) {
+				return nil, errOutside
+			}
+			f, err := fsys.Open(name)
+			if err != nil {
+				return nil, err
+			}
+			defer f.Close()
+			return readRegular(f)
+		}
+	}
+}
+
+// errOutside and errNoFiles are the include policy's refusals.
+var (
+	errOutside = errors.New("the file is outside the directories #include may read")
+	errNoFiles = errors.New("this compilation reads no files")
+)
+
+// rootReader reads candidate paths under roots, confined by os.Root: a
+// symbolic link or ".." that leads out of a root fails there.
+func rootReader(roots []string) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		for _, dir := range roots {
+			rel, err := filepath.Rel(dir, name)
+			if err != nil || !filepath.IsLocal(rel) {
+				continue
+			}
+			root, err := os.OpenRoot(dir)
+			if err != nil {
+				return nil, err
+			}
+			defer root.Close()
+			if st, err := root.Lstat(rel); err == nil && st.Mode()&fs.ModeSymlink == 0 && !st.Mode().IsRegular() {
+				return nil, notRegular(st.Mode())
+			}
+			// O_NONBLOCK: opening a FIFO must not wait for a writer.
+			f, err := root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+			if err != nil {
+				if isNotExist(err) {
+					return nil, err
+				}
+				return nil, errOutside
+			}
+			defer f.Close()
+			return readRegular(f)
+		}
+		return nil, errOutside
+	}
+}
+
+// readRegular reads an open file that must be a regular one of at most
+// MaxIncludeBytes.
+func readRegular(f fs.File) ([]byte, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, notRegular(st.Mode())
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxIncludeBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxIncludeBytes {
+		return nil, fmt.Errorf("the file is larger than %d bytes (%d MiB), the most #include reads", MaxIncludeBytes, MaxIncludeBytes>>20)
+	}
+	return b, nil
+}
+
+// notRegular says what a file that is not a regular one is.
+func notRegular(m fs.FileMode) error {
+	what := "not a regular file"
+	switch {
+	case m.IsDir():
+		what = "a directory, not a file"
+	case m&fs.ModeNamedPipe != 0:
+		what = "a FIFO, not a regular file"
+	case m&fs.ModeDevice != 0:
+		what = "a device, not a regular file"
+	case m&fs.ModeSocket != 0:
+		what = "a socket, not a regular file"
+	}
+	return errors.New(what)
 }
 
 // systemHeaders are header names that an #include "name" may spell with
@@ -60,6 +186,8 @@ var systemHeaders = map[string]bool{
 // includeState is the preprocessor's view of the files being read.
 type includeState struct {
 	dirs []string
+	// read reads a candidate path under the caller's policy; nil when
+	// Compile may read no file.
 	read func(string) ([]byte, error)
 	// cur is the index in d.files of the file being preprocessed; stack
 	// the files open, outermost first.
@@ -166,17 +294,23 @@ func slicesIndex(list []string, s string) int {
 // findInclude finds the file #include "spelled" names: beside the
 // including file, then in the include directories. A name that is not
 // found but is a known system header is ignored (ok false, no error).
+// An absolute name is refused, whatever the policy; a compilation that
+// may read no file says so. No diagnostic quotes a refused file's text:
+// nothing of it is read.
 func (p *preprocessor) findInclude(at token, spelled string) (path string, src []byte, ok bool) {
+	if filepath.IsAbs(spelled) || strings.HasPrefix(spelled, "/") || strings.HasPrefix(spelled, "\\") {
+		p.d.errorf(p.pos(at), "#include \"%s\": an absolute path; #include reads only files beside the source", spelled)
+		return "", nil, false
+	}
 	read := p.inc.read
 	if read == nil {
-		read = ReadSource // at most MaxSourceBytes, so /dev/zero cannot hang it
+		if isSystemHeader(spelled) {
+			return "", nil, false
+		}
+		p.d.errorf(p.pos(at), "#include \"%s\": %v (a kernel a lab checks or the grader compiles includes nothing: put the code in the source)", spelled, errNoFiles)
+		return "", nil, false
 	}
-	var dirs []string
-	if filepath.IsAbs(spelled) {
-		dirs = []string{""}
-	} else {
-		dirs = append([]string{filepath.Dir(p.d.files[p.inc.cur].name)}, p.inc.dirs...)
-	}
+	dirs := append([]string{filepath.Dir(p.d.files[p.inc.cur].name)}, p.inc.dirs...)
 	for _, dir := range dirs {
 		cand := filepath.Clean(filepath.Join(dir, spelled))
 		b, err := read(cand)
@@ -188,7 +322,7 @@ func (p *preprocessor) findInclude(at token, spelled string) (path string, src [
 			return "", nil, false
 		}
 	}
-	if systemHeaders[filepath.Base(spelled)] || !strings.Contains(filepath.Base(spelled), ".") {
+	if isSystemHeader(spelled) {
 		return "", nil, false // <cstdio> spelled "cstdio", "cuda_runtime.h"
 	}
 	where := strings.Join(dirs, ", ")
@@ -196,11 +330,25 @@ func (p *preprocessor) findInclude(at token, spelled string) (path string, src [
 	return "", nil, false
 }
 
+// isSystemHeader reports whether an #include "name" that is not found is
+// a toolkit or C library header to ignore: a known name, or one without
+// an extension (<cstdio> spelled "cstdio").
+// A name that climbs with ".." is never one.
+func isSystemHeader(spelled string) bool {
+	slash := filepath.ToSlash(spelled)
+	for _, part := range strings.Split(slash, "/") {
+		if part == ".." {
+			return false
+		}
+	}
+	base := path.Base(slash)
+	return systemHeaders[base] || !strings.Contains(base, ".")
+}
+
 // isNotExist reports whether err says a file is not there (or a path
 // through a file that is not a directory).
 func isNotExist(err error) bool {
-	return os.IsNotExist(err) || strings.Contains(err.Error(), "not a directory") ||
-		strings.Contains(err.Error(), "is a directory")
+	return errors.Is(err, fs.ErrNotExist) || strings.Contains(err.Error(), "not a directory")
 }
 
 // guarded reports whether src begins with an include guard whose macro is
@@ -251,4 +399,16 @@ func (p *Program) Includes() []Include {
 		out[i] = in
 	}
 	return out
+}
+
+// includeReader is the options' include policy as one reader: nil (no
+// file) unless ReadFile, IncludeFS or IncludeRoot gave one.
+func (o *options) includeReader() func(string) ([]byte, error) {
+	if o.readFile != nil {
+		return o.readFile
+	}
+	if len(o.includeRoots) > 0 {
+		return rootReader(o.includeRoots)
+	}
+	return nil
 }

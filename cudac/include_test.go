@@ -38,7 +38,7 @@ func TestIncludeFromDisk(t *testing.T) {
 		"__global__ void k(float* a) { a[threadIdx.x] = twice(a[threadIdx.x]) + BLOCK + kMax; }\n"
 	main := filepath.Join(dir, "kernels", "main.cu")
 	write("kernels/main.cu", src)
-	prog, err := Compile(main, []byte(src), IncludeDir(filepath.Join(dir, "inc")))
+	prog, err := Compile(main, []byte(src), IncludeRoot(dir), IncludeDir(filepath.Join(dir, "inc")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ type preprocessor struct {
 // ends with a tEOF token. It also returns the final macro table.
 func preprocess(toks []token, d *diags, o *options) ([]token, map[string]*macro, []Include) {
 	defines, arch := o.defines, o.arch
-	p := &preprocessor{d: d, macros: map[string]*macro{}, defineFlag: o.defineFlag, inc: includeState{dirs: o.includeDirs, read: o.readFile}}
+	p := &preprocessor{d: d, macros: map[string]*macro{}, defineFlag: o.defineFlag, inc: includeState{dirs: o.includeDirs, read: o.includeReader()}}
 	builtinOnce.Do(func() {
 		bp := &preprocessor{d: newDiags("<built-in>", nil)}
 		for _, bm := range builtinMacros {

@@ -35,9 +35,11 @@ type options struct {
 	defines map[string]string
 	// arch is __CUDA_ARCH__'s value; 0 for the default, 750.
 	arch int
-	// includeDirs and readFile are how #include "name" finds files.
-	includeDirs []string
-	readFile    func(string) ([]byte, error)
+	// includeDirs, includeRoots and readFile are how #include "name"
+	// finds files (the include policy; see include.go).
+	includeDirs  []string
+	includeRoots []string
+	readFile     func(string) ([]byte, error)
 	// defineFlag names the Define options in diagnostics; "" for "-D".
 	defineFlag string
 }

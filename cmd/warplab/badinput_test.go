@@ -101,7 +101,7 @@ func badInputs() []badInput {
 		{name: "source with non-ASCII text", args: runArgs("utf8.cu", "k", "--buf", "p=i32:1", "--scalar", "n=i32:1"), code: 1,
 			want: "utf8.cu:1:54: undeclared identifier 'q'\n    __global__ void k(int* p, int n) { /* éé → */ p[0] = q; }\n                                                         ^"},
 		{name: "source includes /dev/zero", args: runArgs("include.cu", "k", "--buf", "p=i32:1", "--scalar", "n=i32:1"), code: 1,
-			want: `include.cu:1:10: cannot read include file "/dev/zero"`},
+			want: `include.cu:1:10: #include "/dev/zero": an absolute path`},
 		{name: "constant bank 4 MB", args: runArgs("constant.cu", "k", "--buf", "p=f32:1", "--scalar", "i=i32:0"), code: 1,
 			want: "constant.cu:1:20: __constant__ variables take at most 65536 bytes (64 KB, the constant bank): 'c' is 4194304 bytes"},
 		{name: "constant bank 64 KB and 4 bytes", args: runArgs("constant2.cu", "k", "--buf", "p=f32:1", "--scalar", "i=i32:0"), code: 1,

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -280,10 +281,7 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	defer dev.Close()
-	copts := append([]cudac.Option(nil), o.defines...)
-	for _, dir := range o.includeDirs {
-		copts = append(copts, cudac.IncludeDir(dir))
-	}
+	copts := append(append([]cudac.Option(nil), o.defines...), localIncludes(o.file, o.includeDirs)...)
 	mod, err := dev.Compile(o.file, src, copts...)
 	if err != nil {
 		return err
@@ -573,4 +571,17 @@ func formatValue(f float64, bits int) string {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(f, 'g', -1, bits)
+}
+
+// localIncludes is the include policy of a source file given on the
+// command line: #include "name" reads the regular files of the source's
+// own directory tree and of each --include-dir tree, and nothing outside
+// them (no absolute path, no ".." or symbolic link out, no FIFO or
+// device, see cudac.IncludeRoot).
+func localIncludes(file string, includeDirs []string) []cudac.Option {
+	opts := []cudac.Option{cudac.IncludeRoot(filepath.Dir(file))}
+	for _, dir := range includeDirs {
+		opts = append(opts, cudac.IncludeRoot(dir), cudac.IncludeDir(dir))
+	}
+	return opts
 }

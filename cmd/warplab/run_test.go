@@ -334,3 +334,57 @@ func TestRunIncludes(t *testing.T) {
 		t.Errorf("error in a header: exit %d: %s", code, errs)
 	}
 }
+
+// TestRunIncludeConfined: warplab run reads #include files from the
+// source's own tree and refuses ways out of it, quoting none of their
+// text.
+func TestRunIncludeConfined(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	const secret = "SECRET_TOKEN_51c2"
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	for name, text := range map[string]string{
+		"src/local.h": "#define LOCAL 7\n",
+		"secret.toml": "token = \"" + secret + "\"\n",
+		"src/good.cu": "#include \"local.h\"\n__global__ void fill(int* out) { out[threadIdx.x] = LOCAL; }\n",
+		"src/up.cu":   "#include \"../secret.toml\"\n__global__ void fill(int* out) {}\n",
+		"src/abs.cu":  "#include \"" + filepath.Join(dir, "secret.toml") + "\"\n__global__ void fill(int* out) {}\n",
+		"src/proc.cu": "#include \"/proc/self/environ\"\n__global__ void fill(int* out) {}\n",
+		"src/link.cu": "#include \"link.h\"\n__global__ void fill(int* out) {}\n",
+		"src/etc.cu":  "#include \"/etc\"\n__global__ void fill(int* out) {}\n",
+		"src/dir.cu":  "#include \"sub\"\n__global__ void fill(int* out) {}\n",
+		"src/sub/x.h": "\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(dir, "secret.toml"), filepath.Join(src, "link.h")); err != nil {
+		t.Fatal(err)
+	}
+	args := func(file string) []string {
+		return []string{"run", filepath.Join(src, file), "--kernel", "fill", "--grid", "1", "--block", "2",
+			"--buf", "out=i32:2:zero", "--print", "out", "--device", "sim:t4"}
+	}
+	code, out, errs := warplab(t, args("good.cu")...)
+	if code != 0 || !strings.Contains(out, "out[0:2] = 7 7") {
+		t.Errorf("local include: exit %d: %s%s", code, out, errs)
+	}
+	for file, want := range map[string]string{
+		"up.cu":   "outside the directories #include may read",
+		"abs.cu":  "an absolute path",
+		"proc.cu": "an absolute path",
+		"link.cu": "outside the directories #include may read",
+		"etc.cu":  "#include \"/etc\": an absolute path",
+		"dir.cu":  "a directory, not a file",
+	} {
+		code, out, errs := warplab(t, args(file)...)
+		if code == 0 || !strings.Contains(errs, want) || strings.Contains(out+errs, secret) {
+			t.Errorf("%s: exit %d, stderr %q, want %q and no file text", file, code, errs, want)
+		}
+	}
+}

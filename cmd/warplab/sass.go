@@ -83,7 +83,7 @@ func sassCmd(args []string, stdout, stderr io.Writer) error {
 	for _, d := range specs {
 		defs[d.name] = d.value
 	}
-	prog, err := cudac.Compile(pos[0], src, copts...)
+	prog, err := cudac.Compile(pos[0], src, append(copts, localIncludes(pos[0], nil)...)...)
 	if err != nil {
 		return err
 	}

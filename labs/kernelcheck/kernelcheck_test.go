@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -366,5 +367,24 @@ func TestReproduciblePart(t *testing.T) {
 	f = kernelcheck.CheckConfig(dev, sumHarness(), oneBlockSum, cfg)
 	if _, ok := f.Part(kernelcheck.PartReproducible); ok {
 		t.Error("a harness without Reproducible reports the part")
+	}
+}
+
+// TestIncludeReadsNoFile: a student's kernel that includes a file (the
+// key, an absolute path, the environment) fails to compile, and the
+// feedback quotes none of the file.
+func TestIncludeReadsNoFile(t *testing.T) {
+	dir := t.TempDir()
+	key := dir + "/key.toml"
+	const secret = "SECRET_TOKEN_c0ffee"
+	if err := os.WriteFile(key, []byte("# "+secret+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"source/key.toml", key, "/proc/self/environ", "../key.toml", "/etc"} {
+		f := check(t, "#include \""+name+"\"\n"+shuffleSum, fast())
+		want(t, f, kernelcheck.PartCompiles, labs.Fail, "#include \""+name+"\"")
+		if strings.Contains(f.String(), secret) {
+			t.Errorf("%s: the feedback quotes the file", name)
+		}
 	}
 }
