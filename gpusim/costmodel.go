@@ -233,7 +233,7 @@ func model(p *profiles.Profile, clockMHz float64, out *engine.Outcome) driver.Ti
 	launch := driver.TimeComponent{Resource: "launch", Ms: cost.LaunchUs / 1e3, Detail: "launch overhead as CUDA events see it"}
 	total := launch.Ms + parts[0].Ms
 	parts = append(parts, launch)
-	src := fmt.Sprintf("modelled, %s profile", p.Name)
+	src := fmt.Sprintf("modelled, %s profile", p.Label())
 	if clockMHz != p.ClockMHz {
 		src += fmt.Sprintf(" at %.0f MHz", clockMHz)
 	}

@@ -41,7 +41,7 @@ func (backend) Probe() []driver.Availability {
 	var out []driver.Availability
 	for _, n := range profiles.Names() {
 		p, _ := profiles.Get(n)
-		out = append(out, driver.Availability{Spec: "sim:" + n, Name: p.Device + " (gpusim profile " + n + ", " + p.Arch + ")", Usable: true})
+		out = append(out, driver.Availability{Spec: "sim:" + n, Name: p.Device + " (gpusim profile " + n + ", " + p.Arch + provenance(p) + ")", Usable: true})
 	}
 	return out
 }
@@ -60,11 +60,20 @@ type device struct {
 func (d *device) Info() driver.Info {
 	p := d.prof
 	return driver.Info{
-		Backend: "sim", Spec: d.cfg.Spec, Name: p.Device + " (gpusim profile " + p.Name + ")",
+		Backend: "sim", Spec: d.cfg.Spec, Name: p.Device + " (gpusim profile " + p.Name + provenance(p) + ")",
 		Arch: p.Arch, Profile: p.Name, SMs: p.SMs, WarpSize: 32,
 		MaxThreadsPerBlock: p.MaxThreadsPerBlock, MaxSharedPerBlock: int(p.SharedPerBlock),
 		MaxWarpsPerSM: p.MaxWarpsPerSM, ClockMHz: int(d.clock), MemoryBytes: p.MemoryBytes,
 	}
+}
+
+// provenance is "; " and the profile's provenance where its parameters
+// are unmeasured, so that whoever picks the profile sees it.
+func provenance(p *profiles.Profile) string {
+	if p.Unmeasured() {
+		return "; " + p.Provenance
+	}
+	return ""
 }
 
 func (d *device) Capabilities() driver.Capabilities {

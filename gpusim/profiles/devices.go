@@ -102,7 +102,8 @@ func limits(cc string, sharedKB int) map[string]string {
 func init() {
 	register(&Profile{
 		Name: "t4", Device: "Tesla T4", Arch: "sm_75",
-		SMs: 40, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 1024, MaxBlocksPerSM: 16, MaxWarpsPerSM: 32,
+		Provenance: "measured: the Day 26 course page's T4 sums; many mechanisms not modelled",
+		SMs:        40, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 1024, MaxBlocksPerSM: 16, MaxWarpsPerSM: 32,
 		SharedPerSM: 64 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
 		L1SharedPerSM: 96 << 10, SharedCarveoutsKB: []int{32, 64},
 		ClockMHz: 1590, MemoryBytes: 16 << 30, DRAMGBps: 320, L2Bytes: 4 << 20, L2Slices: 16, L2Partitions: 1, L2HashBytes: 128,
@@ -195,7 +196,8 @@ func init() {
 	})
 	register(&Profile{
 		Name: "h200", Device: "NVIDIA H200", Arch: "sm_90",
-		SMs: 132, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 2048, MaxBlocksPerSM: 32, MaxWarpsPerSM: 64,
+		Provenance: "measured: the project's H200 microbenchmarks (docs/evidence)",
+		SMs:        132, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 2048, MaxBlocksPerSM: 32, MaxWarpsPerSM: 64,
 		SharedPerSM: 228 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
 		L1SharedPerSM: 256 << 10, SharedCarveoutsKB: sm90Carveouts, SharedReservedPerBlock: 1 << 10,
 		ClockMHz: 1980, MemoryBytes: 141 << 30, DRAMGBps: 4800, L2Bytes: 60 << 20, L2Slices: 94, L2Partitions: 2, L2HashBytes: 512,
@@ -294,7 +296,8 @@ func init() {
 	})
 	register(&Profile{
 		Name: "gtx1650", Device: "GeForce GTX 1650", Arch: "sm_75",
-		SMs: 14, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 1024, MaxBlocksPerSM: 16, MaxWarpsPerSM: 32,
+		Provenance: "measured: one float-atomic rate of the course notes; the rest the T4's",
+		SMs:        14, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 1024, MaxBlocksPerSM: 16, MaxWarpsPerSM: 32,
 		SharedPerSM: 64 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
 		L1SharedPerSM: 96 << 10, SharedCarveoutsKB: []int{32, 64},
 		ClockMHz: 1665, MemoryBytes: 4 << 30, DRAMGBps: 128, L2Bytes: 1 << 20, L2Slices: 8, L2Partitions: 1, L2HashBytes: 128,
@@ -348,8 +351,11 @@ func init() {
 		},
 	} {
 		// No measurements of these GPUs: their cost parameters are the
-		// H200's (the same L2 atomic design since sm_80), said so per field.
+		// H200's (the same L2 atomic design since sm_80), said so per field
+		// and in the profile's provenance, which a user sees beside its
+		// name.
 		h := all["h200"]
+		p.Provenance = UnmeasuredH200
 		p.Cost = h.Cost
 		p.Cost.BaseClockMHz = 0
 		p.Cost.FirstWaveStartCycles, p.Cost.FirstWaveJitterCycles = nil, 0
@@ -363,6 +369,10 @@ func init() {
 		register(p)
 	}
 }
+
+// UnmeasuredH200 is the provenance of the profiles whose cost
+// parameters are the H200's, with no measurement of their own GPU.
+const UnmeasuredH200 = "unmeasured: H200 parameters"
 
 // h200LinesAtOnce is Cost.L2LinesAtOnce of the H200 (its source says
 // where each point comes from): how many lines' worth the L2 serves at

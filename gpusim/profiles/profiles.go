@@ -55,6 +55,27 @@ type Profile struct {
 	// Sources names where each parameter comes from, by field name
 	// ("SMs", "Cost.L2OpF32Ns", ...).
 	Sources map[string]string
+
+	// Provenance says in a few words what the profile's cost parameters
+	// rest on: "measured: ..." where they were measured on this GPU, or
+	// "unmeasured: ..." where they are another GPU's copied (Unmeasured).
+	// A user who picks the profile sees it beside the profile's name
+	// (warplab devices, the device line of a lab's output, a launch's
+	// timing source).
+	Provenance string
+}
+
+// Unmeasured reports whether none of the profile's cost parameters were
+// measured on its GPU (its Provenance starts with "unmeasured").
+func (p *Profile) Unmeasured() bool { return strings.HasPrefix(p.Provenance, "unmeasured") }
+
+// Label is the profile's name as a user picks it, with its provenance
+// where it is unmeasured: "a100 (unmeasured: H200 parameters)".
+func (p *Profile) Label() string {
+	if p.Unmeasured() {
+		return p.Name + " (" + p.Provenance + ")"
+	}
+	return p.Name
 }
 
 // Cost holds a profile's cost-model parameters.

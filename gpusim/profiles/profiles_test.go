@@ -22,7 +22,7 @@ func TestEverySourceNamed(t *testing.T) {
 			for i := 0; i < v.NumField(); i++ {
 				f := v.Type().Field(i)
 				switch f.Name {
-				case "Name", "Device", "Arch", "Sources", "Cost":
+				case "Name", "Device", "Arch", "Sources", "Cost", "Provenance":
 					continue
 				}
 				if v.Field(i).IsZero() && f.Name == "BaseClockMHz" {
@@ -138,6 +138,35 @@ func TestFirstWaveCoversEverySM(t *testing.T) {
 		}
 		if !first {
 			t.Errorf("%s: no SM's first block starts at 0: the table is not relative to the launch's first block", name)
+		}
+	}
+}
+
+// TestProvenance checks that every profile says what its parameters rest
+// on, and that exactly the profiles whose cost parameters are all another
+// GPU's (every Cost source "assumed: the H200's value") say unmeasured.
+func TestProvenance(t *testing.T) {
+	for _, name := range Names() {
+		p, _ := Get(name)
+		if !strings.HasPrefix(p.Provenance, "measured: ") && !strings.HasPrefix(p.Provenance, "unmeasured: ") {
+			t.Errorf("%s: provenance %q: want \"measured: ...\" or \"unmeasured: ...\"", name, p.Provenance)
+		}
+		copied := true
+		for k, src := range p.Sources {
+			if strings.HasPrefix(k, "Cost.") && !strings.Contains(src, "the H200's value") && !strings.Contains(src, "not modelled") {
+				copied = false
+			}
+		}
+		if copied != p.Unmeasured() {
+			t.Errorf("%s: every cost parameter copied: %v; provenance %q", name, copied, p.Provenance)
+		}
+		if p.Unmeasured() && p.Label() != name+" (unmeasured: H200 parameters)" {
+			t.Errorf("%s: label %q", name, p.Label())
+		}
+	}
+	for _, name := range []string{"a100", "l4"} {
+		if p, _ := Get(name); !p.Unmeasured() {
+			t.Errorf("%s: no measurement of this GPU, but its provenance is %q", name, p.Provenance)
 		}
 	}
 }
