@@ -12,3 +12,11 @@ import (
 func BenchmarkHeadless(b *testing.B) {
 	labtest.Headless(b, "cas")
 }
+
+// TestConformance is the labs' conformance suite on the CAS lab.
+func TestConformance(t *testing.T) {
+	labtest.RunAll(t, lab, labtest.Suite{
+		Small:     map[string]string{"n": "4096", "contenders": "1,32,4096", "pairs": "16"},
+		Reference: Answer{Source: correctAnswer},
+	})
+}

@@ -1,7 +1,6 @@
 package cas
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/warplab/warplab/charts"
@@ -19,7 +18,7 @@ import (
 // measured the other work.
 const simWallTime = 1 * time.Second
 
-func init() { labs.Register(lab{}) }
+func init() { labs.Register(lab) }
 
 // Options configure Lab; the zero value runs the whole lab.
 type Options struct {
@@ -81,11 +80,9 @@ func (r *Report) String() string {
 	return labkit.ReportText(r.Tables(), "cas", r.Device.Name, r.Seconds)
 }
 
-type lab struct{}
-
-// Info describes the lab.
-func (lab) Info() labs.Info {
-	return labs.Info{
+// lab is the CAS lab as the registry knows it.
+var lab = labs.Define(labs.Definition[settings, *Report]{
+	Info: labs.Info{
 		Name:  "cas",
 		Title: "Compare-and-swap loops: a float maximum, right and fast",
 		Teaches: "why atomicMax on a float's bits is wrong for negatives, the CAS loop and the sign-aware integer trick that are right, " +
@@ -94,36 +91,18 @@ func (lab) Info() labs.Info {
 		Notebook:    "notebooks/cas.ipynb",
 		SimWallTime: simWallTime,
 		Exercise:    exercise(),
-	}
-}
+	},
+	Defaults: settings{N: DefaultN, Contenders: DefaultContenders(), Pairs: DefaultRandomPairs, Seed: DefaultSeed},
+	Run: func(dev *gpu.Device, s settings, p labs.Progress) (*Report, error) {
+		return Lab(dev, Options{RandomPairs: s.Pairs,
+			Contention: ContentionOptions{N: s.N, Contenders: s.Contenders, Seed: s.Seed, Progress: p}})
+	},
+})
 
-// Options lists the settings of the lab's run.
-func (lab) Options() []labs.Option {
-	return []labs.Option{
-		{Name: "n", Kind: labs.Int, Default: strconv.Itoa(DefaultN), Max: maxN, Usage: "threads of the contention experiment, one value each"},
-		{Name: "contenders", Kind: labs.Ints, Default: labkit.JoinInts(DefaultContenders()), Max: maxN, Usage: "threads per address of the contention experiment, each at most n"},
-		{Name: "pairs", Kind: labs.Int, Default: strconv.Itoa(DefaultRandomPairs), Max: maxPairs, Usage: "random pairs of the correctness experiment, beside every pair of special values"},
-		{Name: "seed", Kind: labs.Int, Default: strconv.Itoa(DefaultSeed), Max: 1 << 30, Usage: "seed of the values"},
-	}
-}
-
-// Run runs the lab on dev with resolved settings.
-func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
-	var o Options
-	var seed, pairs int
-	if err := labkit.ReadInts(s, map[string]*int{"n": &o.Contention.N, "pairs": &pairs, "seed": &seed}); err != nil {
-		return nil, err
-	}
-	cs, err := s.Ints("contenders")
-	if err != nil {
-		return nil, err
-	}
-	o.Contention.Contenders = cs
-	o.Contention.Seed = uint64(seed)
-	o.RandomPairs = pairs
-	if pairs == 0 {
-		o.RandomPairs = -1
-	}
-	o.Contention.Progress = p
-	return Lab(dev, o)
+// settings are the lab's options, `warplab lab cas --set NAME=VALUE`.
+type settings struct {
+	N          int    `lab:"n" max:"1<<22" usage:"threads of the contention experiment, one value each"`
+	Contenders []int  `lab:"contenders" max:"1<<22" usage:"threads per address of the contention experiment, each at most n"`
+	Pairs      int    `lab:"pairs" max:"1<<20" usage:"random pairs of the correctness experiment, beside every pair of special values"`
+	Seed       uint64 `lab:"seed" max:"1<<30" usage:"seed of the values"`
 }
