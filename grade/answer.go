@@ -1,8 +1,6 @@
 package grade
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -11,18 +9,10 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/atomics"
 )
-
-// MaxNotebookBytes is the largest notebook the grader reads: a bigger
-// file is refused before it is parsed.
-const MaxNotebookBytes = 4 << 20
-
-// AnswerTag is the cell tag that marks a notebook's answer cell.
-const AnswerTag = "answer"
 
 // Refusal is why a submission cannot be graded: it is reported to the
 // student and scores nothing, and it never stops the batch.
@@ -46,70 +36,6 @@ func constants() map[string]any {
 		"atomics.Shared": atomics.Shared,
 		"atomics.Tree":   atomics.Tree,
 	}
-}
-
-type notebook struct {
-	Cells []struct {
-		CellType string          `json:"cell_type"`
-		Source   json.RawMessage `json:"source"`
-		Metadata struct {
-			Tags []string `json:"tags"`
-		} `json:"metadata"`
-	} `json:"cells"`
-}
-
-// AnswerCell returns the source of the one cell of the notebook data
-// tagged "answer". Data that is not a notebook, is too large or binary,
-// or has no answer cell or more than one is a Refusal.
-func AnswerCell(data []byte) (string, error) {
-	if len(data) > MaxNotebookBytes {
-		return "", refusef("the notebook is %d bytes, more than the grader reads (%d)", len(data), MaxNotebookBytes)
-	}
-	if bytes.IndexByte(data, 0) >= 0 || !utf8.Valid(data) {
-		return "", refusef("the file is binary, not a notebook (not UTF-8 JSON)")
-	}
-	var nb notebook
-	if err := json.Unmarshal(data, &nb); err != nil {
-		return "", refusef("the notebook is not valid JSON: %v", err)
-	}
-	var found []string
-	for i, c := range nb.Cells {
-		tagged := false
-		for _, t := range c.Metadata.Tags {
-			tagged = tagged || t == AnswerTag
-		}
-		if !tagged {
-			continue
-		}
-		if c.CellType != "code" {
-			return "", refusef("cell %d is tagged %q but is a %s cell, not code", i+1, AnswerTag, c.CellType)
-		}
-		src, err := cellSource(c.Source)
-		if err != nil {
-			return "", refusef("cell %d: %v", i+1, err)
-		}
-		found = append(found, src)
-	}
-	switch len(found) {
-	case 0:
-		return "", refusef("no cell is tagged %q: keep the notebook's answer cell and its tag", AnswerTag)
-	case 1:
-		return found[0], nil
-	}
-	return "", refusef("%d cells are tagged %q, want exactly one", len(found), AnswerTag)
-}
-
-// cellSource reads a cell's source, a string or a list of strings.
-func cellSource(raw json.RawMessage) (string, error) {
-	var s string
-	if err := json.Unmarshal(raw, &s); err == nil {
-		return s, nil
-	}
-	var lines []string
-	if err := json.Unmarshal(raw, &lines); err != nil {
-		return "", fmt.Errorf("its source is neither text nor a list of lines")
-	}
-	return strings.Join(lines, ""), nil
 }
 
 // ParseAnswer reads the answer of exercise e from the Go source of an

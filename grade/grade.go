@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime/debug"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -39,6 +37,9 @@ type Result struct {
 	Student string
 	// Path is the submission as given.
 	Path string
+	// Email and ID identify the student where the platform's metadata
+	// says (see Submission).
+	Email, ID string
 	// Gradable is false when the submission was refused; Message says why.
 	Gradable bool
 	Message  string
@@ -51,43 +52,18 @@ type Result struct {
 
 // Submission is a notebook to grade.
 type Submission struct {
+	// Student names the submission: from the platform's metadata, else
+	// the file's name without .ipynb or the folder's name.
 	Student string
 	Path    string
-}
-
-// FindSubmission resolves a path given on the command line: a notebook,
-// or a folder holding exactly one notebook (outside checkpoints).
-func FindSubmission(path string) (Submission, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return Submission{}, fmt.Errorf("grade: %w", err)
-	}
-	if !st.IsDir() {
-		return Submission{Student: strings.TrimSuffix(filepath.Base(path), ".ipynb"), Path: path}, nil
-	}
-	var found []string
-	err = filepath.WalkDir(path, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != path {
-			return filepath.SkipDir
-		}
-		if !d.IsDir() && strings.HasSuffix(d.Name(), ".ipynb") {
-			found = append(found, p)
-		}
-		return nil
-	})
-	if err != nil {
-		return Submission{}, fmt.Errorf("grade: %w", err)
-	}
-	s := Submission{Student: filepath.Base(filepath.Clean(path)), Path: path}
-	sort.Strings(found)
-	if len(found) == 1 {
-		s.Path = found[0]
-	}
-	// A folder with none or several is graded as a refusal.
-	return s, nil
+	// Root is the submission's folder, when it was given as one: its
+	// notebook may not lead out of it. "" for a notebook given alone,
+	// which may not be a symbolic link at all.
+	Root string
+	// Email, ID and Platform identify the student where the platform's
+	// metadata says who handed the submission in ("gradescope",
+	// "prairielearn"); empty otherwise.
+	Email, ID, Platform string
 }
 
 // Grade grades one submission against the key. It never returns an
@@ -96,7 +72,7 @@ func FindSubmission(path string) (Submission, error) {
 // reported.
 func Grade(k *Key, s Submission) (r Result) {
 	start := time.Now()
-	r = Result{Student: s.Student, Path: s.Path, MaxScore: k.MaxScore()}
+	r = Result{Student: s.Student, Path: s.Path, Email: s.Email, ID: s.ID, MaxScore: k.MaxScore()}
 	defer func() {
 		if p := recover(); p != nil {
 			r = refused(r, fmt.Sprintf("the grader failed on this submission (%v); please report it", p))
@@ -104,11 +80,7 @@ func Grade(k *Key, s Submission) (r Result) {
 		}
 		r.Elapsed = time.Since(start)
 	}()
-	data, err := readSubmission(s.Path)
-	if err != nil {
-		return refused(r, err.Error())
-	}
-	src, err := AnswerCell(data)
+	src, err := readAnswer(s)
 	if err != nil {
 		return refused(r, err.Error())
 	}
@@ -138,24 +110,6 @@ func Grade(k *Key, s Submission) (r Result) {
 func refused(r Result, why string) Result {
 	r.Gradable, r.Message, r.Score, r.Tests = false, "not graded: "+why, 0, nil
 	return r
-}
-
-func readSubmission(path string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, refusef("cannot read the submission: %v", err)
-	}
-	if st.IsDir() {
-		return nil, refusef("the folder holds no notebook, or more than one: submit one .ipynb")
-	}
-	if st.Size() > MaxNotebookBytes {
-		return nil, refusef("the notebook is %d bytes, more than the grader reads (%d)", st.Size(), MaxNotebookBytes)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, refusef("cannot read the submission: %v", err)
-	}
-	return data, nil
 }
 
 // runCheck runs check i on a fresh simulator, giving up after limit: a

@@ -48,7 +48,7 @@ __global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {
 		{name: "huge-shared", data: ans("__global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {\n  __shared__ unsigned big[1 << 28];\n  big[threadIdx.x] = 1;\n}\n"), expected: 1},
 		{name: "malformed-json", data: []byte(`{"cells": [`), refused: "not valid JSON"},
 		{name: "binary", data: []byte("\x89PNG\r\n\x1a\n\x00\x00"), refused: "binary"},
-		{name: "huge", data: []byte(`{"cells": [], "pad": "` + strings.Repeat("x", MaxNotebookBytes) + `"}`), refused: "more than the grader reads"},
+		{name: "huge", data: nb("var answer = histogram.Answer{Source: `" + strings.Repeat("x", MaxAnswerBytes) + "`}\n"), refused: "the most the grader reads"},
 		{name: "no-answer", data: notebookWith([]string{"var answer = 1\n"}), refused: "no cell is tagged"},
 		{name: "two-answers", data: notebookWith([]string{kernelAnswer("histogram.Answer", "Source", histPrivatised), kernelAnswer("histogram.Answer", "Source", histPrivatised)}, 0, 1), refused: "2 cells are tagged"},
 		{name: "exec", data: nb("var answer = histogram.Answer{Source: string(exec.Command(\"sh\", \"-c\", \"cat /etc/passwd\").Output())}\n"), refused: "line 1: string calls a function"},

@@ -50,9 +50,14 @@ type Key struct {
 type Check struct {
 	// Name names the check in results: "visible", "hidden sizes".
 	Name string `toml:"name"`
-	// Visibility is visible, hidden or after_due_date: when the student
-	// sees this check's parts. A hidden check's parts show passed or
-	// failed, never their messages, which would name the inputs.
+	// Visibility is visible, hidden, after_due_date or after_published
+	// (Gradescope's terms): when the student sees this check's parts. A
+	// hidden check's parts show passed or failed, never their messages,
+	// which would name the inputs; where a platform cannot delay
+	// (PrairieLearn, Markdown feedback) after_due_date and
+	// after_published parts are shown as hidden ones. The full messages
+	// always reach the instructor (instructor.csv, Gradescope's
+	// instructor view).
 	Visibility labs.Visibility `toml:"visibility"`
 	// Settings are the exercise's options for this check: other sizes,
 	// seeds, tolerances.
@@ -145,9 +150,9 @@ func (k *Key) validate() error {
 		switch c.Visibility {
 		case "":
 			k.Checks[i].Visibility = labs.Visible
-		case labs.Visible, labs.Hidden, labs.AfterDueDate:
+		case labs.Visible, labs.Hidden, labs.AfterDueDate, labs.AfterPublished:
 		default:
-			return fmt.Errorf("%s: visibility %q: want visible, hidden or after_due_date", where, c.Visibility)
+			return fmt.Errorf("%s: visibility %q: want visible, hidden, after_due_date or after_published", where, c.Visibility)
 		}
 		if len(c.Points) == 0 {
 			return fmt.Errorf("%s: no points: give each part's points, e.g. points = { correct = 4 }", where)

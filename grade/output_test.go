@@ -20,6 +20,8 @@ func sampleResults() []Result {
 		{Student: "bob", Gradable: true, Score: 3, MaxScore: 5, Message: "3 of 5 points", Elapsed: 1500 * time.Millisecond, Tests: []Test{
 			{Name: "visible: correct", Check: "visible", Part: "correct", Verdict: labs.Pass, Points: 3, MaxPoints: 3, Visibility: labs.Visible, Message: "right", Detail: "right"},
 			{Name: "hidden: correct", Check: "hidden", Part: "correct", Verdict: labs.Fail, Points: 0, MaxPoints: 2, Visibility: labs.Hidden, Message: "failed", Detail: "at n = 777, seed 11: bin 0 holds 3"},
+			{Name: "later: correct", Check: "later", Part: "correct", Verdict: labs.Fail, Points: 0, MaxPoints: 1, Visibility: labs.AfterDueDate, Message: "at n = 888: bin 2 holds 5", Detail: "at n = 888: bin 2 holds 5"},
+			{Name: "published: correct", Check: "published", Part: "correct", Verdict: labs.Pass, Points: 1, MaxPoints: 1, Visibility: labs.AfterPublished, Message: "at n = 999: right", Detail: "at n = 999: right"},
 		}},
 		{Student: "alice, \"al\"", Gradable: false, MaxScore: 5, Message: "not graded: 2 cells are tagged \"answer\",\nwant exactly one"},
 	}
@@ -53,16 +55,32 @@ func TestGradescopeFields(t *testing.T) {
 	if g.Score != 3 || g.ExecutionTime != 1.5 || g.Tests[0].Status != "passed" || g.Tests[1].Status != "failed" || g.Tests[1].Visibility != "hidden" {
 		t.Errorf("values: %+v", g)
 	}
-	if strings.Contains(string(data), "777") {
-		t.Errorf("a hidden check's input leaks into results.json: %s", data)
+	// Gradescope never shows a hidden test to the student and always to
+	// the instructor: its full message goes there, and only there.
+	for _, tt := range g.Tests {
+		if strings.Contains(tt.Output, "777") && tt.Visibility != "hidden" {
+			t.Errorf("a hidden check's input in a %s test: %+v", tt.Visibility, tt)
+		}
+	}
+	if g.Tests[1].Output != "at n = 777, seed 11: bin 0 holds 3" || g.Tests[2].Visibility != "after_due_date" || g.Tests[3].Visibility != "after_published" {
+		t.Errorf("tests %+v", g.Tests)
 	}
 }
 
 func TestPrairieLearnFields(t *testing.T) {
 	for _, r := range sampleResults() {
 		data, _ := json.Marshal(PrairieLearn(r))
-		if got, want := fieldNames(t, data), []string{"gradable", "message", "score", "tests"}; !reflect.DeepEqual(got, want) {
+		want := []string{"gradable", "message", "score", "tests"}
+		if !r.Gradable {
+			want = []string{"format_errors", "gradable", "message", "score", "tests"}
+		}
+		if got := fieldNames(t, data); !reflect.DeepEqual(got, want) {
 			t.Errorf("results.json fields %v, want %v", got, want)
+		}
+		for _, d := range []string{"777", "888", "999"} {
+			if strings.Contains(string(data), d) {
+				t.Errorf("PrairieLearn shows every test at once, but a delayed test's message is in results.json: %s", data)
+			}
 		}
 		p := PrairieLearn(r)
 		if p.Score < 0 || p.Score > 1 || p.Gradable != r.Gradable {
@@ -79,6 +97,9 @@ func TestPrairieLearnFields(t *testing.T) {
 	if p := PrairieLearn(sampleResults()[0]); p.Score != 0.6 {
 		t.Errorf("score %v, want 0.6", p.Score)
 	}
+	if p := PrairieLearn(sampleResults()[1]); len(p.FormatErrors) != 1 || !strings.HasPrefix(p.FormatErrors[0], "2 cells are tagged") {
+		t.Errorf("format_errors %q", p.FormatErrors)
+	}
 }
 
 func TestCSVOneRowPerStudent(t *testing.T) {
@@ -93,14 +114,14 @@ func TestCSVOneRowPerStudent(t *testing.T) {
 	if len(recs) != 3 || !reflect.DeepEqual(recs[0], CSVHeader()) {
 		t.Fatalf("gradebook %q", recs)
 	}
-	if recs[1][0] != "alice, \"al\"" || recs[1][3] != "false" || strings.Contains(recs[1][4], "\n") || recs[2][1] != "3" {
+	if recs[1][0] != "alice, \"al\"" || recs[1][7] != "false" || strings.Contains(recs[1][8], "\n") || recs[2][5] != "3" {
 		t.Errorf("rows %q", recs[1:])
 	}
 }
 
 func TestMarkdownHidesHiddenInputs(t *testing.T) {
 	md := Markdown(sampleResults()[0])
-	if strings.Contains(md, "777") || !strings.Contains(md, "| hidden | correct | failed | 0 / 2 |") {
+	if strings.Contains(md, "777") || strings.Contains(md, "888") || strings.Contains(md, "999") || !strings.Contains(md, "| hidden | correct | failed | 0 / 2 |") {
 		t.Errorf("feedback:\n%s", md)
 	}
 	if md := Markdown(sampleResults()[1]); !strings.Contains(md, "Not graded") {

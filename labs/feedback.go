@@ -33,7 +33,15 @@ const (
 	Hidden Visibility = "hidden"
 	// AfterDueDate parts are shown once the assignment is due.
 	AfterDueDate Visibility = "after_due_date"
+	// AfterPublished parts are shown once the instructor publishes the
+	// grades.
+	AfterPublished Visibility = "after_published"
 )
+
+// Delayed reports whether v shows a part to the student only later or
+// never: where a platform cannot delay (PrairieLearn, a feedback file
+// handed out at once), such a part shows only passed or failed.
+func (v Visibility) Delayed() bool { return v != Visible && v != "" }
 
 // Part is the verdict on one part of an answer.
 type Part struct {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -65,8 +64,11 @@ func gradeCmd(args []string, stdout, stderr io.Writer) error {
 	if !valid {
 		return usagef("--format %q: want one of %s", *format, strings.Join(grade.Formats(), ", "))
 	}
+	if *shardCount < 0 {
+		return usagef("--shard-count %d: want the number of shards, at least 1 (or 0 to grade all)", *shardCount)
+	}
 	if *list != "" {
-		more, err := readList(*list)
+		more, err := grade.ReadList(*list)
 		if err != nil {
 			return err
 		}
@@ -114,22 +116,6 @@ func gradeCmd(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "graded %d submissions (%d refused) against %s in %v; results in %s\n",
 		len(results), refused, k.Path, time.Since(start).Round(time.Millisecond), *out)
 	return nil
-}
-
-func readList(path string) ([]string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var out []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); l != "" && !strings.HasPrefix(l, "#") {
-			out = append(out, l)
-		}
-	}
-	return out, sc.Err()
 }
 
 func gradeKeyCmd(args []string, stdout, stderr io.Writer) error {

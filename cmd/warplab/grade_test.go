@@ -32,7 +32,7 @@ func TestGradeCommand(t *testing.T) {
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(recs) != 3 || recs[1][0] != "ann" || recs[1][1] != "0" || recs[2][0] != "ben" || recs[2][3] != "false" {
+	if err != nil || len(recs) != 3 || recs[1][0] != "ann" || recs[1][5] != "0" || recs[2][0] != "ben" || recs[2][7] != "false" {
 		t.Errorf("gradebook %q %v", recs, err)
 	}
 	var pl struct {
@@ -67,5 +67,20 @@ func TestGradeCommand(t *testing.T) {
 	zip := filepath.Join(dir, "autograder.zip")
 	if code := Main([]string{"grade", "package", "gradescope", "../../grade/keys/histogram.toml", "-o", zip, "--binary", "../../go.mod"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("package: %s", stderr.String())
+	}
+}
+
+// TestGradeCollectionErrors: a list file with an endless line and a
+// negative shard count are refused with what is wrong.
+func TestGradeCollectionErrors(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := Main([]string{"grade", "--key", "../../grade/keys/histogram.toml", "--list", "/dev/zero"}, &stdout, &stderr)
+	if code == 0 || !strings.Contains(stderr.String(), "/dev/zero:1: a line longer than 65536 bytes") || strings.Contains(stderr.String(), "token too long") {
+		t.Errorf("--list /dev/zero: exit %d, stderr %q", code, stderr.String())
+	}
+	stderr.Reset()
+	code = Main([]string{"grade", "--key", "../../grade/keys/histogram.toml", "--shard-count", "-1", "x.ipynb"}, &stdout, &stderr)
+	if code != 2 || !strings.Contains(stderr.String(), "--shard-count -1") {
+		t.Errorf("--shard-count -1: exit %d, stderr %q", code, stderr.String())
 	}
 }
