@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -157,9 +159,12 @@ func (k *Key) validate() error {
 		if len(c.Points) == 0 {
 			return fmt.Errorf("%s: no points: give each part's points, e.g. points = { correct = 4 }", where)
 		}
-		for p, v := range c.Points {
-			if v < 0 || v != v {
+		for _, p := range c.sortedParts() {
+			if v := c.Points[p]; v < 0 || v != v {
 				return fmt.Errorf("%s: points of %q: %v is negative", where, p, v)
+			}
+			if len(ex.Parts) > 0 && !slices.Contains(ex.Parts, p) {
+				return fmt.Errorf("%s: points for %q: the exercise reports no such part, so they could never be earned (its parts: %s)", where, p, quoteAll(ex.Parts))
 			}
 		}
 		set := map[string]string{}
@@ -179,6 +184,15 @@ func (k *Key) validate() error {
 		k.resolved = append(k.resolved, rs)
 	}
 	return nil
+}
+
+// quoteAll lists names quoted, comma-separated.
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return strings.Join(q, ", ")
 }
 
 // settingText writes a TOML value as the text labs.Resolve parses: an
@@ -254,8 +268,15 @@ func KeyTemplate(lab string) (string, error) {
 	}
 	b.WriteString("[settings]\n\n")
 	b.WriteString("# The notebook's own check: the student has seen these results.\n[[check]]\nname = \"visible\"\nvisibility = \"visible\"\n")
-	b.WriteString("# Points per part of the check's feedback, by the part's name.\n")
-	b.WriteString("points = { " + pointsFor(ex) + " }\n\n")
+	table, free := pointsFor(ex)
+	if table == "" {
+		return "", fmt.Errorf("grade: lab %s: its exercise declares no parts to give points", info.Name)
+	}
+	fmt.Fprintf(&b, "# Points per part of the check's feedback, by the part's name. The parts\n# the check reports: %s.\n", quoteAll(ex.Parts))
+	if len(free) > 0 {
+		fmt.Fprintf(&b, "# Earning nothing here (an untouched template passes them): %s.\n", quoteAll(free))
+	}
+	b.WriteString("points = { " + table + " }\n\n")
 	b.WriteString("# A hidden check: change the exercise's options (other sizes, seeds,\n# tolerances). Students see it only as passed or failed.\n")
 	b.WriteString("# [[check]]\n# name = \"hidden sizes\"\n# visibility = \"hidden\"\n")
 	for _, o := range ex.Options {
@@ -264,21 +285,37 @@ func KeyTemplate(lab string) (string, error) {
 			break
 		}
 	}
-	b.WriteString("# points = { " + pointsFor(ex) + " }\n")
+	b.WriteString("# points = { " + table + " }\n")
 	return b.String(), nil
 }
 
-// pointsFor proposes points for the parts an exercise's check reports.
-func pointsFor(ex *labs.Exercise) string {
-	for _, o := range ex.Options {
-		if o.Name == "budget" {
-			return `compiles = 1, runs = 1, correct = 4, "no race or barrier divergence" = 2, contention = 2`
+// pointsFor proposes points for the parts the exercise's check reports
+// (its Parts) at the exercise's proposed points (its Points), as a TOML
+// inline table; parts proposed at nothing are left out and listed in
+// free.
+func pointsFor(ex *labs.Exercise) (table string, free []string) {
+	var items []string
+	for _, p := range ex.Parts {
+		v := ex.Points[p]
+		if v <= 0 {
+			free = append(free, p)
+			continue
+		}
+		name := p
+		if !isBareKey(p) {
+			name = strconv.Quote(p)
+		}
+		items = append(items, fmt.Sprintf("%s = %g", name, v))
+	}
+	return strings.Join(items, ", "), free
+}
+
+// isBareKey reports whether s is a TOML bare key.
+func isBareKey(s string) bool {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return false
 		}
 	}
-	if ex.Title == "Day 26 exercise" {
-		return `"ratios at 64 threads" = 3, "ratios at 1024 threads" = 3, "fastest column" = 2, sentence = 2`
-	}
-	// Other exercises name their parts in their feedback: the notebook's
-	// check cell shows them. Replace this one with those.
-	return `answer = 1`
+	return s != ""
 }

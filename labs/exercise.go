@@ -24,6 +24,17 @@ type Exercise struct {
 	// Options are the check's settings (sizes, seeds, tolerances) that an
 	// instructor's key may change for hidden checks.
 	Options []Option `json:"options,omitempty"`
+	// Parts are the names of the parts Check reports on an answer it
+	// can judge, under the default settings, in order: the parts an
+	// instructor's key may give points, each of which a right answer
+	// passes. A check may also report a part outside the list when it
+	// cannot judge the answer ("answer" not answered yet, "settings",
+	// "re-run"); such a part never earns points.
+	Parts []string `json:"parts,omitempty"`
+	// Points are the points a new key proposes for parts of Parts
+	// (`warplab grade key init`); a part without an entry is proposed at
+	// 0, as one an untouched template passes is.
+	Points map[string]float64 `json:"points,omitempty"`
 	// New returns a pointer to a zero answer: a *atomics.Day26Answer.
 	New func() any `json:"-"`
 	// Check judges an answer (a pointer of New's type, or the value it

@@ -2,6 +2,7 @@ package atomics
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -108,7 +109,11 @@ func exercise() *labs.Exercise {
 			{Name: "sizes", Kind: labs.Ints, Default: labkit.JoinInts(DefaultSizes()), Max: maxElements,
 				Usage: "elements of the re-run block-size sweep: the sizes the student's notebook ran"},
 		},
-		New: func() any { return new(Day26Answer) },
+		Parts: exerciseParts(),
+		// The bitwise check and the 256-thread ratios (1 by definition)
+		// earn nothing: an untouched template passes them.
+		Points: map[string]float64{"ratios at 64 threads": 3, "ratios at 1024 threads": 3, "fastest column": 2, "sentence": 2},
+		New:    func() any { return new(Day26Answer) },
 		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
 			a, err := labs.Answer[Day26Answer](answer)
 			if err != nil {
@@ -132,4 +137,13 @@ func powerOfTwo(x int) error {
 		return errors.New("want a power of two (the tree sum halves the block at each step)")
 	}
 	return nil
+}
+
+// exerciseParts are the parts CheckTable reports, in its order.
+func exerciseParts() []string {
+	parts := []string{"bitwise check"}
+	for _, b := range ExerciseBlockSizes() {
+		parts = append(parts, fmt.Sprintf("ratios at %d threads", b))
+	}
+	return append(parts, "fastest column", "sentence")
 }

@@ -142,10 +142,19 @@ func TestExercise(t *testing.T) {
 		t.Fatalf("the choices take %.4f to %.4f ms: the exercise has no wrong answer at this size", best.Ms, worst.Ms)
 	}
 	why := "the padded slices each have a line, so the L2 serves them in parallel"
-	if f := CheckConfig(dev, Answer{Slices: best.Slices, Padded: best.Padded, Ms: best.Ms, Why: why}, cfg); !f.OK() {
+	f := CheckConfig(dev, Answer{Slices: best.Slices, Padded: best.Padded, Ms: best.Ms, Why: why}, cfg)
+	if !f.OK() {
 		t.Errorf("best choice %d %s: %s", best.Slices, best.Layout(), f)
 	}
-	f := CheckConfig(dev, Answer{Slices: worst.Slices, Padded: worst.Padded, Ms: worst.Ms * 2, Why: why}, cfg)
+	// The exercise declares the parts its check reports (a key's points).
+	var names []string
+	for _, p := range f.Parts {
+		names = append(names, p.Name)
+	}
+	if want := exercise().Parts; strings.Join(names, "|") != strings.Join(want, "|") {
+		t.Errorf("the check reports parts %q, the exercise declares %q", names, want)
+	}
+	f = CheckConfig(dev, Answer{Slices: worst.Slices, Padded: worst.Padded, Ms: worst.Ms * 2, Why: why}, cfg)
 	if p, _ := f.Part(PartFastest); p.Verdict != labs.Fail {
 		t.Errorf("worst choice %d %s passed: %s", worst.Slices, worst.Layout(), f)
 	}

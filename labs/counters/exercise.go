@@ -67,6 +67,8 @@ func exercise() *labs.Exercise {
 		Title:    exerciseTitle,
 		Variable: "answer",
 		Options:  exerciseOptions(),
+		Parts:    []string{PartWithin, PartFastest, PartTime, PartWhy},
+		Points:   map[string]float64{PartWithin: 2, PartFastest: 3, PartTime: 3, PartWhy: 2},
 		New:      func() any { return new(Answer) },
 		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
 			a, err := labs.Answer[Answer](answer)

@@ -98,6 +98,26 @@ func Parts() []string {
 	return []string{PartCompiles, PartRuns, PartCorrect, PartRaces, PartContention, PartTime}
 }
 
+// ScoredParts returns the parts Check reports under cfg on a kernel it
+// runs that a right kernel can pass, in order: Parts, with
+// PartReproducible where the harness asks for it, without PartContention
+// where cfg and the harness set no atomics budget, and without PartTime
+// where there is no reference kernel or no slowdown limit (it is then a
+// note, or absent).
+func ScoredParts(h Harness, cfg Config) []string {
+	c := &checker{h: h, cfg: cfg}
+	var out []string
+	for _, p := range c.parts() {
+		switch {
+		case p == PartContention && !c.hasContention():
+		case p == PartTime && (h.Reference == nil || cfg.MaxSlowdown == 0):
+		default:
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // parts returns the parts this harness reports, in order.
 func (c *checker) parts() []string {
 	ps := Parts()

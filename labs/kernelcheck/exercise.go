@@ -41,6 +41,21 @@ type Exercise[A any] struct {
 	// answer further: a part of the exercise's own. src is the answer's
 	// source.
 	Finish func(f labs.Feedback, src string) labs.Feedback
+	// FinishParts names the parts Finish adds, for the exercise's Parts.
+	FinishParts []string
+}
+
+// Parts returns the parts the exercise's Lab check reports on an answer
+// it judges, under the default settings of its options (what a grader's
+// key starts from): the checker's (see ScoredParts), then FinishParts.
+func (e *Exercise[A]) Parts() []string {
+	cfg := e.Config()
+	if s, err := labs.Resolve(e.Title, cfg.Options(), nil); err == nil {
+		if c, err := ConfigFrom(s); err == nil {
+			cfg = c
+		}
+	}
+	return append(ScoredParts(e.Harness(), cfg), e.FinishParts...)
 }
 
 // Lab returns the exercise as the lab contract knows it: its options are
@@ -52,6 +67,8 @@ func (e *Exercise[A]) Lab() *labs.Exercise {
 		Title:    e.Title,
 		Variable: "answer",
 		Options:  e.Config().Options(),
+		Parts:    e.Parts(),
+		Points:   e.points(),
 		New:      func() any { return new(A) },
 		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
 			a, err := labs.Answer[A](answer)
@@ -120,4 +137,23 @@ func adviseContention(f *labs.Feedback, advice string, hint int) {
 			}
 		}
 	}
+}
+
+// partPoints are the points a new key proposes for the checker's parts,
+// as the course's keys give them; an exercise's own part gets 2.
+var partPoints = map[string]float64{
+	PartCompiles: 1, PartRuns: 1, PartCorrect: 4, PartRaces: 2, PartContention: 2, PartTime: 1, PartReproducible: 3,
+}
+
+// points proposes points for every part of Parts.
+func (e *Exercise[A]) points() map[string]float64 {
+	m := map[string]float64{}
+	for _, p := range e.Parts() {
+		if v, ok := partPoints[p]; ok {
+			m[p] = v
+		} else {
+			m[p] = 2
+		}
+	}
+	return m
 }

@@ -127,6 +127,17 @@ func TestCorrectKernelPasses(t *testing.T) {
 		}
 	}
 	want(t, f, kernelcheck.PartTime, labs.Note, "1.00x")
+	// ScoredParts lists what a right kernel passes: the time is a note
+	// here (no slowdown limit), so it is not one.
+	var passed []string
+	for _, p := range f.Parts {
+		if p.Verdict == labs.Pass {
+			passed = append(passed, p.Name)
+		}
+	}
+	if got := kernelcheck.ScoredParts(sumHarness(), fast()); strings.Join(got, "|") != strings.Join(passed, "|") {
+		t.Errorf("ScoredParts %q, a right kernel passes %q", got, passed)
+	}
 	if f.Timing != "modelled, t4 profile" {
 		t.Errorf("timing %q", f.Timing)
 	}

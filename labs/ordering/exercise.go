@@ -135,13 +135,14 @@ func harness() kernelcheck.Harness {
 // theExercise is the exercise as the registry, the grader and the
 // notebook's check cell run it.
 var theExercise = kernelcheck.Exercise[Answer]{
-	Title:      exerciseTitle,
-	Config:     exerciseConfig,
-	Harness:    harness,
-	Source:     func(a Answer) string { return a.Source },
-	Template:   AnswerTemplate,
-	Unanswered: "not answered yet: the template publishes with no order. Order the payload before the flag in the producer, and the flag before the payload in the consumer.",
-	Finish:     finish,
+	Title:       exerciseTitle,
+	Config:      exerciseConfig,
+	Harness:     harness,
+	Source:      func(a Answer) string { return a.Source },
+	Template:    AnswerTemplate,
+	Unanswered:  "not answered yet: the template publishes with no order. Order the payload before the flag in the producer, and the flag before the payload in the consumer.",
+	Finish:      finish,
+	FinishParts: []string{PartScope},
 }
 
 func exercise() *labs.Exercise { return theExercise.Lab() }

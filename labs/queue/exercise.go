@@ -68,6 +68,8 @@ func exercise() *labs.Exercise {
 		Title:    exerciseTitle,
 		Variable: "answer",
 		Options:  exerciseOptions(),
+		Parts:    []string{PartFastest, PartTime, PartWhy},
+		Points:   map[string]float64{PartFastest: 4, PartTime: 4, PartWhy: 2},
 		New:      func() any { return new(Answer) },
 		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
 			f := labs.Feedback{Exercise: exerciseTitle}

@@ -162,8 +162,17 @@ func TestExercise(t *testing.T) {
 	}
 	bk, bms := s.Best(c.Costs, PerThread)
 	why := "smaller batches pop more often and larger ones leave the tail to a few threads"
-	if f := CheckConfig(dev, Answer{K: bk, Ms: bms, Why: why}, c); !f.OK() {
-		t.Errorf("best k=%d: %s", bk, f)
+	best := CheckConfig(dev, Answer{K: bk, Ms: bms, Why: why}, c)
+	if !best.OK() {
+		t.Errorf("best k=%d: %s", bk, best)
+	}
+	// The exercise declares the parts its check reports (a key's points).
+	var names []string
+	for _, p := range best.Parts {
+		names = append(names, p.Name)
+	}
+	if want := exercise().Parts; strings.Join(names, "|") != strings.Join(want, "|") {
+		t.Errorf("the check reports parts %q, the exercise declares %q", names, want)
 	}
 	worst, _ := s.Row(c.Costs, PerThread, 64)
 	if worst.Ms < 1.5*bms {
