@@ -152,11 +152,12 @@ func compile(filename string, src []byte, o *options) (prog *Program, err error)
 		}
 		toks = resolveNamespaces(toks, d)
 		toks = resolveCuda(toks, d)
+		toks = flattenNamespaces(toks)
 		if d.count() > 0 {
 			return
 		}
 		toks, impl.hostSpans, impl.hostNames = stripHost(toks, d)
-		items := parseFile(toks, d)
+		items := parseFile(toks, d, impl.hostNames)
 		if d.count() > 0 {
 			return
 		}
@@ -201,6 +202,12 @@ func (c *checker) declare(e *entity) bool {
 		return true
 	}
 	if old := c.scope.names[e.name]; old != nil {
+		if e.kind == entType && old.kind == entType && old.t != nil && e.t != nil && Identical(old.t, e.t) &&
+			old.tconst == e.tconst && old.tvol == e.tvol {
+			// typedef int T; typedef int T; is allowed (C++ [dcl.typedef]):
+			// a header read twice without a guard does it.
+			return true
+		}
 		c.errorf(e.pos, "redefinition of '%s'%s", e.name, c.prevDecl(old))
 		return false
 	}

@@ -155,7 +155,9 @@ func (c *checker) undeclared(pos Pos, name string) {
 // hostName explains a use in device code of a name that only host code
 // declares, or returns "".
 func (c *checker) hostName(name string) string {
-	if kind := c.impl.hostNames[name]; kind != "" {
+	if kind := c.impl.hostNames[name]; kind == funcPtrType {
+		return funcPtrMsg(name)
+	} else if kind != "" {
 		return fmt.Sprintf("'%s' is a host %s (it has no __device__, so it was skipped as host code): mark it __device__ to use it in device code", name, kind)
 	}
 	return ""
@@ -1000,13 +1002,69 @@ func (c *checker) args(list []sExpr) ([]Expr, bool) {
 	return out, ok
 }
 
+// callArgs checks the arguments of a call of a function with the given
+// parameter types: as args does, but a brace list initializes a value of
+// its parameter's type (f({1.f, 2.f}) for a float2 parameter).
+func (c *checker) callArgs(list []sExpr, params []*Type) ([]Expr, bool) {
+	out := make([]Expr, len(list))
+	ok := true
+	for i, a := range list {
+		if l, isList := a.(*sInitList); isList && i < len(params) {
+			switch t := params[i]; {
+			case t.Kind == Struct:
+				out[i] = c.braceValue(l, t)
+			case t.IsScalar():
+				out[i] = c.initScalar(l, t, fmt.Sprintf("in argument %d", i+1))
+			default:
+				c.errorf(l.P, "not supported: a brace list for a parameter of type '%s'", t)
+				out[i] = badExpr(l.P)
+			}
+		} else {
+			out[i] = c.expr(a)
+		}
+		if isBad(out[i]) {
+			ok = false
+		}
+	}
+	return out, ok
+}
+
+// braceValue checks a brace list that makes a value of struct type t
+// (an argument f({a, b})): a call of a function the program makes once
+// per type and leaf count, whose parameters are the leaves and whose body
+// initializes a local from them and returns it.
+func (c *checker) braceValue(l *sInitList, t *Type) Expr {
+	leaves := c.aggregateInit(l, t)
+	if leaves == nil {
+		return badExpr(l.P)
+	}
+	key := fmt.Sprintf("%s{%d}#%p", t, len(leaves), t.Struct)
+	fn := c.impl.cgFuncs[key]
+	if fn == nil {
+		fn = &Func{Name: fmt.Sprintf("%s{...}", t), P: l.P, Result: t}
+		r := &Var{Name: "r", T: t, P: l.P}
+		decl := &DeclStmt{P: l.P, Var: r}
+		for i, x := range leaves {
+			v := &Var{Name: fmt.Sprintf("leaf%d", i), T: x.Type(), P: l.P, Space: SpaceParam}
+			fn.Params = append(fn.Params, v)
+			decl.InitList = append(decl.InitList, &VarRef{P: l.P, Var: v})
+		}
+		fn.Body = &Block{P: l.P, Stmts: []Stmt{decl, &Return{P: l.P, X: &VarRef{P: l.P, Var: r}}}}
+		if c.impl.cgFuncs == nil {
+			c.impl.cgFuncs = map[string]*Func{}
+		}
+		c.impl.cgFuncs[key] = fn
+	}
+	return &Call{P: l.P, Func: fn, Args: leaves}
+}
+
 func (c *checker) userCall(e *sCall, fn *Func, fi *funcInfo) Expr {
 	if fn.Kernel {
 		c.errorf(e.P, "cannot call __global__ function '%s' from device code (dynamic parallelism is not supported)", fn.Name)
 		return badExpr(e.P)
 	}
 	params, defaults := fi.params, fi.defaults
-	args, ok := c.args(e.Args)
+	args, ok := c.callArgs(e.Args, params)
 	required := len(params)
 	for required > 0 && defaults != nil && defaults[required-1] != nil {
 		required--

@@ -156,6 +156,16 @@ func (c *checker) returnStmt(s *sReturn) []Stmt {
 	}
 	var x Expr
 	if l, ok := s.X.(*sInitList); ok {
+		if res.Kind == Struct {
+			// return {a, b}; is a hidden local initialized from the list,
+			// then returned.
+			init := c.aggregateInit(l, res)
+			if init == nil {
+				return nil
+			}
+			v := &Var{Name: "return-value", T: res, P: l.P}
+			return []Stmt{&DeclStmt{P: l.P, Var: v, InitList: init}, &Return{P: s.P, X: &VarRef{P: l.P, Var: v}}}
+		}
 		if !res.IsScalar() {
 			c.errorf(l.P, "returning a brace list is not supported")
 			return nil

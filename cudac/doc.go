@@ -7,7 +7,7 @@
 // # The subset
 //
 // Preprocessor: // and /* */ comments, line splices, object-like and
-// function-like #define (# and ##, __VA_ARGS__; expanded and rescanned as C
+// function-like #define (# and ##, __VA_ARGS__, __VA_OPT__; expanded and rescanned as C
 // does, a macro never inside its own expansion), #undef,
 // #if/#ifdef/#ifndef/#elif/#else/#endif with integer expressions and
 // defined(X), #error. #include "name" reads the file from the including
@@ -45,11 +45,20 @@
 // scalar constants; __device__ and __constant__ variables with constant
 // initializers; struct declarations with C layout, alignas and __align__ on
 // the struct or a member; enum and enum class; typedef and using aliases;
-// static_assert with or without a message.
+// static_assert with or without a message; the program's own namespaces
+// (named, nested, anonymous, aliased, "using namespace"), read as if their
+// braces were not there (namespace.go); a typedef repeated with the same
+// type.
+//
+// Brace lists also make a return value (return {a, b}; of a struct) and
+// an argument (f({1.f, 2.f}) for a struct parameter: a call of a function
+// the front end makes, its parameters the leaves), and cg::plus<T>{} is
+// cg::plus<T>().
 //
 // Types: void, bool, char (signed), signed and unsigned char, short, int,
 // long (64 bits, as on Linux) and long long, unsigned alone, size_t,
-// ptrdiff_t, the <cstdint> names, float, double, pointers with const,
+// ptrdiff_t, the <cstdint> names, glibc's <sys/types.h> names (uint,
+// ushort, ulong, u_int, u_char, ...), float, double, pointers with const,
 // volatile and __restrict__ anywhere C++ allows them, local arrays (also
 // multi-dimensional), __shared__ scalars, arrays and structs (in kernels and
 // __device__ functions), extern __shared__ T name[] sized at launch, auto
@@ -97,14 +106,18 @@
 // __constant__ or __shared__ that are functions (main, host helpers and
 // templates), namespaces, classes or non-constant variables are host code:
 // they are skipped (Program.HostCode lists them, Program.DeviceSource
-// blanks them), and device code that names one is told so.
+// blanks them), and device code that names one is told so. So are
+// using-declarations (using std::cout;), variables that are pointers to
+// constants (static const char *usage = "...";) and function-pointer type
+// aliases (using F = float (*)(float); typedef float (*G)(float);),
+// which device code may not use.
 //
 // Not supported, each reported as an error that names it: goto and labels,
 // function pointers, rvalue references, classes, unions, member functions
 // (but conversion operators), operator overloading, lambdas other than
 // "auto f = [...](...) {...};" called in the same function (lambda.go),
 // new/delete,
-// exceptions, namespaces other than cooperative_groups, recursion,
+// exceptions, library namespaces (std::), recursion,
 // variable-length arrays, half types, dim3 kernel parameters, long
 // double, bit-fields, inline assembly, host code, kernel launches in device
 // code and calling a kernel from device code.

@@ -53,6 +53,15 @@ func stripHost(toks []token, d *diags) ([]token, []Span, map[string]string) {
 		}
 		end, hasBody, isFunc := itemEnd(toks, i)
 		item := toks[i:end]
+		if name := funcPtrAlias(item); name != "" {
+			// A function-pointer type: host code may use it; device code
+			// that names it is told function pointers are not supported.
+			last := item[len(item)-1]
+			spans = append(spans, Span{File: d.tpos(item[0]).File, Line: int(item[0].line), Col: int(item[0].col), EndLine: int(last.line), EndCol: int(last.end)})
+			names[name] = funcPtrType
+			i = end
+			continue
+		}
 		if hostItem(item, hasBody, isFunc) {
 			last := item[len(item)-1]
 			spans = append(spans, Span{File: d.tpos(item[0]).File, Line: int(item[0].line), Col: int(item[0].col), EndLine: int(last.line), EndCol: int(last.end)})
@@ -65,6 +74,57 @@ func stripHost(toks []token, d *diags) ([]token, []Span, map[string]string) {
 		i = end
 	}
 	return out, spans, names
+}
+
+// funcPtrType is the kind stripHost gives the name of a skipped
+// function-pointer type alias.
+const funcPtrType = "function pointer type"
+
+// funcPtrAlias returns the name a file-scope function-pointer type alias
+// declares ("using F = float (*)(float);", "typedef float (*F)(float);"),
+// or "" if item is not one.
+func funcPtrAlias(item []token) string {
+	if len(item) < 6 || item[0].kind != tIdent || item[len(item)-1].kind != tSemi {
+		return ""
+	}
+	// The first "( *" or "( &" or "( Class::*" at depth 0 of the type.
+	star := -1
+	from := 1
+	if item[0].text == "using" {
+		if item[1].kind != tIdent || item[2].kind != tAssign {
+			return ""
+		}
+		from = 3
+	} else if item[0].text != "typedef" {
+		return ""
+	}
+	for k := from; k+1 < len(item); k++ {
+		if item[k].kind == tLParen {
+			if item[k+1].kind == tStar || item[k+1].kind == tAmp ||
+				item[k+1].kind == tIdent && k+3 < len(item) && item[k+2].kind == tColonColon && item[k+3].kind == tStar {
+				star = k
+			}
+			break
+		}
+		if item[k].kind == tLBrace || item[k].kind == tAssign {
+			return ""
+		}
+	}
+	if star < 0 {
+		return ""
+	}
+	if item[0].text == "using" {
+		return item[1].text
+	}
+	// typedef R (*Name)(params); the name is the last identifier before
+	// the first ')'.
+	name := ""
+	for k := star + 1; k < len(item) && item[k].kind != tRParen; k++ {
+		if item[k].kind == tIdent {
+			name = item[k].text
+		}
+	}
+	return name
 }
 
 // itemName is the name a host item declares: the identifier before the
@@ -93,13 +153,18 @@ func itemName(item []token, isFunc bool) string {
 func itemEnd(toks []token, i int) (end int, hasBody, isFunc bool) {
 	depth := 0
 	sawParen := false
+	sawAssign := false // a '(' after '=' is in an initializer: int x = (1);
 	for j := i; j < len(toks); j++ {
 		t := toks[j]
 		switch t.kind {
 		case tEOF:
 			return j, false, false
+		case tAssign:
+			if depth == 0 && !(toks[i].kind == tIdent && toks[i].text == "template") {
+				sawAssign = true
+			}
 		case tLParen, tLBrack:
-			if depth == 0 && t.kind == tLParen {
+			if depth == 0 && t.kind == tLParen && !sawAssign {
 				sawParen = true
 			}
 			depth++
@@ -172,9 +237,18 @@ func hostItem(item []token, hasBody, isFunc bool) bool {
 	if len(item) == 0 || item[0].kind != tIdent {
 		return false
 	}
+	if item[0].text == "using" && len(item) > 2 && item[1].kind == tIdent && item[1].text != "namespace" && item[2].kind == tColonColon {
+		// using std::cout; a using-declaration for host code.
+		return true
+	}
 	switch item[0].text {
 	case "typedef", "using", "static_assert", "struct", "union", "enum":
 		return false
+	}
+	if (item[0].text == "const" || item[0].text == "static") && !isFunc && !anyWord(item, deviceWords) && mutablePointer(itemHead(item)) {
+		// static const char *x = "...": a variable pointer to constants,
+		// host data.
+		return true
 	}
 	switch item[0].text {
 	case "template", "namespace", "class":
@@ -191,13 +265,7 @@ func hostItem(item []token, hasBody, isFunc bool) bool {
 			return false
 		}
 	}
-	head := item
-	for k, t := range item {
-		if t.kind == tLBrace || t.kind == tAssign {
-			head = item[:k]
-			break
-		}
-	}
+	head := itemHead(item)
 	for _, t := range head {
 		if t.kind == tIdent && keepWords[t.text] && !isFunc && t.text != "struct" && t.text != "enum" {
 			return false // a constant or a type: device code may use it
@@ -215,6 +283,50 @@ func hostItem(item []token, hasBody, isFunc bool) bool {
 	}
 	// A file-scope variable without __device__ or __constant__: host data.
 	return true
+}
+
+// mutablePointer reports whether the head of a variable declaration
+// declares a pointer that is not itself const: a '*' with no const or
+// constexpr after the last one and no constexpr before it.
+func mutablePointer(head []token) bool {
+	star := -1
+	for k, t := range head {
+		if t.kind == tStar {
+			star = k
+		}
+		if t.kind == tIdent && t.text == "constexpr" {
+			return false
+		}
+	}
+	if star < 0 {
+		return false
+	}
+	for _, t := range head[star+1:] {
+		if t.kind == tIdent && t.text == "const" {
+			return false
+		}
+	}
+	return true
+}
+
+// itemHead is an item up to its first '{' or '='.
+func itemHead(item []token) []token {
+	for k, t := range item {
+		if t.kind == tLBrace || t.kind == tAssign {
+			return item[:k]
+		}
+	}
+	return item
+}
+
+// anyWord reports whether an identifier of item is in words.
+func anyWord(item []token, words map[string]bool) bool {
+	for _, t := range item {
+		if t.kind == tIdent && words[t.text] {
+			return true
+		}
+	}
+	return false
 }
 
 func hasDeviceWord(item []token) bool {

@@ -23,7 +23,15 @@ var (
 		"int32_t": {Kind: Int32, Name: "int32_t"}, "uint32_t": {Kind: Uint32, Name: "uint32_t"},
 		"int64_t": {Kind: Int64, Name: "int64_t"}, "uint64_t": {Kind: Uint64, Name: "uint64_t"},
 		"intptr_t": {Kind: Int64, Name: "intptr_t"}, "uintptr_t": {Kind: Uint64, Name: "uintptr_t"},
-		"ssize_t": {Kind: Int64, Name: "ssize_t"},
+		"ssize_t":  {Kind: Int64, Name: "ssize_t"},
+		"intmax_t": {Kind: Int64, Name: "intmax_t"}, "uintmax_t": {Kind: Uint64, Name: "uintmax_t"},
+		// <sys/types.h>, which nvcc's host headers include on glibc.
+		"uint": {Kind: Uint32, Name: "uint"}, "ushort": {Kind: Uint16, Name: "ushort"},
+		"ulong": {Kind: Uint64, Name: "ulong"}, "u_char": {Kind: Uint8, Name: "u_char"},
+		"u_short": {Kind: Uint16, Name: "u_short"}, "u_int": {Kind: Uint32, Name: "u_int"},
+		"u_long": {Kind: Uint64, Name: "u_long"}, "u_int8_t": {Kind: Uint8, Name: "u_int8_t"},
+		"u_int16_t": {Kind: Uint16, Name: "u_int16_t"}, "u_int32_t": {Kind: Uint32, Name: "u_int32_t"},
+		"u_int64_t": {Kind: Uint64, Name: "u_int64_t"},
 	}
 )
 
@@ -33,7 +41,7 @@ var (
 func isLong(t *Type) bool {
 	switch t.Name {
 	case "long", "unsigned long", "size_t", "ptrdiff_t", "clock_t", "int64_t", "uint64_t",
-		"intptr_t", "uintptr_t", "ssize_t":
+		"intptr_t", "uintptr_t", "ssize_t", "intmax_t", "uintmax_t", "ulong", "u_long", "u_int64_t":
 		return true
 	}
 	return false

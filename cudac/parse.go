@@ -1,5 +1,7 @@
 package cudac
 
+import "fmt"
+
 // maxDepth bounds the nesting of statements and expressions.
 const maxDepth = 256
 
@@ -27,6 +29,8 @@ type parser struct {
 	spec0 bool
 	// inSwitch counts the enclosing switch statements.
 	inSwitch int
+	// hostNames are the names of skipped host items (stripHost's).
+	hostNames map[string]string
 }
 
 func newParser(toks []token, d *diags) *parser {
@@ -51,8 +55,9 @@ func newParser(toks []token, d *diags) *parser {
 }
 
 // parseFile parses a whole translation unit.
-func parseFile(toks []token, d *diags) []sNode {
+func parseFile(toks []token, d *diags, hostNames map[string]string) []sNode {
 	p := newParser(toks, d)
+	p.hostNames = hostNames
 	var items []sNode
 	for p.tok.kind != tEOF {
 		start := p.i
@@ -241,6 +246,11 @@ func (p *parser) declStartAt(n int) bool {
 		return false
 	}
 	next := p.peek(n + 1).kind
+	if next == tLParen && (p.peek(n+2).kind == tStar || p.peek(n+2).kind == tAmp) && p.peek(n+3).kind == tIdent &&
+		p.peek(n+4).kind == tRParen && p.peek(n+5).kind == tLParen {
+		// float (*f)(float) = g; a declaration (which declarator refuses).
+		return true
+	}
 	if (simpleTypeWords[t.text] || p.isTypeName(t.text)) && (next == tLParen || next == tColonColon) {
 		return false
 	}
@@ -339,6 +349,12 @@ func (p *parser) topLevel(items []sNode) []sNode {
 		items = append(items, n)
 	}
 	return items
+}
+
+// funcPtrMsg is the error for device code that uses a function-pointer
+// type alias.
+func funcPtrMsg(name string) string {
+	return fmt.Sprintf("'%s' is a function pointer type: function pointers are not supported in device code", name)
 }
 
 // skipDecl skips a declaration that may have a body.
@@ -808,6 +824,8 @@ func (p *parser) declSpecs() *declSpec {
 			if nt := p.peek(1); nt.kind == tIdent && !keywords[nt.text] || nt.kind == tColonColon && p.peek(2).kind == tIdent {
 				if nt.kind == tColonColon {
 					p.errorf(p.here(), "namespaces are not supported ('%s::%s')", w, p.peek(2).text)
+				} else if p.hostNames[w] == funcPtrType {
+					p.errorf(p.here(), "%s", funcPtrMsg(w))
 				} else {
 					p.errorf(p.here(), "unknown type name '%s'", w)
 				}
@@ -1065,7 +1083,8 @@ func (p *parser) declarator(abstract, allowFunc bool) *declarator {
 	case p.is(tAndAnd):
 		p.errorf(p.here(), "rvalue references are not supported")
 		return nil
-	case p.is(tLParen) && !abstract:
+	case p.is(tLParen) && !abstract,
+		p.is(tLParen) && (p.peek(1).kind == tStar || p.peek(1).kind == tAmp || p.peek(1).kind == tCaret):
 		p.errorf(p.here(), "function pointers and other parenthesised declarators are not supported")
 		return nil
 	case p.is(tColonColon):

@@ -1,5 +1,7 @@
 package cudac
 
+import "strings"
+
 // expr parses an expression, including the comma operator.
 func (p *parser) expr() sExpr {
 	x := p.assign()
@@ -238,8 +240,8 @@ func (p *parser) call(fn sExpr, targs []sExpr, hasT bool) sExpr {
 	p.noGT = 0
 	for !p.is(tRParen) && !p.is(tEOF) {
 		if p.is(tLBrace) {
-			p.errorf(p.here(), "brace-initialized arguments are not supported")
-			p.initList()
+			// f({a, b}): checked against the parameter's type.
+			c.Args = append(c.Args, p.initList())
 		} else {
 			c.Args = append(c.Args, p.assign())
 		}
@@ -436,6 +438,12 @@ func (p *parser) primary() sExpr {
 	id := &sIdent{P: pos, Name: t.text}
 	if p.isTemplate(t.text) && p.is(tLt) {
 		args := p.templateArgs()
+		if p.is(tLBrace) && p.peek(1).kind == tRBrace && strings.HasPrefix(t.text, cgPrefix) && cgReduceOps[strings.TrimPrefix(t.text, cgPrefix)] {
+			// cg::plus<float>{}: the operator object, as cg::plus<float>().
+			p.next()
+			p.next()
+			return &sCall{P: pos, Fn: id, TArgs: args, HasT: true, RPos: pos}
+		}
 		if !p.is(tLParen) {
 			p.errorf(p.here(), "expected '(' after template arguments of '%s'", t.text)
 			return &sBad{P: pos}

@@ -153,7 +153,11 @@ func (p *parser) stmt1() sStmt {
 			return nil
 		}
 		if nt := p.peek(1); nt.kind == tIdent && !keywords[t.text] && !keywords[nt.text] {
-			p.errorf(pos, "unknown type name '%s'", t.text)
+			if p.hostNames[t.text] == funcPtrType {
+				p.errorf(pos, "%s", funcPtrMsg(t.text))
+			} else {
+				p.errorf(pos, "unknown type name '%s'", t.text)
+			}
 			p.sync()
 			return nil
 		}

@@ -395,23 +395,27 @@ func (p *preprocessor) expandFn(m *macro, use token, args [][]token, active []st
 		}
 		return expanded[i][:len(expanded[i])-1]
 	}
+	mbody := m.body
+	if m.variadic {
+		mbody = vaOpt(mbody, len(args[len(args)-1]) > 0)
+	}
 	var body []token
-	for k := 0; k < len(m.body); k++ {
-		bt := m.body[k]
-		pasteNext := k+1 < len(m.body) && m.body[k+1].kind == tHashHash
-		pastePrev := k > 0 && m.body[k-1].kind == tHashHash
+	for k := 0; k < len(mbody); k++ {
+		bt := mbody[k]
+		pasteNext := k+1 < len(mbody) && mbody[k+1].kind == tHashHash
+		pastePrev := k > 0 && mbody[k-1].kind == tHashHash
 		switch {
-		case bt.kind == tHash && k+1 < len(m.body) && param(m.body[k+1]) >= 0:
-			body = append(body, token{kind: tString, text: spell(args[param(m.body[k+1])])})
+		case bt.kind == tHash && k+1 < len(mbody) && param(mbody[k+1]) >= 0:
+			body = append(body, token{kind: tString, text: spell(args[param(mbody[k+1])])})
 			k++
 		case bt.kind == tHashHash:
 			// Paste the last token so far with the next one.
-			if k+1 >= len(m.body) || len(body) == 0 {
+			if k+1 >= len(mbody) || len(body) == 0 {
 				continue
 			}
 			k++
-			right := []token{m.body[k]}
-			if i := param(m.body[k]); i >= 0 {
+			right := []token{mbody[k]}
+			if i := param(mbody[k]); i >= 0 {
 				right = args[i]
 			}
 			if len(right) == 0 {
@@ -435,6 +439,50 @@ func (p *preprocessor) expandFn(m *macro, use token, args [][]token, active []st
 		}
 	}
 	p.scan(body, use, append(active, m.name), out)
+}
+
+// vaOpt returns a variadic macro's body with each __VA_OPT__(x) replaced
+// by x when the variadic arguments are not empty (some) and by nothing
+// when they are (C++20 [cpp.subst]). define has checked that each
+// __VA_OPT__ is followed by a balanced parenthesised group.
+func vaOpt(body []token, some bool) []token {
+	k := slices.IndexFunc(body, func(t token) bool { return t.kind == tIdent && t.text == "__VA_OPT__" })
+	if k < 0 {
+		return body
+	}
+	out := append([]token(nil), body[:k]...)
+	for k < len(body) {
+		t := body[k]
+		if t.kind != tIdent || t.text != "__VA_OPT__" {
+			out = append(out, t)
+			k++
+			continue
+		}
+		end := closeParen(body, k+1)
+		if some {
+			out = append(out, body[k+2:end]...)
+		}
+		k = end + 1
+	}
+	return out
+}
+
+// closeParen returns the index of the ')' that closes the '(' at
+// toks[open], or -1.
+func closeParen(toks []token, open int) int {
+	depth := 0
+	for k := open; k < len(toks); k++ {
+		switch toks[k].kind {
+		case tLParen:
+			depth++
+		case tRParen:
+			depth--
+			if depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
 }
 
 // spell is the text of tokens as # makes a string of them.
@@ -626,6 +674,23 @@ func (p *preprocessor) define(name token, args []token) {
 				p.d.errorf(p.pos(t), "'#' in an object-like macro body is not supported")
 				return
 			}
+		}
+	}
+	for k, t := range body {
+		if t.kind != tIdent || t.text != "__VA_OPT__" {
+			continue
+		}
+		if !nm.variadic {
+			p.d.errorf(p.pos(t), "__VA_OPT__ can only appear in a variadic macro ('%s' is not)", id.text)
+			return
+		}
+		if k+1 >= len(body) || body[k+1].kind != tLParen || closeParen(body, k+1) < 0 {
+			p.d.errorf(p.pos(t), "__VA_OPT__ in macro '%s' must be followed by a parenthesised group", id.text)
+			return
+		}
+		if k > 0 && body[k-1].kind == tHash {
+			p.d.errorf(p.pos(t), "not supported: # __VA_OPT__ (stringizing __VA_OPT__) in macro '%s'", id.text)
+			return
 		}
 	}
 	if n := len(body); n > 0 && (body[0].kind == tHashHash || body[n-1].kind == tHashHash) {

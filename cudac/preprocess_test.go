@@ -34,6 +34,10 @@ func TestPreprocessor(t *testing.T) {
 		{"line splice", "#define LONG 1 + \\\n  2\n__global__ void k() { LONG; }", "3:int"},
 		{"__LINE__ in a macro", "#define HERE __LINE__\n__global__ void k() {\n  HERE;\n}", "3:int"},
 		{"digit separators", "__global__ void k() { 1'000'000; }", "1000000:int"},
+		{"__VA_OPT__ with arguments", "#define P(f, ...) printf(f __VA_OPT__(,) __VA_ARGS__)\n__global__ void k(int n) { P(\"%d\", n); }", "(printf \"%d\" n):int"},
+		{"__VA_OPT__ without arguments", "#define P(f, ...) printf(f __VA_OPT__(,) __VA_ARGS__)\n__global__ void k(int n) { P(\"x\"); }", "(printf \"x\"):int"},
+		{"__VA_OPT__ in a macro that is not variadic", "#define P(f) f __VA_OPT__(+1)\n__global__ void k() { P(1); }",
+			"e.cu:1:16: __VA_OPT__ can only appear in a variadic macro ('P' is not)\n    #define P(f) f __VA_OPT__(+1)\n                   ^"},
 		{"string concatenation", "__global__ void k() { printf(\"a\" \"b\\n\"); }", "(printf \"ab\\n\"):int"},
 
 		// Positions survive expansion: an error in a macro body is reported at the use.
