@@ -12,3 +12,11 @@ import (
 func BenchmarkHeadless(b *testing.B) {
 	labtest.Headless(b, "histogram")
 }
+
+// TestConformance is the labs' conformance suite on the histogram lab.
+func TestConformance(t *testing.T) {
+	labtest.RunAll(t, lab, labtest.Suite{
+		Small:     map[string]string{"n": "4096", "barrier-n": "1024", "barrier-seeds": "2"},
+		Reference: Answer{Source: privatised},
+	})
+}

@@ -1,7 +1,6 @@
 package histogram
 
 import (
-	"strconv"
 	"time"
 
 	"github.com/warplab/warplab/charts"
@@ -19,7 +18,7 @@ import (
 // measured the other work.
 const simWallTime = 3 * time.Second
 
-func init() { labs.Register(lab{}) }
+func init() { labs.Register(lab) }
 
 // Options bounds.
 const (
@@ -85,11 +84,9 @@ func (r *Report) String() string {
 	return labkit.ReportText(r.Tables(), "histogram", r.Device.Name, r.Seconds)
 }
 
-type lab struct{}
-
-// Info describes the lab.
-func (lab) Info() labs.Info {
-	return labs.Info{
+// lab is the histogram lab as the registry knows it.
+var lab = labs.Define(labs.Definition[settings, *Report]{
+	Info: labs.Info{
 		Name:  "histogram",
 		Title: "Histograms: privatisation, the missing barrier, launch shape, partitioning and skew",
 		Teaches: "shared bins per block merged with one atomic per bin, why the barrier after zeroing them matters, " +
@@ -101,38 +98,25 @@ func (lab) Info() labs.Info {
 		Notebook:    "notebooks/histogram.ipynb",
 		SimWallTime: simWallTime,
 		Exercise:    exercise(),
-	}
-}
+	},
+	Defaults: settings{N: DefaultN, Bins: []int{256}, Block: DefaultBlock, Seed: DefaultSeed,
+		BarrierN: DefaultBarrierN, BarrierBins: DefaultBarrierBins, BarrierSeeds: DefaultBarrierSeeds},
+	Valid: map[string]func(int) error{"block-size": labkit.WholeWarps},
+	Run: func(dev *gpu.Device, s settings, p labs.Progress) (*Report, error) {
+		return Lab(dev, Options{
+			Shapes:  ShapeOptions{N: s.N, Bins: s.Bins, Block: s.Block, Seed: s.Seed, Progress: p},
+			Barrier: BarrierOptions{N: s.BarrierN, Bins: s.BarrierBins, Seeds: s.BarrierSeeds, Progress: p},
+		})
+	},
+})
 
-// Options lists the settings of the lab's run.
-func (lab) Options() []labs.Option {
-	return []labs.Option{
-		{Name: "n", Kind: labs.Int, Default: strconv.Itoa(DefaultN), Max: maxN, Usage: "elements of the shape experiment's inputs"},
-		{Name: "bins", Kind: labs.Ints, Default: "256", Max: maxBins, Usage: "bin counts of the shape experiment, each 1 to 4096"},
-		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlock), Max: 1024, Valid: labkit.WholeWarps,
-			Usage: "threads per block of the shape experiment, a multiple of 32"},
-		{Name: "seed", Kind: labs.Int, Default: strconv.Itoa(DefaultSeed), Max: 1 << 30, Usage: "seed of the inputs"},
-		{Name: "barrier-n", Kind: labs.Int, Default: strconv.Itoa(DefaultBarrierN), Max: maxN, Usage: "elements of the missing-barrier experiment"},
-		{Name: "barrier-bins", Kind: labs.Int, Default: strconv.Itoa(DefaultBarrierBins), Max: maxBins, Usage: "bins of the missing-barrier experiment"},
-		{Name: "barrier-seeds", Kind: labs.Int, Default: strconv.Itoa(DefaultBarrierSeeds), Max: maxSeeds, Usage: "launches (scheduler seeds) of the missing-barrier experiment"},
-	}
-}
-
-// Run runs the lab on dev with resolved settings.
-func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
-	var o Options
-	var seed int
-	ints := map[string]*int{"n": &o.Shapes.N, "block-size": &o.Shapes.Block, "seed": &seed,
-		"barrier-n": &o.Barrier.N, "barrier-bins": &o.Barrier.Bins, "barrier-seeds": &o.Barrier.Seeds}
-	if err := labkit.ReadInts(s, ints); err != nil {
-		return nil, err
-	}
-	bins, err := s.Ints("bins")
-	if err != nil {
-		return nil, err
-	}
-	o.Shapes.Bins = bins
-	o.Shapes.Seed = uint64(seed)
-	o.Shapes.Progress, o.Barrier.Progress = p, p
-	return Lab(dev, o)
+// settings are the lab's options, `warplab lab histogram --set NAME=VALUE`.
+type settings struct {
+	N            int    `lab:"n" max:"1<<24" usage:"elements of the shape experiment's inputs"`
+	Bins         []int  `lab:"bins" max:"4096" usage:"bin counts of the shape experiment, each 1 to 4096"`
+	Block        int    `lab:"block-size" max:"1024" usage:"threads per block of the shape experiment, a multiple of 32"`
+	Seed         uint64 `lab:"seed" max:"1<<30" usage:"seed of the inputs"`
+	BarrierN     int    `lab:"barrier-n" max:"1<<24" usage:"elements of the missing-barrier experiment"`
+	BarrierBins  int    `lab:"barrier-bins" max:"4096" usage:"bins of the missing-barrier experiment"`
+	BarrierSeeds int    `lab:"barrier-seeds" max:"64" usage:"launches (scheduler seeds) of the missing-barrier experiment"`
 }
