@@ -2,7 +2,6 @@ package reproducible
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/warplab/warplab/charts"
@@ -20,7 +19,7 @@ import (
 // measured the other work.
 const simWallTime = 5 * time.Second
 
-func init() { labs.Register(lab{}) }
+func init() { labs.Register(lab) }
 
 // Options bounds.
 const (
@@ -81,11 +80,9 @@ func (r *Report) String() string {
 	return labkit.ReportText(r.Tables(), "reproducible", r.Device.Name, r.Seconds)
 }
 
-type lab struct{}
-
-// Info describes the lab.
-func (lab) Info() labs.Info {
-	return labs.Info{
+// lab is the reproducible lab as the registry knows it.
+var lab = labs.Define(labs.Definition[settings, *Report]{
+	Info: labs.Info{
 		Name:    "reproducible",
 		Aliases: []string{"day68"},
 		Title:   "Day 68: sums that do not change",
@@ -97,32 +94,28 @@ func (lab) Info() labs.Info {
 		Notebook:    "notebooks/reproducible.ipynb",
 		SimWallTime: simWallTime,
 		Exercise:    exercise(),
-	}
-}
+	},
+	Defaults: settings{N: DefaultN, Runs: DefaultRuns, OrderN: DefaultOrderN, OrderRuns: DefaultOrderRuns, PredictN: H200N[0]},
+	Valid:    map[string]func(int) error{"order-runs": atLeastTwo, "predict-n": h200Size},
+	Usage: map[string]string{
+		"predict-n": fmt.Sprintf("elements of the prediction beside the H200: %d or %d", H200N[0], H200N[1]),
+	},
+	Run: func(dev *gpu.Device, s settings, p labs.Progress) (*Report, error) {
+		return Lab(dev, Options{
+			Sums:    SumOptions{N: s.N, Runs: s.Runs, Progress: p},
+			Order:   OrderOptions{N: s.OrderN, Runs: s.OrderRuns, Progress: p},
+			Predict: PredictOptions{N: s.PredictN, Progress: p},
+		})
+	},
+})
 
-// Options lists the settings of the lab's run.
-func (lab) Options() []labs.Option {
-	return []labs.Option{
-		{Name: "n", Kind: labs.Int, Default: strconv.Itoa(DefaultN), Max: maxN, Usage: "elements of the sums experiment"},
-		{Name: "runs", Kind: labs.Int, Default: strconv.Itoa(DefaultRuns), Max: maxRuns,
-			Usage: "runs of each sum (on the simulator each under its own scheduler seed; 20 on a GPU matches the H200)"},
-		{Name: "order-n", Kind: labs.Int, Default: strconv.Itoa(DefaultOrderN), Max: maxN, Usage: "elements of the order experiment"},
-		{Name: "order-runs", Kind: labs.Int, Default: strconv.Itoa(DefaultOrderRuns), Max: maxRuns, Valid: atLeastTwo,
-			Usage: "runs per order of the order experiment, at least 2"},
-		{Name: "predict-n", Kind: labs.Int, Default: strconv.Itoa(H200N[0]), Max: maxN, Valid: h200Size,
-			Usage: fmt.Sprintf("elements of the prediction beside the H200: %d or %d", H200N[0], H200N[1])},
-	}
-}
-
-// Run runs the lab on dev with resolved settings.
-func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
-	var o Options
-	ints := map[string]*int{"n": &o.Sums.N, "runs": &o.Sums.Runs, "order-n": &o.Order.N, "order-runs": &o.Order.Runs, "predict-n": &o.Predict.N}
-	if err := labkit.ReadInts(s, ints); err != nil {
-		return nil, err
-	}
-	o.Sums.Progress, o.Order.Progress, o.Predict.Progress = p, p, p
-	return Lab(dev, o)
+// settings are the lab's options, `warplab lab reproducible --set NAME=VALUE`.
+type settings struct {
+	N         int `lab:"n" max:"1<<24" usage:"elements of the sums experiment"`
+	Runs      int `lab:"runs" max:"64" usage:"runs of each sum (on the simulator each under its own scheduler seed; 20 on a GPU matches the H200)"`
+	OrderN    int `lab:"order-n" max:"1<<24" usage:"elements of the order experiment"`
+	OrderRuns int `lab:"order-runs" max:"64" usage:"runs per order of the order experiment, at least 2"`
+	PredictN  int `lab:"predict-n" max:"1<<24"`
 }
 
 func atLeastTwo(x int) error {
