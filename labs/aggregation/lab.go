@@ -3,7 +3,6 @@ package aggregation
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/warplab/warplab/charts"
@@ -21,7 +20,7 @@ import (
 // measured the other work.
 const simWallTime = 6 * time.Second
 
-func init() { labs.Register(lab{}) }
+func init() { labs.Register(lab) }
 
 // Options bounds.
 const (
@@ -98,11 +97,8 @@ func (r *Report) String() string {
 }
 
 // lab is the aggregation lab as the registry knows it.
-type lab struct{}
-
-// Info describes the lab.
-func (lab) Info() labs.Info {
-	return labs.Info{
+var lab = labs.Define(labs.Definition[settings, *Report]{
+	Info: labs.Info{
 		Name:  "aggregation",
 		Title: "Warp-aggregated atomics: what the compiler already does",
 		Teaches: "one atomic per warp instead of one per lane: what nvcc aggregates by itself (one address it can prove), " +
@@ -115,47 +111,31 @@ func (lab) Info() labs.Info {
 		Notebook:    "notebooks/aggregation.ipynb",
 		SimWallTime: simWallTime,
 		Exercise:    exercise(),
-	}
-}
+	},
+	Defaults: settings{N: DefaultN, BlockSize: DefaultBlockSize, Buckets: DefaultBuckets, KeysPerWarp: DefaultKeysPerWarp(),
+		OrderN: defaultOrderN, OrderRuns: defaultOrderRuns},
+	Valid: map[string]func(int) error{"block-size": labkit.WholeWarps, "keys-per-warp": dividesWarp, "order-runs": atLeastTwo},
+	Usage: map[string]string{"predict": labkit.PredictUsage("modelled times and counters")},
+	Run: func(dev *gpu.Device, s settings, p labs.Progress) (*Report, error) {
+		if len(s.KeysPerWarp) == 0 {
+			return nil, fmt.Errorf("aggregation: keys-per-warp: want at least one number")
+		}
+		return Lab(dev, Options{
+			Ladder: LadderOptions{N: s.N, BlockSize: s.BlockSize, Buckets: s.Buckets, KeysPerWarp: s.KeysPerWarp, Predict: s.Predict, Progress: p},
+			Order:  OrderOptions{N: s.OrderN, Runs: s.OrderRuns, Progress: p},
+		})
+	},
+})
 
-// Options lists the settings of the lab's run.
-func (lab) Options() []labs.Option {
-	return []labs.Option{
-		{Name: "n", Kind: labs.Int, Default: strconv.Itoa(DefaultN), Max: maxN,
-			Usage: "elements of every input of the ladder"},
-		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: 1024, Valid: labkit.WholeWarps,
-			Usage: "threads per block of the ladder, a multiple of 32"},
-		{Name: "buckets", Kind: labs.Int, Default: strconv.Itoa(DefaultBuckets), Max: maxBuckets,
-			Usage: "buckets of the per-bucket append"},
-		{Name: "keys-per-warp", Kind: labs.Ints, Default: labkit.JoinInts(DefaultKeysPerWarp()), Max: 32, Valid: dividesWarp,
-			Usage: "distinct keys in each warp of the per-bucket rows, each dividing 32 and at most buckets"},
-		{Name: "order-n", Kind: labs.Int, Default: strconv.Itoa(defaultOrderN), Max: maxN,
-			Usage: "elements of the order experiment's compaction"},
-		{Name: "order-runs", Kind: labs.Int, Default: strconv.Itoa(defaultOrderRuns), Max: maxRuns, Valid: atLeastTwo,
-			Usage: "launches per kernel in the order experiment, at least 2"},
-		labkit.PredictOption("modelled times and counters"),
-	}
-}
-
-// Run runs the lab on dev with resolved settings.
-func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
-	var o Options
-	ints := map[string]*int{"n": &o.Ladder.N, "block-size": &o.Ladder.BlockSize, "buckets": &o.Ladder.Buckets,
-		"order-n": &o.Order.N, "order-runs": &o.Order.Runs}
-	if err := labkit.ReadInts(s, ints); err != nil {
-		return nil, err
-	}
-	keys, err := s.Ints("keys-per-warp")
-	if err != nil {
-		return nil, err
-	}
-	if len(keys) == 0 {
-		return nil, fmt.Errorf("aggregation: keys-per-warp: want at least one number")
-	}
-	o.Ladder.KeysPerWarp = keys
-	o.Ladder.Predict = s.Text("predict")
-	o.Ladder.Progress, o.Order.Progress = p, p
-	return Lab(dev, o)
+// settings are the lab's options, `warplab lab aggregation --set NAME=VALUE`.
+type settings struct {
+	N           int    `lab:"n" max:"1<<24" usage:"elements of every input of the ladder"`
+	BlockSize   int    `lab:"block-size" max:"1024" usage:"threads per block of the ladder, a multiple of 32"`
+	Buckets     int    `lab:"buckets" max:"1<<16" usage:"buckets of the per-bucket append"`
+	KeysPerWarp []int  `lab:"keys-per-warp" max:"32" usage:"distinct keys in each warp of the per-bucket rows, each dividing 32 and at most buckets"`
+	OrderN      int    `lab:"order-n" max:"1<<24" usage:"elements of the order experiment's compaction"`
+	OrderRuns   int    `lab:"order-runs" max:"100" usage:"launches per kernel in the order experiment, at least 2"`
+	Predict     string `lab:"predict"`
 }
 
 func dividesWarp(x int) error {

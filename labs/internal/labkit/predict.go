@@ -66,12 +66,17 @@ func SimProfile(dev *gpu.Device) string {
 	return def.Profile()
 }
 
-// PredictOption is the "predict" option of a lab whose sweep, on a GPU,
-// runs again on the simulator for OpenPrediction. what names what the
-// prediction shows: "modelled times", "modelled times and counters".
+// PredictUsage is the usage of the "predict" option of a lab whose sweep,
+// on a GPU, runs again on the simulator for OpenPrediction. what names
+// what the prediction shows: "modelled times", "modelled times and
+// counters".
+func PredictUsage(what string) string {
+	return `on a GPU, the simulated device whose ` + what + ` go beside the measured ones: a sim: spec, "none", or empty for the profile closest to the GPU`
+}
+
+// PredictOption is the "predict" option with PredictUsage(what).
 func PredictOption(what string) labs.Option {
-	return labs.Option{Name: "predict", Kind: labs.String,
-		Usage: `on a GPU, the simulated device whose ` + what + ` go beside the measured ones: a sim: spec, "none", or empty for the profile closest to the GPU`}
+	return labs.Option{Name: "predict", Kind: labs.String, Usage: PredictUsage(what)}
 }
 
 // OpenPrediction opens the simulated device that predicts dev, for a
