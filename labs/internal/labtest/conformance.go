@@ -9,6 +9,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/internal/testenv"
 	"github.com/warplab/warplab/labs"
 )
@@ -19,8 +20,12 @@ type Suite struct {
 	// or so on sim:t4; the run must still produce every table and figure.
 	Small map[string]string
 	// Reference is a right answer to the lab's exercise, which its check
-	// must pass under ExerciseSmall; nil only for a lab with no exercise.
+	// must pass under ExerciseSmall; nil only for a lab with no exercise
+	// or one whose right answer ReferenceOn computes.
 	Reference any
+	// ReferenceOn, if set, returns the right answer on dev (sim:t4) under
+	// ExerciseSmall, for an exercise whose answer is a measurement.
+	ReferenceOn func(dev *gpu.Device) (any, error)
 	// ExerciseSmall are settings of the exercise's check that keep it
 	// fast.
 	ExerciseSmall map[string]string
@@ -182,7 +187,7 @@ func checkRun(t *testing.T, l labs.Lab, small map[string]string) {
 func checkExercise(t *testing.T, info labs.Info, s Suite) {
 	e := info.Exercise
 	if e == nil {
-		if s.Reference != nil {
+		if s.Reference != nil || s.ReferenceOn != nil {
 			t.Error("the suite gives a reference answer, but the lab has no exercise")
 		}
 		t.Skip("the lab has no exercise")
@@ -191,10 +196,16 @@ func checkExercise(t *testing.T, info labs.Info, s Suite) {
 		t.Fatalf("exercise %+v: want a title, a variable, New and Check", e)
 	}
 	checkOptions(t, e.Title, e.Options)
+	dev := testenv.Open(t, "sim:t4")
+	if s.ReferenceOn != nil {
+		var err error
+		if s.Reference, err = s.ReferenceOn(dev); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if s.Reference == nil {
 		t.Fatal("the suite gives no reference answer for the exercise")
 	}
-	dev := testenv.Open(t, "sim:t4")
 	f, err := labs.Check(dev, info.Name, s.Reference, s.ExerciseSmall)
 	if err != nil {
 		t.Fatal(err)
