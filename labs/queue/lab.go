@@ -2,7 +2,6 @@ package queue
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,7 +20,7 @@ import (
 // the wall time of a run at load 6 to 7 (21.1 and 37.7 s), on another basis.
 const simWallTime = 9 * time.Second
 
-func init() { labs.Register(lab{}) }
+func init() { labs.Register(lab) }
 
 // Options configure Lab; the zero value runs the whole lab.
 type Options struct {
@@ -84,10 +83,9 @@ func (r *Report) String() string {
 	return labkit.ReportText(r.Tables(), "queue", r.Device.Name, r.Seconds)
 }
 
-type lab struct{}
-
-func (lab) Info() labs.Info {
-	return labs.Info{
+// lab is the queue lab as the registry knows it.
+var lab = labs.Define(labs.Definition[settings, *Report]{
+	Info: labs.Info{
 		Name:  "queue",
 		Title: "A work queue: batching the pops",
 		Teaches: "a global queue whose head is one atomic counter; popping k items at a time divides the atomics by k, " +
@@ -96,56 +94,40 @@ func (lab) Info() labs.Info {
 		Notebook:    "notebooks/queue.ipynb",
 		SimWallTime: simWallTime,
 		Exercise:    exercise(),
-	}
-}
-
-func (lab) Options() []labs.Option {
-	return []labs.Option{
-		{Name: "items", Kind: labs.Int, Default: strconv.Itoa(DefaultItems), Max: maxItems, Usage: "items in the queue"},
-		{Name: "blocks-per-sm", Kind: labs.Int, Default: strconv.Itoa(DefaultBlocksPerSM), Max: 32, Usage: "blocks of 256 threads per SM"},
-		{Name: "k", Kind: labs.Ints, Default: labkit.JoinInts(DefaultK()), Max: maxK, Usage: "items per pop, powers of two",
-			Valid: func(k int) error { return validK(k) }},
-		{Name: "costs", Kind: labs.String, Default: "even,uneven", Choices: []string{"even,uneven", "even", "uneven"},
-			Usage: "the cost distributions: even (32 each) and uneven (16, one in 64 costs 2048)"},
-		{Name: "pops", Kind: labs.String, Default: "thread", Choices: []string{"thread", "warp", "thread,warp"},
-			Usage: "who pops: each thread, or lane 0 for its warp"},
-		{Name: "h200", Kind: labs.String, Default: string(EvenSet), Choices: []string{string(EvenSet), string(AllSet), string(NoH200)},
-			Usage: "the H200 cells (4M items) whose simulator prediction goes beside the committed measurement"},
-		labkit.PredictOption("modelled times"),
-	}
-}
-
-func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
-	var o Options
-	var err error
-	if o.Sweep.Items, err = s.Int("items"); err != nil {
-		return nil, err
-	}
-	if o.Sweep.BlocksPerSM, err = s.Int("blocks-per-sm"); err != nil {
-		return nil, err
-	}
-	if o.Sweep.K, err = s.Ints("k"); err != nil {
-		return nil, err
-	}
-	if len(o.Sweep.K) == 0 {
-		return nil, fmt.Errorf("queue: k: want at least one batch size")
-	}
-	for _, c := range strings.Split(s.Text("costs"), ",") {
-		if c == "even" {
-			o.Sweep.Costs = append(o.Sweep.Costs, Even())
-		} else {
-			o.Sweep.Costs = append(o.Sweep.Costs, Uneven())
+	},
+	Defaults: settings{Items: DefaultItems, BlocksPerSM: DefaultBlocksPerSM, K: DefaultK(), Costs: "even,uneven", Pops: "thread", H200: EvenSet},
+	Valid:    map[string]func(int) error{"k": func(k int) error { return validK(k) }},
+	Usage:    map[string]string{"predict": labkit.PredictUsage("modelled times")},
+	Run: func(dev *gpu.Device, s settings, p labs.Progress) (*Report, error) {
+		o := Options{H200: s.H200, Sweep: SweepOptions{Items: s.Items, BlocksPerSM: s.BlocksPerSM, K: s.K, Predict: s.Predict, Progress: p}}
+		if len(o.Sweep.K) == 0 {
+			return nil, fmt.Errorf("queue: k: want at least one batch size")
 		}
-	}
-	for _, x := range strings.Split(s.Text("pops"), ",") {
-		pop, err := ParsePop(x)
-		if err != nil {
-			return nil, err
+		for _, c := range strings.Split(s.Costs, ",") {
+			if c == "even" {
+				o.Sweep.Costs = append(o.Sweep.Costs, Even())
+			} else {
+				o.Sweep.Costs = append(o.Sweep.Costs, Uneven())
+			}
 		}
-		o.Sweep.Pops = append(o.Sweep.Pops, pop)
-	}
-	o.H200 = H200Set(s.Text("h200"))
-	o.Sweep.Predict = s.Text("predict")
-	o.Sweep.Progress = p
-	return Lab(dev, o)
+		for _, x := range strings.Split(s.Pops, ",") {
+			pop, err := ParsePop(x)
+			if err != nil {
+				return nil, err
+			}
+			o.Sweep.Pops = append(o.Sweep.Pops, pop)
+		}
+		return Lab(dev, o)
+	},
+})
+
+// settings are the lab's options, `warplab lab queue --set NAME=VALUE`.
+type settings struct {
+	Items       int     `lab:"items" max:"1<<22" usage:"items in the queue"`
+	BlocksPerSM int     `lab:"blocks-per-sm" max:"32" usage:"blocks of 256 threads per SM"`
+	K           []int   `lab:"k" max:"4096" usage:"items per pop, powers of two"`
+	Costs       string  `lab:"costs" choices:"even,uneven|even|uneven" usage:"the cost distributions: even (32 each) and uneven (16, one in 64 costs 2048)"`
+	Pops        string  `lab:"pops" choices:"thread|warp|thread,warp" usage:"who pops: each thread, or lane 0 for its warp"`
+	H200        H200Set `lab:"h200" choices:"even|all|none" usage:"the H200 cells (4M items) whose simulator prediction goes beside the committed measurement"`
+	Predict     string  `lab:"predict"`
 }
