@@ -2,7 +2,6 @@ package counters
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -21,7 +20,7 @@ import (
 // the wall time of a run at load 6 to 7 (14.5 and 16.5 s), on another basis.
 const simWallTime = 8 * time.Second
 
-func init() { labs.Register(lab{}) }
+func init() { labs.Register(lab) }
 
 // Options configure Lab; the zero value runs the whole lab.
 type Options struct {
@@ -89,10 +88,9 @@ func (r *Report) String() string {
 	return labkit.ReportText(r.Tables(), "counters", r.Device.Name, r.Seconds)
 }
 
-type lab struct{}
-
-func (lab) Info() labs.Info {
-	return labs.Info{
+// lab is the counters lab as the registry knows it.
+var lab = labs.Define(labs.Definition[settings, *Report]{
+	Info: labs.Info{
 		Name:  "counters",
 		Title: "Sliced counters: slices, padding and the aggregation ladder",
 		Teaches: "one hot counter spread over k slices, packed in one 128-byte line or padded to a line each; " +
@@ -102,53 +100,43 @@ func (lab) Info() labs.Info {
 		Notebook:    "notebooks/counters.ipynb",
 		SimWallTime: simWallTime,
 		Exercise:    exercise(),
-	}
+	},
+	Defaults: settings{Threads: DefaultThreads, BlockSize: DefaultBlockSize, Slices: DefaultSlices(), Rungs: rungKeys(), Type: "u32", H200: Claim},
+	Valid:    map[string]func(int) error{"slices": func(k int) error { return validSlices(k) }},
+	Usage: map[string]string{
+		"rungs":   "the rungs to run, comma-separated: " + strings.ReplaceAll(rungKeys(), ",", ", "),
+		"predict": labkit.PredictUsage("modelled times and counters"),
+	},
+	Run: func(dev *gpu.Device, s settings, p labs.Progress) (*Report, error) {
+		o := Options{H200: s.H200, Sweep: SweepOptions{Threads: s.Threads, BlockSize: s.BlockSize, Slices: s.Slices,
+			Float: s.Type == "f32", Predict: s.Predict, Progress: p}}
+		if len(o.Sweep.Slices) == 0 {
+			return nil, fmt.Errorf("counters: slices: want at least one k")
+		}
+		var err error
+		if o.Sweep.Rungs, err = parseRungs(s.Rungs); err != nil {
+			return nil, err
+		}
+		return Lab(dev, o)
+	},
+})
+
+// settings are the lab's options, `warplab lab counters --set NAME=VALUE`.
+type settings struct {
+	Threads   int     `lab:"threads" max:"1<<24" usage:"threads of every launch, each adding 1"`
+	BlockSize int     `lab:"block-size" max:"1024" usage:"threads per block, a multiple of 32"`
+	Slices    []int   `lab:"slices" max:"1<<16" usage:"the numbers of slices k to sweep, powers of two"`
+	Rungs     string  `lab:"rungs"`
+	Type      string  `lab:"type" choices:"u32|f32" usage:"what the threads add: unsigned integers or floats"`
+	H200      H200Set `lab:"h200" choices:"claim|k32|k32-float|none" usage:"the H200 cells (16M threads) whose simulator prediction goes beside the committed measurement"`
+	Predict   string  `lab:"predict"`
 }
 
-func (lab) Options() []labs.Option {
+// rungKeys returns the keys of every rung, comma-separated.
+func rungKeys() string {
 	var keys []string
 	for _, r := range Rungs() {
 		keys = append(keys, r.Key())
 	}
-	return []labs.Option{
-		{Name: "threads", Kind: labs.Int, Default: strconv.Itoa(DefaultThreads), Max: maxThreads,
-			Usage: "threads of every launch, each adding 1"},
-		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: 1024,
-			Usage: "threads per block, a multiple of 32"},
-		{Name: "slices", Kind: labs.Ints, Default: labkit.JoinInts(DefaultSlices()), Max: maxSlices,
-			Usage: "the numbers of slices k to sweep, powers of two",
-			Valid: func(k int) error { return validSlices(k) }},
-		{Name: "rungs", Kind: labs.String, Default: strings.Join(keys, ","),
-			Usage: "the rungs to run, comma-separated: " + strings.Join(keys, ", ")},
-		{Name: "type", Kind: labs.String, Default: "u32", Choices: []string{"u32", "f32"},
-			Usage: "what the threads add: unsigned integers or floats"},
-		{Name: "h200", Kind: labs.String, Default: string(Claim), Choices: []string{string(Claim), string(K32), string(K32Float), string(NoH200)},
-			Usage: "the H200 cells (16M threads) whose simulator prediction goes beside the committed measurement"},
-		labkit.PredictOption("modelled times and counters"),
-	}
-}
-
-func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
-	var o Options
-	var err error
-	if o.Sweep.Threads, err = s.Int("threads"); err != nil {
-		return nil, err
-	}
-	if o.Sweep.BlockSize, err = s.Int("block-size"); err != nil {
-		return nil, err
-	}
-	if o.Sweep.Slices, err = s.Ints("slices"); err != nil {
-		return nil, err
-	}
-	if len(o.Sweep.Slices) == 0 {
-		return nil, fmt.Errorf("counters: slices: want at least one k")
-	}
-	if o.Sweep.Rungs, err = parseRungs(s.Text("rungs")); err != nil {
-		return nil, err
-	}
-	o.Sweep.Float = s.Text("type") == "f32"
-	o.H200 = H200Set(s.Text("h200"))
-	o.Sweep.Predict = s.Text("predict")
-	o.Sweep.Progress = p
-	return Lab(dev, o)
+	return strings.Join(keys, ",")
 }
