@@ -66,7 +66,7 @@
 // start event at once and waits for the launch to arrive, so the time
 // also holds the host's submission: on the H200 about 2.3 us more for an
 // empty kernel, and up to 20 us for the queue lab's launches from the
-// helper process (docs/evidence/2026-11-30-h200-queue-timing-gated).
+// helper process (calibration/evidence/2026-11-30-h200-queue-timing-gated).
 // A kernel's first launch in a context is never gated, since the driver
 // may load the kernel then and wait for the queued work, the gate
 // included; nor is a kernel whose gate once gave up (after 200 ms of the

@@ -204,7 +204,7 @@ func TestConformanceAfterFault(t *testing.T) {
 // microbenchmarks' launch.cu event_single row did (events around one
 // <<<1,32>>> launch, synchronised after each), to compare this launch path
 // with an nvcc build's: median 5.712 us, mean 6.006 us, min 4.480 us on
-// the H200 (docs/evidence/2026-11-29-h200-microbenchmarks/csv/launch.csv).
+// the H200 (calibration/evidence/2026-11-29-h200-microbenchmarks/csv/launch.csv).
 // ns/op is the host's whole launch-and-wait; the event times are reported
 // as median-us, mean-us and min-us. On an H200 a median over twice the
 // nvcc build's fails; on another GPU the figures are reported only. Run it
@@ -219,8 +219,8 @@ func BenchmarkLaunchLatency(b *testing.B) {
 
 // h200LaunchUs is nvcc's median for the same measurement on the H200
 // (launch.cu's event_single, 500 launches): ungated from
-// docs/evidence/2026-11-29-h200-microbenchmarks/csv/launch.csv, gated
-// from docs/evidence/2026-11-30-h200-queue-timing-gated/nvcc-launch-gate1.csv
+// calibration/evidence/2026-11-29-h200-microbenchmarks/csv/launch.csv, gated
+// from calibration/evidence/2026-11-30-h200-queue-timing-gated/nvcc-launch-gate1.csv
 // (ungated in that run: 5.024 us).
 var h200LaunchUs = map[string]float64{gpu.TimingUngated: 5.712, gpu.TimingGated: 2.688}
 

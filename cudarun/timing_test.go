@@ -32,7 +32,7 @@ var h200Day26 = []struct {
 
 // h200Day26Microbench is the same measurement from the project's
 // microbenchmarks, another nvcc build timed on this machine kind
-// (docs/evidence/2026-11-29-h200-microbenchmarks/summary.txt, "block 256", the
+// (calibration/evidence/2026-11-29-h200-microbenchmarks/summary.txt, "block 256", the
 // average of three passes of the same method). The two nvcc runs differ
 // by up to 22% (sumSharedAtomic at 16M: 0.7833 and 0.6552 ms; sumTreeAtomic
 // at 4096: 0.0072 and 0.0056 ms).
@@ -91,7 +91,7 @@ func withinTiming(mean, ref float64) bool {
 // take the same time. Both references were timed ungated (the events
 // recorded as the host submits the launch, with nothing else queued, so
 // that an idle GPU also times the submission: about 2.3 us on the H200,
-// docs/evidence/2026-11-30-h200-queue-timing-gated), so the device here
+// calibration/evidence/2026-11-30-h200-queue-timing-gated), so the device here
 // is ungated too (timing=ungated), not the default gated one. On an H200 each cell must be within the bound of one
 // of the two nvcc runs; on another GPU it reports the table, with the
 // H200's figures beside it, and compares nothing. It is a benchmark, not a

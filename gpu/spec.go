@@ -71,7 +71,7 @@ const (
 // timestamps the start event at once and then waits for the host to
 // submit the launch, which added 5 to 20 us to the queue lab's launches
 // on the H200, depending on the process that submits them
-// (docs/evidence/2026-11-30-h200-queue-timing-gated); the microbenchmarks
+// (calibration/evidence/2026-11-30-h200-queue-timing-gated); the microbenchmarks
 // (common.cuh's EvTimer) gate theirs the same way.
 const DefaultTiming = TimingGated
 

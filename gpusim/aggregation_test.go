@@ -6,7 +6,7 @@ import (
 )
 
 // TestCompilerAggregation checks the counters of nvcc's warp aggregation
-// as the simulator models it (docs/evidence/2026-11-30-h200-nvcc-atomics-sass.txt):
+// as the simulator models it (calibration/evidence/2026-11-30-h200-nvcc-atomics-sass.txt):
 // a ticket counter whose result every lane uses is one atomic per warp;
 // a per-lane value with the result used is aggregated in full warps only;
 // a data-dependent address never is. The tickets are the same either way.
@@ -65,7 +65,7 @@ __global__ void keyed(int n, const int* key, unsigned* c, unsigned* out) {
 // TestSharedPopcInc checks the model of nvcc's ATOMS.POPC.INC: a shared
 // atomicAdd of 1 whose result is unused adds each address's lane count at
 // once, so 256 threads on one shared address cost about what 256 addresses
-// do (docs/evidence/2026-11-29-h200-microbenchmarks/csv/atomics_shared.csv,
+// do (calibration/evidence/2026-11-29-h200-microbenchmarks/csv/atomics_shared.csv,
 // u32_atomic_one against u32_atomic_lane), while adding a per-lane value,
 // or using the result, serialises the lanes of an address. The counts are
 // the same either way.

@@ -3,7 +3,7 @@ package gpusim_test
 import "testing"
 
 // TestBarrierCostGrowsWithWarps checks a barrier's cost against the warps
-// it waits for (docs/evidence/2026-11-30-h200-microbench-blockq,
+// it waits for (calibration/evidence/2026-11-30-h200-microbench-blockq,
 // blockq.csv, bar loop at one block): __syncthreads back to back in one
 // block take 15.6 SM cycles each with 1 warp, 29.7 with 8 and 78.1 with
 // 32 on the H200, 13.6 + 2.015 cycles a warp. The h200 profile's barrier

@@ -10,7 +10,7 @@ import (
 
 // TestCASLoopFailures runs cas_wait.cu's CAS loop on the h200 profile at
 // the contentions the H200 measured it at and compares the failed
-// compares a warp with docs/evidence/2026-11-30-h200-cas-wait
+// compares a warp with calibration/evidence/2026-11-30-h200-cas-wait
 // (cas_wait.csv total): C = 4096 and 65,536 threads per word fit the
 // profile's Cost.CASOrderedCycles (within 20%), C = 256 and 4M are
 // validation (within 30%). Compared at issue, or in arrival order alone,

@@ -8,7 +8,7 @@ import (
 // TestBlockDispatch checks that an SM starts its blocks one at a time past
 // the first wave: 65,536 almost empty blocks take one dispatch time per
 // block per SM (the H200: 0.0446 to 0.0449 ms for blocks of 64 to 512
-// threads, 0.0623 ms for 1024, docs/evidence/2026-11-30-h200-cas-timeline-
+// threads, 0.0623 ms for 1024, calibration/evidence/2026-11-30-h200-cas-timeline-
 // sm-issue/csv/sm_issue.csv), while the T4 profile, which does not model
 // the dispatch, lets the freed slots refill independently.
 func TestBlockDispatch(t *testing.T) {

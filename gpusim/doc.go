@@ -69,7 +69,7 @@
 // misses and the granules every store touches. On the H200 the SMs' sector count
 // matches the profiler's exactly, and the hit rate and the busiest slice's
 // share agree within a few points where the SMs' traffic dominates
-// (l2ncu_test.go, docs/evidence/2026-11-30-h200-ncu-l2).
+// (l2ncu_test.go, calibration/evidence/2026-11-30-h200-ncu-l2).
 //
 // # Recorded SASS
 //
@@ -81,7 +81,7 @@
 // (the lab kernels recorded by warplab sass --record), once per module and
 // kernel, into engine.Config.ConstFirst; elsewhere (another source, macro
 // definitions, #include, fmad=false) it assumes the order that loads the
-// atomic's address first (docs/evidence/2026-12-01-h200-prolog).
+// atomic's address first (calibration/evidence/2026-12-01-h200-prolog).
 //
 // # Memory models
 //

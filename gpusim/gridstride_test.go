@@ -9,7 +9,7 @@ import (
 // TestGridStrideForms: a grid-stride loop costs the same whether its
 // stride is written in the loop (i += gridDim.x * blockDim.x) or kept in
 // a local, as on the H200, where nvcc hoists the product and runs either
-// loop one iteration a trip (docs/evidence/2026-11-30-h200-l1reuse/sass:
+// loop one iteration a trip (calibration/evidence/2026-11-30-h200-l1reuse/sass:
 // grid_sum). The model unrolled the local form by 4, with its loads in
 // flight together, and charged it a quarter of the other's block time.
 // The kernels are the engine's (internal/engine/testdata/stride.cu), whose

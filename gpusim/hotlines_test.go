@@ -10,7 +10,7 @@ import (
 // of 4096 per address takes 1.725 ms on the H200 with the groups 4 bytes
 // apart (32 to a line: the lines hot together are the few the current
 // blocks use) and 0.165 ms with one group per line (the same operations
-// over 32 times the lines), docs/evidence/2026-11-30-h200-hotlines,
+// over 32 times the lines), calibration/evidence/2026-11-30-h200-hotlines,
 // hotlines.csv sweep max_packed and max_padded at C = 4096. The packed row
 // is validation; the padded one is among those Cost.L2InFlight was fitted
 // to. A window of arrival time alone, as before, priced the packed row at

@@ -7,7 +7,7 @@ import "testing"
 // add waits for the previous add on its 32-byte sector, so k = 8 counters
 // (one sector) cost what one counter costs, while k = 32 (four sectors)
 // overlap and are markedly faster (the H200: 0.926, 0.926 and 0.510 ms,
-// docs/evidence/2026-11-30-h200-microbenchmarks-round2/csv/counters.csv,
+// calibration/evidence/2026-11-30-h200-microbenchmarks-round2/csv/counters.csv,
 // f32 warp packed). Integer adds issue at their own rate whichever
 // sectors they hit (0.389, 0.389, 0.369 ms there).
 func TestL2SectorChains(t *testing.T) {
@@ -61,7 +61,7 @@ __global__ void l2_stride(const unsigned* in, unsigned mask, unsigned stride, in
 // first touch of each 64-byte granule misses and the rest hit, so DRAM
 // moves the buffer once and the L2's sector rate, not DRAM, bounds the
 // time. The H200 measured 0.06306 ms
-// (docs/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/l1reuse.csv;
+// (calibration/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/l1reuse.csv;
 // a calibration cell: Cost.L2ReadGBps comes from it); without the L2 model
 // the simulator counted every reload as DRAM traffic and predicted 0.133.
 func TestL2Residency(t *testing.T) {
@@ -79,7 +79,7 @@ func TestL2Residency(t *testing.T) {
 	}
 	// Sectors: every load misses the L1 (17,301,504 of one word each);
 	// with the second partition's lookups Nsight Compute counts 17.4M
-	// and a 94.2% hit rate (docs/evidence/2026-11-30-h200-ncu-l2;
+	// and a 94.2% hit rate (calibration/evidence/2026-11-30-h200-ncu-l2;
 	// TestL2AgainstNsightCompute compares them).
 	if want := int64(grid * block * 64); c.L2Sectors < want || c.L2Sectors > want*21/20 {
 		t.Errorf("L2 sector accesses %d, want the %d loads' sectors and up to 5%% of partition lookups", c.L2Sectors, want)

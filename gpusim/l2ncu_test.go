@@ -12,8 +12,9 @@ import (
 )
 
 // ncuL2Dir holds Nsight Compute's L2 counters of l2probe.cu's launches on
-// the H200 (scripts/ncu-l2.sh).
-const ncuL2Dir = "../docs/evidence/2026-11-30-h200-ncu-l2/"
+// the H200 (calibration/scripts/ncu-l2.sh): copies of the CSVs of
+// calibration/evidence/2026-11-30-h200-ncu-l2 that these tests read.
+const ncuL2Dir = "testdata/ncu-l2/"
 
 // ncuRow is one launch's figures from the ncu CSVs.
 type ncuRow struct {
@@ -70,7 +71,7 @@ __global__ void hot_lines(float* c, unsigned k) {
 
 // TestL2AgainstNsightCompute runs l2probe.cu's launches on the H200
 // profile and compares the L2 model with what Nsight Compute measured
-// (docs/evidence/2026-11-30-h200-ncu-l2): the hit rate
+// (calibration/evidence/2026-11-30-h200-ncu-l2): the hit rate
 // (lts__t_sector_hit_rate), the sector accesses (lts__t_sectors) and the
 // busiest slice's share of them (lts__t_sectors.max / .sum). The hot_lines
 // rows are calibration (Profile.L2HashBytes comes from them); the others

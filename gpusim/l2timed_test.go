@@ -11,7 +11,7 @@ import (
 // atomics when they arrive. The same global atomics (one per bin per
 // block, as a privatised histogram merges) cost a launch their drain when
 // every block issues them after its work, as the H200's resident
-// histogram grid merges after its walk (docs/evidence/2026-11-30-h200-microbench-sharedq:
+// histogram grid merges after its walk (calibration/evidence/2026-11-30-h200-microbench-sharedq:
 // the merge adds 12.4 us to the walk at 4096 bins, where the merge alone
 // takes 19.1), and next to nothing when the blocks issue them before it:
 // the L2 drains them while the blocks work.

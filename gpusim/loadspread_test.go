@@ -7,7 +7,7 @@ import (
 
 // TestLoadSpreadByLine checks Cost.LoadSpreadCycles: on the h200 profile
 // a warp's load of its own line of one block's input comes back when the
-// line's L2 latency says (docs/evidence/2026-11-30-h200-l2sm: 259 to 342
+// line's L2 latency says (calibration/evidence/2026-11-30-h200-l2sm: 259 to 342
 // cycles by SM and line), so a block's warps reach the next instruction
 // apart; the lines of one 256-byte unit, and the units 512 bytes apart
 // (bit 9 of the address), come back together, as the H200's warps 0, 1, 4

@@ -9,7 +9,7 @@ import (
 // every 128-byte line they touch, lanes 128 bytes apart one granule a
 // line. The DRAM moves the same bytes for both, and on the H200 the
 // second takes 1.13 times as long (access.cu: 0.0685 and 0.0775 ms;
-// docs/evidence/2026-11-30-h200-ncu-sums-stride: 8.39M DRAM sectors each,
+// calibration/evidence/2026-11-30-h200-ncu-sums-stride: 8.39M DRAM sectors each,
 // at 90% and 78% of the DRAM's peak). The h200 profile prices the lone
 // granules by Cost.DRAMLoneGranuleFactor; the t4 profile, which does not
 // model it, prices the two alike.

@@ -95,20 +95,20 @@ func smMap(v []int) string {
 // Cost.FirstWaveJitterCycles (fitted to these rows: they are calibration),
 // and an SM's queued pops at the head bounded by Cost.HotLineQueuedPerSM
 // (fitted to the first 2,048's spread over the runs below and
-// docs/evidence/2026-12-01-h200-prolog-warps: without it the first 2,048
+// calibration/evidence/2026-12-01-h200-prolog-warps: without it the first 2,048
 // sit on 89 to 91 SMs, 1,753 to 1,776 on even SMs, up to 47 or 48).
-// docs/evidence/2026-11-30-h200-l2sm (l2sm.csv part first, launches 1 to
+// calibration/evidence/2026-11-30-h200-l2sm (l2sm.csv part first, launches 1 to
 // 4): the first 2,048 served sit on 103 to 107 SMs, median 20 to 23, up to
 // 39 to 41 on one, 1,787 to 1,803 of them on the even-numbered SMs; the
 // first 128 on 27 to 34 SMs, up to 12 to 14 on one, 127 or 128 on even
-// SMs (docs/evidence/2026-11-30-h200-queue-sm, queue_sm.csv, has the same
+// SMs (calibration/evidence/2026-11-30-h200-queue-sm, queue_sm.csv, has the same
 // shape with the items' work: 94 to 101 SMs, up to 35 to 38, at k = 64).
 // Evenly spread, as the simulator placed them before, every SM gets 15 or
 // 16 and the even SMs half; with the full JitterCycles (400) at the first
 // atomic, the first 128 sat on 47 to 51 SMs, up to 7 to 9 on one.
 //
 // These rows read the global timer (ordered) before the atomic, and the
-// read gathers the first pops: docs/evidence/2026-12-01-h200-firstpop
+// read gathers the first pops: calibration/evidence/2026-12-01-h200-firstpop
 // (firstpop.csv part first, launches 1 to 7) has the same first pop with
 // nothing before the atomic, as the labs' kernels, on 32 to 38 SMs, up to
 // 9 to 11, and the first 2,048 on 130 to 132 SMs, up to 28 to 30, 1,340
@@ -159,7 +159,7 @@ func countNonZero(v []int) int {
 
 // TestQueueWinnersPlacementBare records where the simulator's first pops
 // land against the H200's with nothing before the atomic
-// (docs/evidence/2026-12-01-h200-firstpop, firstpop.csv part first,
+// (calibration/evidence/2026-12-01-h200-firstpop, firstpop.csv part first,
 // kernel bare, launches 1 to 7: the first 128 on 32 to 38 SMs, up to 9 to
 // 11 on one; the first 2,048 on 130 to 132 SMs, up to 28 to 30). Nothing
 // was fitted to these rows. The busiest SM's share of the first 128 (what

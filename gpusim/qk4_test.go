@@ -10,7 +10,7 @@ import (
 )
 
 // qk4Src is qk4.cu's popping warps with the lab's item loop
-// (gpusim/profiles/testdata/microbench/qk4.cu, loop lab; the queue lab's
+// (calibration/microbench/qk4.cu, loop lab; the queue lab's
 // kernel file is prepended for costOf): store 0 is out[i] (st), 1 a store
 // never taken (none), 2 item j of batch b to out[j * (n / k) + b] (coal).
 // The template's store is a run-time argument here; every warp pops.
@@ -42,10 +42,10 @@ type qk4Row struct {
 	covered                        bool
 }
 
-// readQK4 reads docs/evidence/2026-12-01-h200-qk4/csv/qk4.csv.
+// readQK4 reads calibration/evidence/2026-12-01-h200-qk4/csv/qk4.csv.
 func readQK4(t *testing.T) []qk4Row {
 	t.Helper()
-	f, err := os.Open("../docs/evidence/2026-12-01-h200-qk4/csv/qk4.csv")
+	f, err := os.Open("testdata/qk4.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

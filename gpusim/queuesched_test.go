@@ -59,7 +59,7 @@ func spreadOf(v []uint32, sms, warpsPerBlock int) schedSpread {
 // the spread of each recorded launch at k.
 func h200SchedSpread(t *testing.T, part string, k int) []schedSpread {
 	t.Helper()
-	f, err := os.Open("../docs/evidence/2026-12-01-h200-queue-sched/csv/queue_sched.csv")
+	f, err := os.Open("testdata/queue_sched.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func h200SchedSpread(t *testing.T, part string, k int) []schedSpread {
 // TestQueueSchedulerSpread runs queue_sched.cu's kernel on the h200
 // profile at the queue lab's H200 size (4M items, 8 blocks of 256 a SM,
 // uneven costs) and sums the warps' critical paths and pops by scheduler,
-// as the program does on the H200 (docs/evidence/2026-12-01-h200-queue-sched).
+// as the program does on the H200 (calibration/evidence/2026-12-01-h200-queue-sched).
 // On the H200 a warp whose scheduler is busy pops less, so the schedulers'
 // work evens out (critical paths within 5 to 7% of the mean at k = 1)
 // while their pops spread (the busiest 1.21 to 1.31 of the mean). The

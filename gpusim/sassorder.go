@@ -16,7 +16,7 @@ var lookupSASS = sassorder.Lookup
 // a recording of this very source (an edited or a student's kernel), for
 // a program compiled with macro definitions or included files, and with
 // fmad=false, it is false: the copies' order, which loads the atomic's
-// address first (docs/evidence/2026-12-01-h200-prolog).
+// address first (calibration/evidence/2026-12-01-h200-prolog).
 func (m *module) constFirst(fn *cudac.Func) bool {
 	if v, ok := m.constFirsts[fn]; ok {
 		return v

@@ -3,7 +3,7 @@ package gpusim_test
 import "testing"
 
 // TestSharedQueueModeByArrival checks a block's shared float queue against
-// when its warps reach it (docs/evidence/2026-11-30-h200-microbench-blockq,
+// when its warps reach it (calibration/evidence/2026-11-30-h200-microbench-blockq,
 // blockq.csv, queue): 256 lanes whose warps arrive together run as a
 // convoy (the H200: 83.8 cycles a lane), and warps that arrive tens of
 // cycles apart interleave two successes per convoy interval (43.5 a lane;

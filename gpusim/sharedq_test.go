@@ -3,7 +3,7 @@ package gpusim_test
 import "testing"
 
 // TestSharedQueuesShareTheSM checks the shared float queue against the
-// blocks beside it on its SM (docs/evidence/2026-11-30-h200-microbench-sharedq,
+// blocks beside it on its SM (calibration/evidence/2026-11-30-h200-microbench-sharedq,
 // sharedq.csv, queue const): 256 lanes adding 1.0f into one shared float
 // run side by side at their latency with up to 4 blocks an SM (the H200:
 // 0.0139 ms at one block an SM, 0.0159 at four) and are bound by the SM's

@@ -6,7 +6,7 @@ import "testing"
 // blocks of 256 on each of the h200 profile's 132 SMs), four stores a group
 // to the same sectors of each lane or to four distinct lines, lanes 8 or
 // 32 words apart, against the H200's SM cycles a line request as sent,
-// less the launch (docs/evidence/2026-12-01-h200-store-merge/csv/
+// less the launch (calibration/evidence/2026-12-01-h200-store-merge/csv/
 // store_merge.csv, 132 SMs, bps 8, the least and most over groups of 1, 2
 // and 4 stores and 0, 8 and 32 FMAs between them; validation: nothing was
 // fitted to these rows). The simulator merges none of these stores; the

@@ -11,12 +11,12 @@ import (
 // each further partly written sector and StoreWholeSectorCycles (1.55) for
 // each further whole one: 80 cycles a warp store, where lanes 128 bytes
 // apart (32 lines of one sector each) take 128 and a coalesced store (one
-// line of four whole sectors) 8.65 (docs/evidence/2026-11-30-h200-queue-loop
+// line of four whole sectors) 8.65 (calibration/evidence/2026-11-30-h200-queue-loop
 // and -store-sm), counted over the SMs ("l2 writes"); the SM's own path
 // takes StorePathLineCycles (2.02) a line request, StorePathSectorCycles
 // (0.99) a further partly written sector and StorePathWholeSectorCycles
 // (0.63) a further whole one: 39.92, 64.64 and 3.91 cycles a warp store
-// (docs/evidence/2026-11-30-h200-queue-sm and -store-sm; "l1 stores"). The
+// (calibration/evidence/2026-11-30-h200-queue-sm and -store-sm; "l1 stores"). The
 // t4 profile does not price the store path.
 func TestStoreSectors(t *testing.T) {
 	const src = `

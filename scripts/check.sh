@@ -10,8 +10,15 @@
 #     stub) and gpu pass without cgo;
 #   - the repository stands alone: no source or document cites a path
 #     outside it or a course document by its file number (docs/measurements.md
-#     names the documents by title); docs/evidence/ is exempt, since it
-#     keeps runs as they were printed.
+#     names the documents by title); calibration/evidence/ is exempt, since it
+#     keeps runs as they were printed;
+#   - every compact copy of a GPU run's data that the module reads is the
+#     same as its source in calibration/evidence/ (the table between the
+#     "copies" markers of calibration/README.md);
+#   - no image gets the GPU runs: calibration/ is its own module and listed
+#     in .dockerignore, no Dockerfile line copies it, and no folder named
+#     evidence lies outside it (the Dockerfile copies the rest of the build
+#     context into the student image's source tree).
 #
 # scripts/test.sh runs it before go test; run it alone before a merge.
 set -euo pipefail
@@ -59,6 +66,31 @@ if grep -rnE 'shared/(reference|seeds)|[Ss]eed 00[0-9]|internal/(seeds)' \
 	--include='*.go' --include='*.md' --include='*.cu' --include='*.cuh' \
 	--include='*.sh' --include='*.ipynb' --exclude-dir=.git --exclude-dir=evidence . >&2; then
 	fail "the lines above cite a path outside the repository or a course document by number: cite docs/measurements.md and the document's title"
+fi
+
+step "compact copies of GPU runs match calibration/evidence/"
+copies=$(sed -n '/<!-- copies begin -->/,/<!-- copies end -->/p' calibration/README.md |
+	awk -F'|' 'NF > 3 && $2 ~ /`/ { gsub(/[ `]/, "", $2); gsub(/[ `]/, "", $3); print $2, $3 }')
+if [ -z "$copies" ]; then
+	fail "calibration/README.md has no table of copies between its copies markers"
+fi
+while read -r copy src; do
+	[ -n "$copy" ] || continue
+	if ! cmp -s "$copy" "calibration/$src"; then
+		fail "$copy is not the same as calibration/$src (copy it again, or fix calibration/README.md's row)"
+	fi
+done <<<"$copies"
+
+step "no image gets the GPU runs (calibration/)"
+[ -f calibration/go.mod ] || fail "calibration/go.mod is missing: calibration/ would be part of the module"
+grep -qxE '/?calibration/?' .dockerignore || fail ".dockerignore does not list calibration: the Dockerfile's COPY . . would put the GPU runs into the student image"
+if grep -nE '^[[:space:]]*(COPY|ADD)[[:space:]].*(calibration|evidence)' Dockerfile >&2; then
+	fail "the Dockerfile lines above copy GPU runs into an image"
+fi
+stray=$(git ls-files 2>/dev/null | grep -E '(^|/)evidence/' | grep -v '^calibration/' || true)
+if [ -n "$stray" ]; then
+	echo "$stray" | head -5 >&2
+	fail "files under a folder named evidence outside calibration/ (above): they would reach the image; move them to calibration/evidence/"
 fi
 
 if [ ${#failed[@]} -gt 0 ]; then

@@ -35,7 +35,7 @@
 #      (warm, --json, --cold) beside the lab's sweep at 4M; an endless
 #      kernel stopped by warplab run --timeout 2s.
 #
-# Copy the file into docs/evidence/ and add a row to its README.
+# Copy the file into calibration/evidence/ and add a row to its README.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

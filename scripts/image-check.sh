@@ -24,6 +24,12 @@ if python3 -c 'import socket; socket.create_connection(("1.1.1.1", 53), timeout=
 	die "the network is reachable: the checks must run offline"
 fi
 
+# No GPU runs in the image: calibration/ (the runs, their raw logs and the
+# programs that made them) stays out of the build context (.dockerignore).
+if stray=$(find "$WARPLAB_MODULE_DIR" \( -name calibration -o -name evidence \) -print -quit) && [ -n "$stray" ]; then
+	die "the image ships GPU runs: $stray (calibration/ must stay in .dockerignore)"
+fi
+
 # --- the start script -----------------------------------------------------------
 out=$(WARPLAB_START_DRY_RUN=1 warplab-start) || die "warplab-start failed"
 case "$out" in

@@ -177,7 +177,7 @@ func badInputs() []badInput {
 		{name: "lab plot unwritable", args: []string{"lab", "day26", "--device", "sim:t4", "--plot", "/proc/warplab-plots"}, code: 1, want: "--plot /proc/warplab-plots"},
 	}
 	// A 16-byte struct or vector moved from a 4-byte offset faults, as on
-	// the H200 (docs/evidence/2026-11-30-h200-cuda-subset-2.txt), whether
+	// the H200 (calibration/evidence/2026-11-30-h200-cuda-subset-2.txt), whether
 	// it is a float4, an aligned struct, a struct with a float4 member, a
 	// double2, copied by value into a call, or stored.
 	for _, kern := range []string{"vec", "aligned", "member", "dbl", "byValue", "store"} {

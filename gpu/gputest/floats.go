@@ -75,7 +75,7 @@ __global__ void cvt(const double* d, const float* f, long long* sl, unsigned lon
 // saturating at the type's range, negative to unsigned 0. A NaN gives 0
 // from a float to 32 bits, but the sign bit alone (0x80000000) from a
 // double to 32 bits and 0x8000000000000000 from either to 64 bits, as the
-// H200 does (docs/evidence/2026-11-30-h200-nan-conversions.txt).
+// H200 does (calibration/evidence/2026-11-30-h200-nan-conversions.txt).
 func testConversions(e *env) {
 	nan, inf := math.NaN(), math.Inf(1)
 	xs := []float64{1e300, -1e300, inf, -inf, nan, 0x1p63, -0x1p63, 1.8e19, 2e19, 0x1p64, -1.5, -0.75, 0.99,

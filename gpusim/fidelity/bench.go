@@ -37,9 +37,9 @@ const GeoMeanTarget = 1.15
 // queued), so that a cell of tens of microseconds holds the GPU's time
 // alone and not the host's submission of the launch.
 const (
-	BenchRun  = "docs/evidence/2026-11-30-h200-microbenchmarks-round2"
-	GatedRun  = "docs/evidence/2026-11-30-h200-microbenchmarks-gated2"
-	Gated3Run = "docs/evidence/2026-11-30-h200-microbench-gated3"
+	BenchRun  = "calibration/evidence/2026-11-30-h200-microbenchmarks-round2"
+	GatedRun  = "calibration/evidence/2026-11-30-h200-microbenchmarks-gated2"
+	Gated3Run = "calibration/evidence/2026-11-30-h200-microbench-gated3"
 )
 
 // Bench is one measured microbenchmark cell: a kernel launched as the H200

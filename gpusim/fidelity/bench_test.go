@@ -14,7 +14,9 @@ import (
 func TestBenchMeasurements(t *testing.T) {
 	files := map[string][]string{}
 	for _, b := range Benches() {
-		path := filepath.Join("..", "..", b.Dir(), "csv", b.CSV)
+		// testdata holds copies of the CSVs the cells quote, one folder
+		// a run, named as the run's folder under calibration/evidence.
+		path := filepath.Join("testdata", filepath.Base(b.Dir()), b.CSV)
 		lines, ok := files[path]
 		if !ok {
 			data, err := os.ReadFile(path)

@@ -147,7 +147,7 @@ func Benches() []Bench {
 			b.Role, b.Fits = Calibration, "the 64-byte DRAM granule (engine granuleShift)"
 		case 32:
 			// Its launch's ncu counters against stride 16's gave the
-			// factor (docs/evidence/2026-11-30-h200-ncu-sums-stride).
+			// factor (calibration/evidence/2026-11-30-h200-ncu-sums-stride).
 			b.Role, b.Fits = Calibration, "Cost.DRAMLoneGranuleFactor"
 		}
 		add(b)

@@ -98,7 +98,7 @@ func t4Table() Table {
 // same method: 3 warm-ups, the mean of 10 timed launches, the average of
 // three passes), timed gated as the labs and cudarun time a launch: the
 // project's microbenchmarks re-run on 2026-11-30
-// (docs/evidence/2026-11-30-h200-microbench-gated/csv/day26_blocksize.csv).
+// (calibration/evidence/2026-11-30-h200-microbench-gated/csv/day26_blocksize.csv).
 // Both earlier runs of the table (docs/measurements.md and the
 // microbenchmarks of 2026-11-29) were timed ungated, their launches
 // after nothing queued, so every cell also held the host's submission of
@@ -125,8 +125,8 @@ func h200Table() Table {
 	glob := []string{"Cost.GlobalCycles"}
 	return Table{
 		Name: "NVIDIA H200, Day 26 sums", Profile: "h200", Block: 256, RatioAt: 4194304,
-		Source: "the project's microbenchmarks, timed gated (docs/evidence/2026-11-30-h200-microbench-gated)",
-		Runs:   []string{"the microbenchmarks at 256 threads, gated (docs/evidence/2026-11-30-h200-microbench-gated/csv/day26_blocksize.csv)"},
+		Source: "the project's microbenchmarks, timed gated (calibration/evidence/2026-11-30-h200-microbench-gated)",
+		Runs:   []string{"the microbenchmarks at 256 threads, gated (calibration/evidence/2026-11-30-h200-microbench-gated/csv/day26_blocksize.csv)"},
 		Cells: []Cell{
 			cell("global", 4096, nil, 0.0100), cell("shared", 4096, shared, 0.0116),
 			cell("tree", 4096, fits(bar, small), 0.0035), cell("shuffle", 4096, glob, 0.0034),

@@ -3,7 +3,7 @@
 // loads a kernel parameter on the uniform path (ULDC) before the address of
 // the kernel's first global atomic (LDC). On the H200 that order delays the
 // SMs' first atomics and gathers the first pops of a work queue on fewer
-// SMs (docs/evidence/2026-12-01-h200-prolog and -prolog-warps); the copies
+// SMs (calibration/evidence/2026-12-01-h200-prolog and -prolog-warps); the copies
 // of a kernel that load the atomic's address first and the ULDC just
 // before the atomic do not. gpusim reads the answer into
 // engine.Config.ConstFirst.

@@ -45,7 +45,7 @@ func TestAnalyzeRecordedKernels(t *testing.T) {
 }
 
 // TestAnalyzeProlog checks the per-kernel table of
-// docs/evidence/2026-12-01-h200-prolog's README against its SASS.
+// calibration/evidence/2026-12-01-h200-prolog's README against its SASS.
 func TestAnalyzeProlog(t *testing.T) {
 	want := map[string]bool{"f_isslab": true, "f_issdesc": true, "f_span": true, "f_iss": false, "f_isspad": false, "f_bare": false}
 	fns := Functions(readTestdata(t, "prolog.sm_90.sass"))

@@ -42,7 +42,7 @@ func TestRawErrors(t *testing.T) {
 
 // TestEvidence reads every launch of the committed H200 run.
 func TestEvidence(t *testing.T) {
-	f, err := os.Open("../../docs/evidence/2026-11-30-h200-ncu-l2/ncu-core.csv")
+	f, err := os.Open("testdata/ncu-core.csv")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@
 //     aggregates it: the address is one the compiler can prove is the
 //     same for the whole warp, so it emits a vote, a popc, one atomic for
 //     the warp and a shuffle of the old value plus each lane's rank (the
-//     SASS is in docs/evidence/2026-11-30-h200-nvcc-atomics-sass.txt, and `warplab sass`
+//     SASS is in calibration/evidence/2026-11-30-h200-nvcc-atomics-sass.txt, and `warplab sass`
 //     shows it on a machine with the CUDA toolkit). compactBallot (a
 //     ballot and popc by hand) and compactAggInc (atomicAggInc) therefore
 //     gain nothing; compactHidden, the same kernel with the counter's

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -174,10 +173,12 @@ func TestModelNote(t *testing.T) {
 }
 
 // TestH200RowsAreEvidence holds every H200 row to its row of the
-// committed cas.csv it quotes, and the CSV's rows to the lab's.
+// committed cas.csv it quotes (a copy of
+// calibration/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/cas.csv),
+// and the CSV's rows to the lab's.
 func TestH200RowsAreEvidence(t *testing.T) {
-	const path = "docs/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/cas.csv"
-	data, err := os.ReadFile(filepath.Join("..", "..", path))
+	const path = "testdata/cas.csv"
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

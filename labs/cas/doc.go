@@ -24,7 +24,7 @@
 // threads per address and counts the CAS loop's retries (the simulator's
 // gpu.Counters.CASFailures: an atomicCAS whose compare failed), beside the
 // H200's rows (H200Rows, from
-// docs/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/cas.csv). On
+// calibration/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/cas.csv). On
 // the H200 the CAS loop is faster than the hardware atomicMax from 4,096
 // contenders per address (65,536: 1.14 vs 3.05 ms).
 //

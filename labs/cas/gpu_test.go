@@ -54,7 +54,7 @@ func TestOnGPU(t *testing.T) {
 }
 
 // knownMisses are the cells the h200 profile misses by more than 30% on
-// the H200 (docs/evidence), with why: none now. The CAS loop's time
+// the H200 (calibration/evidence), with why: none now. The CAS loop's time
 // follows its failed compares. The model compared a CAS when the warp
 // issued it and returned its result when the line had served the queue
 // ahead of it, so every warp's next trip waited for every other warp's
@@ -62,10 +62,10 @@ func TestOnGPU(t *testing.T) {
 // H200: 0.85), 2.1x the time. Now a CAS compares when its line serves it
 // and a load of the word waits behind the line's queue and reads it as
 // served (Cost.CASServed and Cost.CASOrderedCycles, from
-// docs/evidence/2026-11-30-h200-cas-wait): 0.92, 0.31 and 0.068 failed
+// calibration/evidence/2026-11-30-h200-cas-wait): 0.92, 0.31 and 0.068 failed
 // compares a thread at 4096, 65,536 and 4M contenders against the H200's
 // 0.85, 0.38 and 0.066, and 1.20, 0.88 and 1.00 of the measured times
-// (docs/evidence/2026-11-30-h200-cas-lab-gpu), the CAS loop faster than
+// (calibration/evidence/2026-11-30-h200-cas-lab-gpu), the CAS loop faster than
 // atomicMax from 4096 contenders on as on the H200.
 var knownMisses = map[string]string{}
 
@@ -73,12 +73,12 @@ var knownMisses = map[string]string{}
 // process. The CAS loop at 4M contenders (one address a whole launch)
 // took 0.2106 to 0.2258 ms in four test processes and 0.2982 and 0.3213
 // in two, on the same binary and the same data, at 20:16 to 21:15 UTC
-// (docs/evidence/2026-11-30-h200-cas-modes; cas.csv: 0.1928): every
+// (calibration/evidence/2026-11-30-h200-cas-modes; cas.csv: 0.1928): every
 // failed compare there comes from the first wave's warps, so its time
 // follows how the first wave starts, which this lab does not set. The
 // model prices the fast mode (0.2249 ms, 0.068 failed compares a thread
 // against the H200's 0.066).
 var modal = map[string]labtest.Modal{
 	"maxCAS at 4194304 contenders": {Ms: []float64{0.215, 0.31}, Priced: 0,
-		Why: "the H200 runs one address's CAS loop at 0.21 to 0.23 or 0.30 to 0.32 ms by process; why is not established (docs/evidence/2026-11-30-h200-cas-modes)"},
+		Why: "the H200 runs one address's CAS loop at 0.21 to 0.23 or 0.30 to 0.32 ms by process; why is not established (calibration/evidence/2026-11-30-h200-cas-modes)"},
 }

@@ -2,7 +2,7 @@ package cas
 
 // H200Row is one row of the H200 microbenchmark cas.cu (4,194,304
 // threads, 256 per block, median of 7 timed launches after 2 warm-ups,
-// timed gated): docs/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/cas.csv
+// timed gated): calibration/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/cas.csv
 // (the round-2 run timed them ungated). The
 // casCount rows are MaxCAS counting its failed compare-and-swaps.
 type H200Row struct {

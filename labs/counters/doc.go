@@ -6,7 +6,7 @@
 //
 // The course notes claim that slices sharing a 128-byte line serialise
 // like one counter, so that padding each slice to its own line is what
-// buys the speed-up. The H200 (docs/evidence/2026-11-30-h200-
+// buys the speed-up. The H200 (calibration/evidence/2026-11-30-h200-
 // microbenchmarks-gated2, counters.csv) says that holds when the 32 lanes
 // of a warp all add to one slice (Rung ByWarp: k = 32 packed 11.64 ms,
 // padded 1.59 ms), and fails when a warp's lanes spread over the slices of

@@ -63,5 +63,5 @@ func TestOnGPU(t *testing.T) {
 }
 
 // knownMisses are the cells the h200 profile misses by more than 30% on
-// the H200 (docs/evidence), with why.
+// the H200 (calibration/evidence), with why.
 var knownMisses = map[string]string{}

@@ -13,7 +13,7 @@ import (
 )
 
 // h200CSV is a verbatim copy of the H200's counters.csv from
-// docs/evidence/2026-11-30-h200-microbenchmarks-gated2 (a test keeps the
+// calibration/evidence/2026-11-30-h200-microbenchmarks-gated2 (a test keeps the
 // two the same): the same kernels, 16,777,216 threads, 256 per block,
 // each cell the median of 7 timed launches after 2 warm-ups, timed gated
 // (the round-2 run's ungated cells were up to 2.4 us slower).
@@ -22,7 +22,7 @@ import (
 var h200CSV string
 
 // H200Evidence names where the committed measurements come from.
-const H200Evidence = "docs/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/counters.csv"
+const H200Evidence = "calibration/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/counters.csv"
 
 // h200Threads and h200Block are the measured launches' shape.
 const (

@@ -174,7 +174,7 @@ func (t *BarrierTable) ReplaySpec(r BarrierRow) string {
 const (
 	H200BarrierLaunches = 20
 	H200BarrierWrong    = 0
-	H200BarrierSource   = "docs/evidence/2026-11-30-h200-gpu-evidence-all-labs.txt"
+	H200BarrierSource   = "calibration/evidence/2026-11-30-h200-gpu-evidence-all-labs.txt"
 )
 
 // WrongLaunches returns the launches whose counts were wrong.

@@ -17,7 +17,7 @@
 //
 // Each row carries the H200's time for the same kernel, input and bins
 // (16M elements; H200Rows quotes
-// docs/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/histshape.csv).
+// calibration/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/histshape.csv).
 // ShapeTable.Findings draws the lab's comparisons from it: the launch
 // shape (19x on the H200 for uniform bins), the course notes' rule that
 // interleaved partitioning wins when the merge is an atomicAdd (on the
@@ -48,11 +48,11 @@
 // each. The h200 profile prices a thread's contiguous chunk as the H200
 // runs it (the L1's line lookups, and the rereads that go to the L2 when
 // the blocks' shared memory leaves the L1 too little room; see
-// docs/evidence/2026-11-30-h200-microbenchmarks-gated2, l1reuse.csv), and
+// calibration/evidence/2026-11-30-h200-microbenchmarks-gated2, l1reuse.csv), and
 // each warp's shared count (ATOMS.POPC.INC) as at least 5.65 cycles of the
 // SM's shared-memory pipeline whatever banks it hits, so uniform, runs and
 // hot inputs cost the same there, as on the H200
-// (docs/evidence/2026-11-30-h200-microbench-sharedq); the Turing profiles have no
+// (calibration/evidence/2026-11-30-h200-microbench-sharedq); the Turing profiles have no
 // such measurement and over-price it, so the partitioning rows are read
 // from the H200's column.
 package histogram

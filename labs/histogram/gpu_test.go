@@ -49,11 +49,11 @@ func TestOnGPU(t *testing.T) {
 }
 
 // knownMisses are the cells the h200 profile misses by more than 30% on
-// the H200 (docs/evidence), with why. None now: the resident grid's merge
+// the H200 (calibration/evidence), with why. None now: the resident grid's merge
 // of 4096 bins, which its blocks issue together after their walks, was
 // 0.74 (uniform) and 0.76 (hot) of the H200 while the model priced the
 // L2's work beside the blocks; served when it arrives (Cost.L2Timed,
-// docs/evidence/2026-11-30-h200-mergeburst) it is 1.22 and 1.13 of
+// calibration/evidence/2026-11-30-h200-mergeburst) it is 1.22 and 1.13 of
 // -s5-labs.txt's 0.0441 and 0.0426 ms. The uniform cell sits near the
 // band's edge: the model drains that burst at about 12 lines at once,
 // the H200 at 15 to 24 (mergeburst.csv, drain rows at 4096 bins).

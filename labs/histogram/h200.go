@@ -12,9 +12,9 @@ type H200Row struct {
 }
 
 // H200Evidence is the file the H200 rows quote (a test keeps them the
-// same). The round-2 run (docs/evidence/2026-11-30-h200-microbenchmarks-round2)
+// same). The round-2 run (calibration/evidence/2026-11-30-h200-microbenchmarks-round2)
 // timed the same kernels ungated, each cell up to 2.6 us slower.
-const H200Evidence = "docs/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/histshape.csv"
+const H200Evidence = "calibration/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/histshape.csv"
 
 // H200N is the elements of every H200 row.
 const H200N = 1 << 24

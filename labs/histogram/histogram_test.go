@@ -227,9 +227,10 @@ func TestRegistered(t *testing.T) {
 }
 
 // TestH200RowsAreEvidence holds every H200 row to its row of the
-// committed CSV it quotes, and the CSV's rows to the lab's.
+// committed CSV it quotes (H200Evidence, copied to testdata/histshape.csv),
+// and the CSV's rows to the lab's.
 func TestH200RowsAreEvidence(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", H200Evidence))
+	data, err := os.ReadFile(filepath.Join("testdata", "histshape.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

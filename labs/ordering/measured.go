@@ -1,14 +1,14 @@
 package ordering
 
 // H200 is what the project's H200 measured with the same message-passing
-// test (docs/evidence/2026-11-30-h200-microbenchmarks-round2/csv/ordering.csv,
-// kernel gpusim/profiles/testdata/microbench/ordering.cu, nvcc 13.0, 528
+// test (calibration/evidence/2026-11-30-h200-microbenchmarks-round2/csv/ordering.csv,
+// kernel calibration/microbench/ordering.cu, nvcc 13.0, 528
 // pairs, 50 launches of 64 trials each). The microbenchmark has no
 // block-fence variant; its fourth variant published with a
 // cuda::atomic_ref store(release) and load(acquire). The block-fence row
 // is the lab's own mpBlockFence on the same H200 through NVRTC (warplab
 // lab ordering --device cuda, 528 pairs, 10 launches of 64 trials:
-// docs/evidence/2026-11-30-h200-ordering-scope.txt).
+// calibration/evidence/2026-11-30-h200-ordering-scope.txt).
 type H200 struct {
 	Variant string
 	Trials  int64

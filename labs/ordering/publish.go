@@ -236,7 +236,7 @@ func (t *PublishTable) Table() *charts.Table {
 	tab.AddNote("the H200's plain variant was stale every time because nvcc loaded the payload once, before the spin loop: nothing ordered it after the flag")
 	for _, r := range t.Rows {
 		if r.Variant == RelAcq {
-			tab.AddNote("the H200's release-acquire figure is the microbenchmark's cuda::atomic_ref store(release)/load(acquire) variant (gpusim/profiles/testdata/microbench/ordering.cu), which publishes as mpRelAcq does")
+			tab.AddNote("the H200's release-acquire figure is the microbenchmark's cuda::atomic_ref store(release)/load(acquire) variant (calibration/microbench/ordering.cu), which publishes as mpRelAcq does")
 		}
 	}
 	for _, r := range t.Rows {

@@ -65,7 +65,7 @@ func (o *ScopeOptions) resolve() error {
 const (
 	H200ScopeLaunches = 50
 	H200ScopeShort    = 0
-	H200ScopeSource   = "docs/evidence/2026-11-30-h200-ordering-scope.txt"
+	H200ScopeSource   = "calibration/evidence/2026-11-30-h200-ordering-scope.txt"
 )
 
 // ScopeRow is one kernel's launches.

@@ -3,7 +3,7 @@
 // of even and uneven cost.
 //
 // The course notes say that batching makes the atomic rate fall by k. The
-// H200 (docs/evidence/2026-11-30-h200-microbench-gated3, queue.csv:
+// H200 (calibration/evidence/2026-11-30-h200-microbench-gated3, queue.csv:
 // 4M items, 1056 blocks of 256) says more: with even costs the time falls
 // from k = 1 (0.107 ms) to k = 4..8 (0.035 ms) and then rises again (0.93
 // ms at k = 4096), because the batches become too few to keep the threads

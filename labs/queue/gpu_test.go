@@ -94,9 +94,9 @@ func checkRising(t *testing.T, tab *queue.SweepTable, c queue.Costs, what string
 }
 
 // knownMisses are the cells the h200 profile misses by more than 30% on
-// the H200 (docs/evidence), with why: none. Even k = 1,024, listed until
+// the H200 (calibration/evidence), with why: none. Even k = 1,024, listed until
 // the simulator read the kernel's constant-load order from its recorded
 // SASS (gpusim/sassorder, Cost.FirstWaveConstStretch) and bounded an SM's
 // pops queued at the head (Cost.HotLineQueuedPerSM), read 0.70 to 0.79
-// (docs/evidence/2026-12-01-h200-prolog, -prolog-warps).
+// (calibration/evidence/2026-12-01-h200-prolog, -prolog-warps).
 var knownMisses = map[string]string{}

@@ -13,7 +13,7 @@ import (
 )
 
 // h200CSV is a verbatim copy of the H200's queue.csv from
-// docs/evidence/2026-11-30-h200-microbench-gated3 (a test keeps the two
+// calibration/evidence/2026-11-30-h200-microbench-gated3 (a test keeps the two
 // the same): 4,194,304 items, 1056 blocks of 256 threads (8 per SM), each
 // cell the median of 7 launches after 2 warm-ups, timed gated as the lab
 // times its own (the round-2 run's ungated figures are within 1% but at
@@ -23,7 +23,7 @@ import (
 var h200CSV string
 
 // H200Evidence names where the committed measurements come from.
-const H200Evidence = "docs/evidence/2026-11-30-h200-microbench-gated3/csv/queue.csv"
+const H200Evidence = "calibration/evidence/2026-11-30-h200-microbench-gated3/csv/queue.csv"
 
 // h200LabCSV is a verbatim copy of H200LabEvidence: the lab's own kernels
 // (kernels/queue.cu, whose runtime item costs nvcc cannot specialise as it
@@ -34,13 +34,13 @@ const H200Evidence = "docs/evidence/2026-11-30-h200-microbench-gated3/csv/queue.
 // from host zeros, as gpu.Buffer.Zero does. Ungated, the same launches
 // took 5 to 20 us longer through warplab than through nvcc's harness:
 // the host's submission of the launch, timed by an idle GPU
-// (docs/evidence/2026-11-30-h200-queue-timing-gated/README.md).
+// (calibration/evidence/2026-11-30-h200-queue-timing-gated/README.md).
 //
 //go:embed h200/queue_lab.csv
 var h200LabCSV string
 
 // H200LabEvidence names where the lab's own kernels were measured.
-const H200LabEvidence = "docs/evidence/2026-11-30-h200-queue-timing-gated/nvcc-queue_lab-gate1-copy.csv"
+const H200LabEvidence = "calibration/evidence/2026-11-30-h200-queue-timing-gated/nvcc-queue_lab-gate1-copy.csv"
 
 const (
 	h200Items  = 1 << 22
@@ -253,7 +253,7 @@ func (t *FidelityTable) Table() *charts.Table {
 			"Which SMs win is settled in the launch's first 150 ns, by how soon each SM's warps have the kernel's parameters from the constant bank: " +
 			"as ptxas orders this kernel's constant loads (a uniform load ahead of the head's address), the H200's busiest SM wins 12 to 23 of the 128 batches at k = 1,024 (17 or 18 typically), where copies that load the head first give it 10 to 16 (12). " +
 			"The simulator reads that order from the kernel's SASS as recorded on a GPU (gpusim/sassorder) and starts the SMs further apart for it; edit the kernel and, until it is recorded again, it starts them as for the copies " +
-			"(docs/evidence/2026-12-01-h200-prolog, -prolog-warps).")
+			"(calibration/evidence/2026-12-01-h200-prolog, -prolog-warps).")
 	}
 	return tab
 }

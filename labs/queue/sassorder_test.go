@@ -9,7 +9,7 @@ import (
 // TestRecordedSASS checks that the simulator finds the lab's kernels'
 // recorded SASS (gpusim/sassorder/sm_90) and reads the order the H200's
 // ptxas gave them: the memory descriptor's ULDC before the head's LDC
-// (docs/evidence/2026-12-01-h200-prolog). It fails when queue.cu changes
+// (calibration/evidence/2026-12-01-h200-prolog). It fails when queue.cu changes
 // without its kernels being re-recorded.
 func TestRecordedSASS(t *testing.T) {
 	src := []byte(Kernels().Text)

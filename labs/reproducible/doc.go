@@ -38,7 +38,7 @@
 // Predict models each sum at 4,194,304 (or 16,777,216) elements on the
 // simulator's h200 profile and sets it beside the H200's measured medians
 // (H200Rows quotes
-// docs/evidence/2026-11-30-h200-microbench-gated3/csv/reproducible.csv),
+// calibration/evidence/2026-11-30-h200-microbench-gated3/csv/reproducible.csv),
 // timed as they were: reproducible.cu times the two launches of a
 // two-pass sum between one pair of events, so the second, queued behind
 // the first, costs the GPU's dispatch of a queued kernel and not a second

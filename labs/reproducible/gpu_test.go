@@ -82,7 +82,7 @@ func TestOnGPU(t *testing.T) {
 // knownMisses are the sums the h200 profile misses by more than 30% on
 // the H200 when each launch is timed by its own events, as the lab times
 // them, with the reason. None now: the gated run of 2026-11-30
-// (docs/evidence/2026-11-30-h200-gpu-evidence-final-labs-2.txt) measured
+// (calibration/evidence/2026-11-30-h200-gpu-evidence-final-labs-2.txt) measured
 // the two-pass sums at 0.0251 and 0.0256 ms and the fixed-point sum at
 // 0.0202, where the h200 profile modelled 1.35, 1.34 and 1.31 times
 // those; with the engine's scoreboard (Cost.Scoreboard: a block tree's
@@ -91,5 +91,5 @@ func TestOnGPU(t *testing.T) {
 // excess is the second pass, one block's loads of partials the first pass
 // left in the L2, priced at Cost.GlobalCycles a round trip where ncu saw
 // about 230 SM cycles of scoreboard wait a trip
-// (docs/evidence/2026-11-30-h200-ncu-sums-stride).
+// (calibration/evidence/2026-11-30-h200-ncu-sums-stride).
 var knownMisses = map[string]string{}

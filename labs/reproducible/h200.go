@@ -14,7 +14,7 @@ import (
 // H200Row is one row of the H200 microbenchmark reproducible.cu: 20 runs
 // of one sum after 3 warm-ups, each into a fresh accumulator, 256 threads
 // per block, timed gated (cudarun's method), from
-// docs/evidence/2026-11-30-h200-microbench-gated3/csv/reproducible.csv.
+// calibration/evidence/2026-11-30-h200-microbench-gated3/csv/reproducible.csv.
 type H200Row struct {
 	Method   Method  `json:"method"`
 	N        int     `json:"n"`

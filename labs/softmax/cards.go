@@ -19,10 +19,10 @@ var notes = Quote{Card: "14-SM Turing GeForce (sm_75)", Label: "Turing, 14 SMs (
 	Source: "the atomics-vs-warp-shuffle course notes (online softmax)"}
 
 // H200Microbench returns the project's H200 measurement of the same pair at
-// four sizes (docs/evidence/2026-11-30-h200-microbench-gated/csv/softmax.csv:
+// four sizes (calibration/evidence/2026-11-30-h200-microbench-gated/csv/softmax.csv:
 // 256 threads per block, the mean of 10 timed launches after 3 warm-ups,
 // CUDA 13.0), timed gated as the labs time a launch on a GPU. The earlier
-// run (docs/evidence/2026-11-29-h200-microbenchmarks/csv/softmax.csv) was
+// run (calibration/evidence/2026-11-29-h200-microbenchmarks/csv/softmax.csv) was
 // ungated: its launches followed nothing queued, so each also timed the
 // host's submission, 2 to 4 us (the shuffle at 65536: 0.0072 ms ungated,
 // 0.0037 gated).

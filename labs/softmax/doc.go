@@ -36,10 +36,10 @@
 // H200 up to four blocks an SM run their queues side by side; eight share
 // the SM's shared-memory pipeline and take about 12.5 cycles a lane, which
 // the h200 profile prices. One block's queue runs in one of two modes, by
-// when its warps reach it (docs/evidence/2026-11-30-h200-microbench-blockq):
+// when its warps reach it (calibration/evidence/2026-11-30-h200-microbench-blockq):
 // together, a convoy; tens of cycles apart, twice as fast. The warps here
 // arrive when their loads of x return, which depends on where x lies in
-// physical memory (docs/evidence/2026-11-30-h200-l2line: 41 of 128
+// physical memory (calibration/evidence/2026-11-30-h200-l2line: 41 of 128
 // placements fast), so Placements runs the three kernels at one block on
 // several placements of x, the same offsets on the simulator and a GPU,
 // and reports each kernel's least, median and largest time and which

@@ -129,7 +129,7 @@ func clearlyFastest(r softmax.Row) bool {
 }
 
 // knownMisses are the cells the h200 profile misses by more than 30% on
-// the H200 (docs/evidence), with why: none now.
+// the H200 (calibration/evidence), with why: none now.
 var knownMisses = map[string]string{}
 
 // modal are the sweep's cells the H200 runs in one of two modes by where
@@ -137,7 +137,7 @@ var knownMisses = map[string]string{}
 // block's shared float queue (ATOMS.CAST.SPIN) as a convoy, 83.8 SM cycles
 // a lane, when its warps reach the loop within about 35 cycles of each
 // other, and at 43.5 a lane when they arrive further apart
-// (docs/evidence/2026-11-30-h200-microbench-blockq); the warps arrive
+// (calibration/evidence/2026-11-30-h200-microbench-blockq); the warps arrive
 // when their loads of x return, and the L2 returns some lines tens of
 // cycles later than others, so the mode follows where x lies: in blockq,
 // 4 of 16 blocks' worth of x ran fast in every launch and 12 slow, and in
@@ -154,5 +154,5 @@ var knownMisses = map[string]string{}
 // kernel on 16 placements, whose median is checked as an ordinary cell.
 var modal = map[string]labtest.Modal{
 	"n=256 shared": {Ms: []float64{0.0089, 0.0141}, Priced: 0,
-		Why: "one block's shared float queue runs fast or as a convoy by where x lies (docs/evidence/2026-11-30-h200-microbench-blockq, -blockq-2, -l2line); the model prices the fast mode at this placement"},
+		Why: "one block's shared float queue runs fast or as a convoy by where x lies (calibration/evidence/2026-11-30-h200-microbench-blockq, -blockq-2, -l2line); the model prices the fast mode at this placement"},
 }

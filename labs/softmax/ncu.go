@@ -23,7 +23,7 @@ var ncuCoreCSV string
 var ncuProbeCSV string
 
 // NCUEvidence names where the L2 figures come from.
-const NCUEvidence = "docs/evidence/2026-11-30-h200-ncu-l2"
+const NCUEvidence = "calibration/evidence/2026-11-30-h200-ncu-l2"
 
 // ncuKernels maps l2probe.cu's kernel names to the lab's.
 var ncuKernels = map[string]Kernel{"denomAtomic": Atomic, "denomShared": Shared, "denomShuffle": Shuffle}

@@ -15,7 +15,7 @@ import (
 // kernel runs its queue in one of two modes on the H200, picked by when
 // its warps reach it, which follows when the L2 returns each warp's line
 // of x: where x lies in memory picks the mode
-// (docs/evidence/2026-11-30-h200-microbench-blockq and -blockq-2). One
+// (calibration/evidence/2026-11-30-h200-microbench-blockq and -blockq-2). One
 // placement is a lottery on the GPU and in the model alike; the
 // placement table runs the one-block cells on many.
 
@@ -31,7 +31,7 @@ const MaxPlacements = 256
 // midpoint of the two: the H200's two modes of one block's shared queue
 // are 1.4 to 1.6 times apart (0.0086 to 0.0102 ms against 0.0141), its
 // launches of one placement within a few percent, and a placement whose
-// launches mix the modes falls between (docs/evidence/2026-11-30-h200-l2line).
+// launches mix the modes falls between (calibration/evidence/2026-11-30-h200-l2line).
 const ModeGap = 1.2
 
 // PlacementOptions configure Placements; the zero value runs the default

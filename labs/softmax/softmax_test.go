@@ -255,7 +255,7 @@ func TestExerciseThroughRegistry(t *testing.T) {
 // TestPlacements runs one block of each kernel on the h200 profile over
 // the default placements of its input: every sum right, the atomic and
 // shuffle kernels in one mode, and the shared kernel's median a convoy,
-// as the H200's is (docs/evidence/2026-11-30-h200-l2line: 87 of 128
+// as the H200's is (calibration/evidence/2026-11-30-h200-l2line: 87 of 128
 // blocks' worth slow; -microbench-blockq: 12 of 16; -blockq-2: 16 of 16),
 // with at least one placement fast. The sweep's own placement of n = 256
 // runs fast in the model: the GPU test lists that cell as modal with the

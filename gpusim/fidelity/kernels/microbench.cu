@@ -1,5 +1,5 @@
 // The round-2 microbenchmark kernels, as the H200 ran them
-// (gpusim/profiles/testdata/microbench/*.cu), in the CUDA subset the
+// (calibration/microbench/*.cu), in the CUDA subset the
 // simulator runs: the same arithmetic and access patterns, with the
 // templates written out per type.
 

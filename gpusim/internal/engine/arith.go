@@ -134,7 +134,7 @@ func fmaxF64(x, y float64) float64 {
 
 // Float to integer conversions truncate toward zero and saturate, as PTX
 // cvt.rzi does. A NaN gives what the H200 gives
-// (docs/evidence/2026-11-30-h200-nan-conversions.txt): 0 from a float to a
+// (calibration/evidence/2026-11-30-h200-nan-conversions.txt): 0 from a float to a
 // 32-bit integer, the bit pattern 0x80000000 from a double to a 32-bit
 // integer (d2I32, d2U32), and 0x8000000000000000 from either to a 64-bit
 // integer.

@@ -211,12 +211,12 @@ func (s *atomStats) record(x *exec, w *warp, g *atomGroup, agg, used, floatAdd b
 // operations on one of its addresses times the integer operation time
 // (L2OpInt); its lanes' operations times the per-address time (on the
 // H200, 32 lanes on 16 addresses of one line, two each, take as long as 32
-// lanes on 32 addresses: docs/evidence/2026-11-30-h200-aggregation-lab.txt,
+// lanes on 32 addresses: calibration/evidence/2026-11-30-h200-aggregation-lab.txt,
 // bucketAtomic at 16 and 32 keys per warp); and the sum over its 32-byte
 // sectors of the most operations on one address there times the
 // per-sector time (a line's sectors are served one after another, so lanes
 // scattered over a line cost more than lanes on consecutive words:
-// docs/evidence/2026-11-30-h200-microbenchmarks-round2, histshape.csv).
+// calibration/evidence/2026-11-30-h200-microbenchmarks-round2, histshape.csv).
 //
 // An operation reads, modifies and writes its sector, and the next
 // operation on the sector waits for its result: a sector's operations are

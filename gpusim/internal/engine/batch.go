@@ -291,7 +291,7 @@ func globalLoad(in *ir.Inst) bool {
 // pop). Its warp-uniform global loads are then ordered like its atomics:
 // a plain load may legally return an older value, but on a GPU it returns
 // what the L2 holds when the load gets there, and a CAS loop's failures
-// depend on it (docs/evidence/2026-11-30-h200-cas-timeline-sm-issue: the
+// depend on it (calibration/evidence/2026-11-30-h200-cas-timeline-sm-issue: the
 // later a warp of a group starts, the fewer of its lanes read the initial
 // value and the fewer CAS it fails).
 func usesAtomicResults(k *ir.Kernel) bool {

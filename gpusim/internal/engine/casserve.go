@@ -10,10 +10,10 @@ import (
 // on one word does not compare when the warp issues it but when the
 // word's line in the L2 serves it, often long after: the line serves one
 // transaction at a time (0.731 ns a lane, failing or not:
-// docs/evidence/2026-11-30-h200-cas-wait, cas_wait.csv lane), and a
+// calibration/evidence/2026-11-30-h200-cas-wait, cas_wait.csv lane), and a
 // contended word's line has a queue. Warps of a CAS loop whose load comes
 // microseconds after their group's first CAS still read the initial value
-// (docs/evidence/2026-11-30-h200-cas-timeline-sm-issue), and their loads
+// (calibration/evidence/2026-11-30-h200-cas-timeline-sm-issue), and their loads
 // of the word wait too, a median 11,000 to 19,000 cycles at 4096 to
 // 65,536 threads per word (cas_wait.csv pct). So the engine takes such a
 // CAS in two steps, both at the global scheduler in virtual-time order:

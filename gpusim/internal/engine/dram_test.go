@@ -100,7 +100,7 @@ func TestDRAMBytesSeq(t *testing.T) {
 // TestDRAMLoneGranules: the strided reads of access.cu, one lane per
 // element at 32, 64 and 128 bytes apart, read every granule of the lines
 // they touch at 32 and 64 bytes and one granule a line at 128
-// (docs/evidence/2026-11-30-h200-ncu-sums-stride: the same DRAM sectors at
+// (calibration/evidence/2026-11-30-h200-ncu-sums-stride: the same DRAM sectors at
 // 64 and 128, at 90% and 78% of the DRAM's peak).
 func TestDRAMLoneGranules(t *testing.T) {
 	for _, c := range []struct{ apart, bytes, lone int64 }{{4, 128, 0}, {32, 1024, 0}, {64, 2048, 0}, {128, 2048, 2048}, {256, 2048, 2048}} {

@@ -235,7 +235,7 @@ type Config struct {
 	// is on file, the caller reads it there (gpusim/sassorder.go); false
 	// where it is not. The SMs then reach their first atomic later the
 	// later they fetch the launch's parameter bank
-	// (docs/evidence/2026-12-01-h200-prolog, -prolog-warps).
+	// (calibration/evidence/2026-12-01-h200-prolog, -prolog-warps).
 	ConstFirst bool
 	// Seed seeds the jitter that orders the warps' observable accesses;
 	// Order says whether that jitter is used at all.

@@ -134,14 +134,14 @@ func exactSectors(base uint64, offs *[32]uint64, mask uint32, size uint64) int64
 
 // granuleShift gives the DRAM's access granularity, 64 bytes: the H200's
 // strided reads, timed gated
-// (docs/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/access.csv:
+// (calibration/evidence/2026-11-30-h200-microbenchmarks-gated2/csv/access.csv:
 // 0.0370 ms with lanes 32 bytes apart, 0.0685 at 64, 0.0775 at 128; the
 // ungated round-2 run's 0.0390, 0.0701, 0.0790 say the same) slow down
 // until lanes are 64 bytes apart, not 32, and its naive
 // transpose, whose lanes each store 4 bytes of their own 64-byte granule,
 // takes the time of moving the whole granules. ncu counts the same DRAM
 // sectors at 64 and 128 bytes apart
-// (docs/evidence/2026-11-30-h200-ncu-sums-stride); what makes 128 slower
+// (calibration/evidence/2026-11-30-h200-ncu-sums-stride); what makes 128 slower
 // is that a line gives one granule, not two (the cost model's
 // Cost.DRAMLoneGranuleFactor, on the lone bytes dramBytes returns).
 const granuleShift = 6

@@ -11,7 +11,7 @@ import (
 // SM whose warps all wait at a work queue's head issues its atomics about
 // one each 75 to 150 ns once the head's queue is long, near its share of
 // the line's service, and the first 2,048 served sit on 121 to 132 SMs
-// (docs/evidence/2026-12-01-h200-prolog-warps), where a line that served
+// (calibration/evidence/2026-12-01-h200-prolog-warps), where a line that served
 // its queue in arrival order would give an SM whose warps arrived first
 // all of them. Machine.HotLineQueued bounds the atomics one SM holds
 // queued at one line and not yet started: a warp whose atomic would be

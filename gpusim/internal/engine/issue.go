@@ -11,7 +11,7 @@ import (
 // the code (loop, func, endif, ...) with instructions nvcc turns into
 // nothing. And nvcc unrolls an innermost counted loop (for (j = 0; j < c;
 // ++j) with a loop-invariant bound): the SASS of the queue microbenchmark's
-// FMA loop (docs/evidence) issues its compare-and-branch and its counter
+// FMA loop (calibration/evidence) issues its compare-and-branch and its counter
 // update once per unrolled body, not once per iteration. Counting the IR's
 // instructions as issue slots made an FMA loop cost five slots per FMA
 // where the GPU spends under two. The rules below bring the labs' hot
@@ -163,10 +163,10 @@ func countedLoop(code []ir.Inst, p int) (ind int, ok bool) {
 // constReg reports whether every definition of r in code is a constant
 // (movi): a step the compiler knows. nvcc does not unroll a loop whose
 // step is a run-time value, even a loop-invariant one: the grid-stride
-// loops of docs/evidence/2026-11-30-h200-l1reuse/sass/l1reuse.sm_90.sass
+// loops of calibration/evidence/2026-11-30-h200-l1reuse/sass/l1reuse.sm_90.sass
 // (grid_sum, i += gridDim.x * blockDim.x: one LDG a trip, the stride's
 // IMAD hoisted above the loop) and of
-// docs/evidence/2026-11-30-h200-mergeburst/sass/mergeburst.sm_90.sass (the
+// calibration/evidence/2026-11-30-h200-mergeburst/sass/mergeburst.sm_90.sass (the
 // walk and the b += blockDim.x loops) run one iteration a trip, where the
 // constant-step loops beside them (seq_sum's i++: 4 LDG a trip) are
 // unrolled.
@@ -206,7 +206,7 @@ func aluOnly(body []ir.Inst) bool {
 // them, on constants and on values the loop does not change, outside any
 // branch in the body. The grid-stride loop's i += gridDim.x * blockDim.x
 // is one IADD3 a trip on the H200, its IMAD above the loop
-// (docs/evidence/2026-11-30-h200-l1reuse/sass/l1reuse.sm_90.sass,
+// (calibration/evidence/2026-11-30-h200-l1reuse/sass/l1reuse.sm_90.sass,
 // grid_sum), where the IR reads both registers and multiplies them every
 // trip.
 func hoist(code []ir.Inst, w []float64) {
@@ -297,7 +297,7 @@ func isInt(k cudac.Kind) bool {
 //     body with an atomic (which nvcc does not predicate; see bracketed), is
 //     bracketed by a BSSY before it and a BSYNC where its lanes reconverge:
 //     m.converge more a trip. histshape's merge loop
-//     (docs/evidence/2026-11-30-h200-microbenchmarks-gated2/sass/histshape.sm_90.sass,
+//     (calibration/evidence/2026-11-30-h200-microbenchmarks-gated2/sass/histshape.sm_90.sass,
 //     priv_small: BSSY B0, LDS, ISETP, @!P0 BRA, REDG, BSYNC B0 a bin) is
 //     9 SASS a trip for an empty bin where the IR has 7.
 //   - An unrolled counted loop whose trip count is known only at run time
@@ -307,7 +307,7 @@ func isInt(k cudac.Kind) bool {
 //     remainder, m.remainder more each time the loop is entered, on its
 //     first test (the queue lab's FMA loop, 17 SASS beside its FFMAs and
 //     the bottom tests of its 16-FFMA body where the IR has one looptest:
-//     docs/evidence/2026-11-30-h200-queue-nvrtc-vs-nvcc/sass/nvrtc-lab-popThread.sass,
+//     calibration/evidence/2026-11-30-h200-queue-nvrtc-vs-nvcc/sass/nvrtc-lab-popThread.sass,
 //     0x970 to 0xcd0).
 func brackets(code []ir.Inst, m issueModel) map[int]float64 {
 	out := map[int]float64{}

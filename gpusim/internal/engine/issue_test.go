@@ -141,7 +141,7 @@ func TestLines(t *testing.T) {
 
 // TestRuntimeStepNotUnrolled: nvcc unrolls a loop of constant step and
 // not one whose step is known only at run time, loop-invariant or not
-// (grid_sum and seq_sum in docs/evidence/2026-11-30-h200-l1reuse/sass):
+// (grid_sum and seq_sum in calibration/evidence/2026-11-30-h200-l1reuse/sass):
 // a grid-stride loop is one iteration a trip however its stride is
 // written.
 func TestRuntimeStepNotUnrolled(t *testing.T) {
@@ -165,7 +165,7 @@ func TestRuntimeStepNotUnrolled(t *testing.T) {
 
 // TestHoist: in a grid-stride loop nvcc issues the stride's product above
 // the loop (one IADD3 a trip steps i: grid_sum in
-// docs/evidence/2026-11-30-h200-l1reuse/sass), so the loop body's reads
+// calibration/evidence/2026-11-30-h200-l1reuse/sass), so the loop body's reads
 // of gridDim and blockDim and their product issue nothing, and the
 // in-step and local forms issue the same per trip; the induction update,
 // the load and the sum still issue.

@@ -11,7 +11,7 @@ import (
 // serves from what it holds (a hit), which it must fetch from DRAM (a
 // miss), and how its sector accesses spread over the L2's slices, counted
 // as Nsight Compute's lts__t_sectors and lts__t_sector_hit_rate count them
-// (docs/evidence/2026-11-30-h200-ncu-l2).
+// (calibration/evidence/2026-11-30-h200-ncu-l2).
 //
 //   - The SMs' accesses are counted in 32-byte sectors: a load's sectors
 //     that miss the L1 (a lane's reload of the 64-byte granule it loaded
@@ -62,7 +62,7 @@ import (
 // after another, each up to its next stop), not interleaved in time as the
 // SMs make them: reuse within one warp's own share of a footprint larger
 // than the L2 counts as hits that an L2 shared by every warp at once would
-// have evicted (docs/evidence/2026-11-30-h200-ncu-l2, reread at 96 MB: the
+// have evicted (calibration/evidence/2026-11-30-h200-ncu-l2, reread at 96 MB: the
 // H200's SM reads hit 0%; the model's, half). Footprints within the L2,
 // and data touched once, come out the same either way.
 // Kinds of L2 access.

@@ -9,11 +9,11 @@ import (
 // (Costs.LoadSpread). On the H200 an uncontended load that hits the L2
 // takes 259 to 342 cycles by which SM asks for which word, 17 cycles
 // about its SM's mean (standard deviation), the same for the two SMs of a
-// TPC (docs/evidence/2026-11-30-h200-l2sm, lat rows): the way from an SM
+// TPC (calibration/evidence/2026-11-30-h200-l2sm, lat rows): the way from an SM
 // to the slice that holds the line. A block whose warps load different
 // lines gets them back tens of cycles apart, and where a shared float
 // queue follows the loads its mode follows that spread (queuecas.go;
-// docs/evidence/2026-11-30-h200-microbench-blockq, lab natural).
+// calibration/evidence/2026-11-30-h200-microbench-blockq, lab natural).
 //
 // Where a line goes is the device's physical address hash, which is not
 // documented and differs from process to process (blockq-2: the same
@@ -25,7 +25,7 @@ import (
 // 256 bytes with bit 9 of the address left out: the H200 returns lines
 // that differ in address bit 7 or 9 at the same latency from every SM,
 // and lines that differ in bit 8 or 10 to 14 17 to 21 cycles apart
-// (docs/evidence/2026-11-30-h200-l2line, 1,024 lines from all 132 SMs; in
+// (calibration/evidence/2026-11-30-h200-l2line, 1,024 lines from all 132 SMs; in
 // its lab rows, as in blockq's, the warps of a block split by bit 8 of
 // their lines are what reach the queue apart).
 

@@ -699,7 +699,7 @@ func signBit(k cudac.Kind) uint64 {
 // address serves its lanes one after another, at a cost per lane that
 // falls with the block's warps, which contend for it together (see
 // Costs): the same for the first warp's lanes as for the last's, as the
-// H200 measures (docs/evidence/2026-11-30-h200-microbench-softmax-small:
+// H200 measures (calibration/evidence/2026-11-30-h200-microbench-softmax-small:
 // 256 lanes on one shared float cost a flat 42 ns each at 1 to 132
 // blocks). A float add's lanes hold the address at least as long as the
 // SM's pipeline takes for them beside the other resident blocks' loops

@@ -9,7 +9,7 @@ import (
 // (ATOMS.CAST.SPIN): each trip loads the word, adds, and swaps if the word
 // is still what it loaded. On the H200 the loop runs in one of two modes by
 // when the block's warps reach it
-// (docs/evidence/2026-11-30-h200-microbench-blockq): warps that arrive
+// (calibration/evidence/2026-11-30-h200-microbench-blockq): warps that arrive
 // within about 35 cycles of each other form a convoy, one success each
 // 83.8 cycles however many warps; warps that arrive further apart
 // interleave two successes into that interval, 43.5 cycles a lane. The

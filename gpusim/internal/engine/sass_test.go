@@ -13,7 +13,7 @@ import (
 )
 
 // The hot loops of the labs and of warplab fidelity, per trip, as nvcc
-// builds them for the H200 (the SASS committed under docs/evidence) and
+// builds them for the H200 (the SASS committed under calibration/evidence) and
 // as the simulator issues them. Each count is one warp's machine
 // instructions for one more trip (an item, a bin, an element): the
 // simulator's is the difference in issue slots between two launches of

@@ -9,7 +9,7 @@ import "github.com/warplab/warplab/gpusim/internal/ir"
 // overlaps the first's. nvcc schedules for this: each level of a block
 // tree is two LDS, then the FADD that waits for both, then an STS that the
 // warp does not wait for before the BAR
-// (docs/evidence/2026-11-30-h200-queue-nvrtc-vs-nvcc/sass/nvcc-reproducible.sass,
+// (calibration/evidence/2026-11-30-h200-queue-nvrtc-vs-nvcc/sass/nvcc-reproducible.sass,
 // tree_partials), so the level pays one shared latency, not three.
 //
 // With the scoreboard

@@ -14,24 +14,24 @@ import (
 // a work queue whose winning warps gather there, storing one word a lane
 // on a line of its own, sends its requests 2.02 cycles apart while the
 // rest of the GPU hardly stores
-// (docs/evidence/2026-11-30-h200-queue-sm: queue_sm.csv, even, k = 1024).
+// (calibration/evidence/2026-11-30-h200-queue-sm: queue_sm.csv, even, k = 1024).
 // The L2 takes every SM's requests together, Costs.StoreLine a request
 // and Costs.StoreSector a further partly written sector, counted per SM
 // over all the SMs: with every SM storing alike, lanes one word 16, 32 or
 // 64 bytes apart (four, four and two partly written sectors a line) take
 // 4 cycles a request and 2 a further sector, a coalesced store (whole
 // sectors) no more than its request
-// (docs/evidence/2026-11-30-h200-queue-loop: queue_loop.csv, static
+// (calibration/evidence/2026-11-30-h200-queue-loop: queue_loop.csv, static
 // batches without atomics at k = 4, 8 and 16). Both move a request's
 // sectors one after another: one SM alone takes a further partly written
 // sector in Costs.StorePathSector and a further whole one in
 // StorePathWhole, and every SM together costs the L2 StoreWhole a
-// further whole sector (docs/evidence/2026-11-30-h200-store-sm:
+// further whole sector (calibration/evidence/2026-11-30-h200-store-sm:
 // store_sm.csv, a request of four partly written sectors 5.0 cycles on
 // one SM, a line of four whole sectors 3.9 on one SM and 8.6 on every
 // SM). Every store is its own requests: the H200 merges no warp's
 // back-to-back stores to the same sectors on one SM's path, nor the work
-// queue's at k = 64 and 1024 (docs/evidence/2026-12-01-h200-store-merge).
+// queue's at k = 64 and 1024 (calibration/evidence/2026-12-01-h200-store-merge).
 // Without Costs.StorePath, StoreLine and StoreSector price the busiest
 // SM's requests instead.
 

@@ -213,7 +213,7 @@ func (l *lowerer) atomic(e *cudac.BuiltinCall, want bool) operand {
 	if one && !want && e.Builtin == cudac.AtomicAdd && e.Elem.IsInteger() && e.Elem.Size() == 4 {
 		// A shared atomicAdd(p, 1) whose result is unused is nvcc's
 		// ATOMS.POPC.INC.32: each address is incremented once by the number
-		// of lanes on it (docs/evidence/2026-11-29-h200-microbenchmarks,
+		// of lanes on it (calibration/evidence/2026-11-29-h200-microbenchmarks,
 		// sass_atomics.txt shared_kernel<2, *>; atomics_shared.csv: 256
 		// threads adding 1u to one shared address, u32_atomic_one one_rt,
 		// 0.014 ms, as fast as to 256 addresses, where u32_atomic_lane one_rt,
@@ -230,7 +230,7 @@ func (l *lowerer) atomic(e *cudac.BuiltinCall, want bool) operand {
 
 // aggregation returns the flags of nvcc's warp aggregation of an atomic,
 // as CUDA 13.0 applies it on sm_75 and sm_90 (read in the SASS of
-// docs/evidence/2026-11-30-h200-nvcc-atomics-sass.txt): the address must be one the
+// calibration/evidence/2026-11-30-h200-nvcc-atomics-sass.txt): the address must be one the
 // compiler proves uniform across the warp, the type an integer, and
 //
 //   - an add or sub becomes one atomic per warp whether or not its result is

@@ -75,7 +75,7 @@ func TestContraction(t *testing.T) {
 
 func TestAggregation(t *testing.T) {
 	// nvcc's rule, as the SASS of CUDA 13.0 shows it on sm_75 and sm_90
-	// (docs/evidence/2026-11-30-h200-nvcc-atomics-sass.txt): an integer atomic to an
+	// (calibration/evidence/2026-11-30-h200-nvcc-atomics-sass.txt): an integer atomic to an
 	// address the compiler can prove uniform is aggregated per warp when it
 	// is an add or sub (result used or not; a per-lane value with the result
 	// used only in a full warp), or a bitwise or min/max op whose result is

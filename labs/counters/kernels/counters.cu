@@ -14,7 +14,7 @@
 //   perBlock      the block sums in shared memory; thread 0 adds the
 //                 block's total to slice block % k: one atomic per block
 //
-// The same kernels as gpusim/profiles/testdata/microbench/counters.cu,
+// The same kernels as calibration/microbench/counters.cu,
 // which measured them on the H200.
 
 __global__ void sliceByWarp(unsigned* c, unsigned k, unsigned stride) {

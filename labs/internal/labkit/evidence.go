@@ -9,7 +9,7 @@ import (
 )
 
 // ReadEvidence reads text, a committed CSV of GPU measurements named
-// evidence (its path under docs/evidence), calling row with the fields of
+// evidence (its path under calibration/evidence), calling row with the fields of
 // each data line in turn. Blank lines, "#" comments and the header line
 // (the one that starts with header) are skipped; a line with other than
 // fields fields is an error. An error row returns is reported at its

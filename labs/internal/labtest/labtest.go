@@ -25,21 +25,6 @@ func Headless(b *testing.B, name string) {
 	}
 }
 
-// SameAsEvidence fails t when embedded, a lab's copy of a committed file
-// of GPU measurements, differs from the file itself: evidence, its path
-// from the repository's root, which is two folders above a lab's package
-// (labs/NAME).
-func SameAsEvidence(t testing.TB, embedded, evidence string) {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "..", evidence))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(b) != embedded {
-		t.Errorf("the lab's copy of %s differs from it: copy it again", evidence)
-	}
-}
-
 // WriteReport writes r, the report of the lab name measured on a GPU, as
 // text and JSON to NAME-gpu.txt and NAME-gpu.json in the folder
 // $WARPLAB_GPU_REPORT, when that variable is set, for the evidence that

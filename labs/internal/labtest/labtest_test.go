@@ -2,7 +2,6 @@ package labtest
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -38,22 +37,6 @@ func TestHeadless(t *testing.T) {
 	r := testing.Benchmark(func(b *testing.B) { Headless(b, "labtest-count") })
 	if r.N < 1 || runs != r.N {
 		t.Errorf("%d runs of the lab in %d iterations", runs, r.N)
-	}
-}
-
-func TestSameAsEvidence(t *testing.T) {
-	// Two folders above this package is labs/, where this file is
-	// internal/labtest/doc.go.
-	const evidence = "internal/labtest/doc.go"
-	text, err := os.ReadFile("doc.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	SameAsEvidence(t, string(text), evidence)
-	rec := &recorder{TB: t}
-	SameAsEvidence(rec, string(text)+"x", evidence)
-	if rec.msg != "the lab's copy of internal/labtest/doc.go differs from it: copy it again" {
-		t.Errorf("a changed copy: %q", rec.msg)
 	}
 }
 

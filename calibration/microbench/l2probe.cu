@@ -1,6 +1,6 @@
 // l2probe.cu: one launch of each L2 access pattern, for Nsight Compute's L2
 // counters (hit rate, sectors by operation, the busiest slice), not for
-// timing. scripts/ncu-l2.sh runs it under ncu, which flushes the caches
+// timing. calibration/scripts/ncu-l2.sh runs it under ncu, which flushes the caches
 // before every profiled launch (--cache-control all), so each launch starts
 // from a cold L2, as gpusim's L2 residency model does.
 //

@@ -3,7 +3,7 @@
 //
 // The simulator's h200 profile predicted the lab's shared-atomic kernel 1.45x
 // too slow in a single block (n = 256) while it is right from 16 blocks on
-// (docs/evidence/2026-11-30-h200-gpu-evidence.txt): the per-lane cost of a
+// (calibration/evidence/2026-11-30-h200-gpu-evidence.txt): the per-lane cost of a
 // block's compare-and-swap queue on one shared float seems to grow with the
 // number of blocks running elsewhere. This program measures that directly.
 //

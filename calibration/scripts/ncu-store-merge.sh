@@ -12,7 +12,7 @@
 # usage, from the repository root on the GPU machine (nvcc and ncu on PATH or
 # in /usr/local/cuda/bin; no Go needed):
 #
-#   scripts/ncu-store-merge.sh OUTDIR
+#   calibration/scripts/ncu-store-merge.sh OUTDIR
 #
 # It writes OUTDIR/ncu-store-merge.csv (ncu's raw metrics, one row a
 # profiled launch, in the order below), cells.stdout, build.log,

@@ -16,7 +16,7 @@
 //     synchronous step (a cudaMemcpy, a synchronize, nothing queued) also
 //     timed its own submission, about 2.5 us for an empty kernel on the
 //     H200, while one after an asynchronous cudaMemset did not
-//     (docs/evidence/2026-11-30-h200-queue-timing-gated).
+//     (calibration/evidence/2026-11-30-h200-queue-timing-gated).
 //   - Stats: n, mean, median, min, max, stdev of a set of timings.
 //   - Budget: a wall-clock budget (each program's own, capped by env
 //     MB_BUDGET_S) so that a program stops

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # ncu-l2.sh measures the L2's hit rate and per-slice load with Nsight
 # Compute, for gpusim's L2 residency and slice models (issue 9's profile
-# view). It builds gpusim/profiles/testdata/microbench/l2probe.cu with nvcc
+# view). It builds calibration/microbench/l2probe.cu with nvcc
 # and profiles each of its launches once, cold (ncu flushes the caches before
 # every launch: --cache-control all), in several ncu runs, one group of
 # metrics each, so that a metric name this ncu does not know costs only its
@@ -21,7 +21,7 @@
 # usage, from the repository root on the GPU machine (nvcc and ncu on PATH or
 # in /usr/local/cuda/bin; no Go needed):
 #
-#   scripts/ncu-l2.sh OUTDIR
+#   calibration/scripts/ncu-l2.sh OUTDIR
 #
 # It writes OUTDIR/l2probe.csv (the launches, numbered as ncu's IDs),
 # OUTDIR/ncu-GROUP.csv (ncu --csv --page raw), OUTDIR/ncu-inst.txt,

@@ -5,7 +5,7 @@
 // (32) k=8").
 //
 // The two kernels differ only in how nvcc compiles the item loop (their
-// SASS: docs/evidence/2026-11-30-h200-queue-sm/sass): the lab's item cost is
+// SASS: calibration/evidence/2026-11-30-h200-queue-sm/sass): the lab's item cost is
 // a run-time argument, so each item runs a run-time FMA loop (16 FFMA a
 // trip, then 8, 4 and a remainder), one item after another, reloading its
 // constants (LDC) per item; queue.cu's even cost is the constant 32, so the

@@ -15,7 +15,7 @@
 # usage, from the repository root on the GPU machine (nvcc and ncu on PATH or
 # in /usr/local/cuda/bin; no Go needed):
 #
-#   scripts/ncu-queue-loop.sh OUTDIR
+#   calibration/scripts/ncu-queue-loop.sh OUTDIR
 #
 # It writes OUTDIR/ncu-*.txt (details pages), ncu-*.csv (raw metrics and
 # source pages), the program's own output (*.stdout), build.log and

@@ -2,7 +2,7 @@
 // how long the L2 takes to drain it after the blocks have issued it (issue
 // 11, the histogram lab's resident grid at 4096 bins; issue 14).
 //
-// What it separates (docs/evidence/2026-11-30-h200-microbench-sharedq):
+// What it separates (calibration/evidence/2026-11-30-h200-microbench-sharedq):
 // the resident grid's merge adds 12.4 us to the walk at 4096 bins and 5.7
 // at 256, and 19.1 us when the blocks merge without a walk; how much of
 // the L2's work overlaps the walk depends on when each block's walk ends.

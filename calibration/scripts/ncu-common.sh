@@ -1,4 +1,4 @@
-# ncu-common.sh: what the Nsight Compute scripts (scripts/ncu-*.sh) share.
+# ncu-common.sh: what the Nsight Compute scripts (calibration/scripts/ncu-*.sh) share.
 # A script sources it first, with its own arguments:
 #   . "$(dirname "${BASH_SOURCE[0]}")/ncu-common.sh" "$@"
 # and then has:
@@ -19,10 +19,10 @@
 out=${1:?usage: $0 OUTDIR}
 mkdir -p "$out" || exit 2
 out=$(cd "$out" && pwd) || exit 2
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root" || exit 2
 log=$out/$(basename "$0" .sh).log
-M=gpusim/profiles/testdata/microbench
+M=calibration/microbench
 PATH=$PATH:/usr/local/cuda/bin
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 NCU=${NCU:-$(command -v ncu || echo /usr/local/cuda/bin/ncu)}

@@ -3,7 +3,7 @@
 # for the queue lab's popThread (even costs, 4M items, 1056 blocks of 256) at
 # k = 1, 4, 64 and 1024, in one run on the GPU machine:
 #
-#   nvcc      gpusim/profiles/testdata/microbench/queue_lab.cu (the same
+#   nvcc      calibration/microbench/queue_lab.cu (the same
 #             source), ungated and gated (MB_GATE), its output reset by
 #             cudaMemset and by cudaMemcpy from host zeros (MB_RESET=copy),
 #             and queue.cu (the round-2 table's program) ungated and gated;
@@ -17,7 +17,7 @@
 # usage, from the repository root on the GPU machine, after
 # `scripts/gpu-evidence.sh build` here and bin/gpu-evidence copied there:
 #
-#   scripts/timing-gap.sh OUTDIR
+#   calibration/scripts/timing-gap.sh OUTDIR
 #
 # It writes OUTDIR/timing-gap.txt (the date, the commit, the machine, the
 # commands, the table) and every program's raw output beside it.
@@ -25,11 +25,11 @@ set -u
 
 out=${1:?usage: $0 OUTDIR}
 mkdir -p "$out" || exit 2
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$root" || exit 2
 bin=bin/gpu-evidence
 [ -e "$bin/warplab" ] || gunzip -k "$bin/warplab.gz" || { echo "timing-gap: no $bin/warplab" >&2; exit 1; }
-M=gpusim/profiles/testdata/microbench
+M=calibration/microbench
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 report=$out/timing-gap.txt
 ks="1 4 64 1024"
@@ -38,7 +38,7 @@ ks="1 4 64 1024"
 	echo "timing-gap: where a launch's time goes, the queue lab's popThread (even costs) at k = $ks"
 	echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 	sed 's/^/build: /' "$bin/MANIFEST" 2>/dev/null
-	echo "command: scripts/timing-gap.sh $out"
+	echo "command: calibration/scripts/timing-gap.sh $out"
 	echo "machine: $(nvidia-smi --query-gpu=name,memory.total,driver_version,compute_cap,clocks.sm --format=csv,noheader 2>/dev/null | head -1)"
 	echo "machine: $(uname -srm), $(nproc) CPUs; nvcc: $("$NVCC" --version 2>/dev/null | grep -o 'V[0-9][0-9.]*' | head -1)"
 } >"$report"

@@ -24,7 +24,7 @@
 # usage, from the repository root on the GPU machine (nvcc and ncu on PATH or
 # in /usr/local/cuda/bin; no Go needed):
 #
-#   scripts/ncu-sums-stride.sh OUTDIR
+#   calibration/scripts/ncu-sums-stride.sh OUTDIR
 #
 # It writes OUTDIR/ncu-*.txt (ncu's details pages) and ncu-*.csv (raw
 # metrics), the programs' own CSV output (*.stdout), build.log and

@@ -5,7 +5,7 @@
 //   ATOMS.CAST.SPIN loop nvcc emits for a shared float atomicAdd) take
 //   either about 21,000 SM cycles or 11,000-15,600, block to block, with the
 //   same number of ATOMS under ncu
-//   (docs/evidence/2026-11-30-h200-microbench-sharedq). Here every warp's
+//   (calibration/evidence/2026-11-30-h200-microbench-sharedq). Here every warp's
 //   lane 0 records clock64 after the first barrier, at the loop's entry
 //   (after the added value is in a register: a shared store of it comes
 //   first) and at its exit (after a shared store of the returned old

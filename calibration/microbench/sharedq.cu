@@ -3,7 +3,7 @@
 // against the bin count: the softmax and histogram labs' shared-memory
 // misses on the H200 (issues 9 and 14).
 //
-// What is not explained (docs/evidence/2026-11-30-h200-microbench-gated,
+// What is not explained (calibration/evidence/2026-11-30-h200-microbench-gated,
 // softmax_small.csv; the labs' gated runs): the softmax lab's denomShared
 // takes 8.7 us in one block and 14.1 us in 2 to 64 blocks, while
 // softmax_small's shared_cas (the same ATOMS.CAST.SPIN loop, adding 1.0f

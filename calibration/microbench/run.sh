@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh: build, run and package warplab's calibration microbenchmarks.
 #
-# usage: bash gpusim/profiles/testdata/microbench/run.sh [OUTDIR]   (default ./out)
+# usage: bash calibration/microbench/run.sh [OUTDIR]   (default ./out)
 #
 # Builds every program with nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo (in
 # parallel; a failed build is logged and skipped), runs each one in turn under

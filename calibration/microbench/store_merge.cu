@@ -35,7 +35,7 @@
 //
 // `store_merge one path ACTIVE BPS STRIDE SAME G GAP` and `store_merge one
 // queue thread|lab K` run 3 untimed launches of one cell (for ncu:
-// scripts/ncu-store-merge.sh).
+// calibration/scripts/ncu-store-merge.sh).
 #include "common.cuh"
 
 #include "../../../../labs/queue/kernels/queue.cu"
