@@ -15,6 +15,9 @@
 #   - every compact copy of a GPU run's data that the module reads is the
 #     same as its source in calibration/evidence/ (the table between the
 #     "copies" markers of calibration/README.md);
+#   - every commit after subject_base (main's head when the rule came in;
+#     older subjects are history and stay as they are) has a subject of 72
+#     characters or fewer (scripts/commit-msg says so at commit time);
 #   - no image gets the GPU runs: calibration/ is its own module and listed
 #     in .dockerignore, no Dockerfile line copies it, and no folder named
 #     evidence lies outside it (the Dockerfile copies the rest of the build
@@ -66,6 +69,26 @@ if grep -rnE 'shared/(reference|seeds)|[Ss]eed 00[0-9]|internal/(seeds)' \
 	--include='*.go' --include='*.md' --include='*.cu' --include='*.cuh' \
 	--include='*.sh' --include='*.ipynb' --exclude-dir=.git --exclude-dir=evidence . >&2; then
 	fail "the lines above cite a path outside the repository or a course document by number: cite docs/measurements.md and the document's title"
+fi
+
+step "commit subjects of 72 characters or fewer"
+# subject_base: main's head when the limit came in. Commits after it must
+# keep to it; the ones before are left as they were written.
+subject_base=dbd2f7a6e4c479b9b33862ae6fc437cb8fe077e5
+if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	echo "check: not a git checkout: commit subjects not checked" >&2
+elif ! git cat-file -e "$subject_base^{commit}" 2>/dev/null; then
+	echo "check: $subject_base is not in this clone (shallow?): commit subjects not checked" >&2
+else
+	long=$(git log --format='%h %s' "$subject_base..HEAD" | while read -r hash subject; do
+		# ${#subject} counts characters, not bytes, in a UTF-8 locale.
+		n=$(LC_ALL=C.UTF-8 bash -c 'echo ${#1}' _ "$subject")
+		if [ "$n" -gt 72 ]; then echo "$hash ($n characters): $subject"; fi
+	done)
+	if [ -n "$long" ]; then
+		echo "$long" >&2
+		fail "the commits above have subjects over 72 characters: reword them (git rebase -i) before they reach main"
+	fi
 fi
 
 step "compact copies of GPU runs match calibration/evidence/"

@@ -8,7 +8,9 @@
 #     gopls (installed on its own: it does not build against our x/tools pin),
 #     and the GoNB Jupyter kernel ("gonb --install");
 #   - the echarts JavaScript library, fetched with "npm pack" into a cache
-#     outside git, so charts work offline and nothing third-party is committed.
+#     outside git, so charts work offline and nothing third-party is committed;
+#   - in a git checkout, scripts/commit-msg as the commit-msg hook, unless one
+#     is installed already.
 #
 # It is safe to run twice and fast when everything is already there. Run it as
 # root, or as a user with sudo for the Debian packages.
@@ -100,6 +102,20 @@ else
 	mv "$echarts.tmp" "$echarts"
 	rm -rf "$tmp"
 	say "echarts $ECHARTS_VERSION: installed at $echarts"
+fi
+
+# --- the commit-msg hook ---------------------------------------------------
+# Subjects of 72 characters or fewer (scripts/commit-msg); a hook already
+# there is left alone. Skipped outside a git checkout.
+if hooks=$(git rev-parse --git-path hooks 2>/dev/null); then
+	hooks=$(cd "$hooks" 2>/dev/null && pwd || echo "$hooks")
+	if [ -e "$hooks/commit-msg" ]; then
+		say "commit-msg hook: one is already installed in $hooks, left as it is"
+	else
+		mkdir -p "$hooks"
+		install -m 0755 scripts/commit-msg "$hooks/commit-msg"
+		say "commit-msg hook: installed in $hooks (subjects of 72 characters or fewer)"
+	fi
 fi
 
 say "done. Put $gobin on PATH to run gonb yourself; scripts/notebook.sh does it for you."
