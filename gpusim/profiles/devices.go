@@ -196,7 +196,7 @@ func init() {
 	})
 	register(&Profile{
 		Name: "h200", Device: "NVIDIA H200", Arch: "sm_90",
-		Provenance: "measured: the project's H200 microbenchmarks (docs/evidence)",
+		Provenance: "measured: the project's H200 microbenchmarks (calibration/evidence)",
 		SMs:        132, MaxThreadsPerBlock: 1024, MaxThreadsPerSM: 2048, MaxBlocksPerSM: 32, MaxWarpsPerSM: 64,
 		SharedPerSM: 228 << 10, SharedPerBlock: 48 << 10, RegsPerSM: 65536,
 		L1SharedPerSM: 256 << 10, SharedCarveoutsKB: sm90Carveouts, SharedReservedPerBlock: 1 << 10,

@@ -6,7 +6,7 @@
 // # Provenance
 //
 // A profile's Provenance says what its cost parameters rest on. The h200
-// profile's were measured on the project's H200 (docs/evidence); the t4's
+// profile's were measured on the project's H200 (calibration/evidence); the t4's
 // were fitted to the Day 26 course page's T4 sums, and many mechanisms are
 // not modelled on it; gtx1650 has one measured rate. The a100 and l4
 // profiles have no measurement of their own GPU: their cost parameters are
