@@ -83,9 +83,12 @@ RUN if [ -n "$BUILD_CA_FILE" ]; then export SSL_CERT_FILE="$BUILD_CA_FILE"; fi \
  && find "$(go env GOMODCACHE)/cache/download" -name '*.zip' -delete \
  && rm -rf /root/.cache/go-build
 COPY . .
-# warplab itself (with cgo: it finds a GPU through dlopen), and the source
-# tree the notebooks link to, without instructor keys.
+# warplab itself (with cgo: it finds a GPU through dlopen), a static one for
+# the grader (CGO_ENABLED=0: it never runs a GPU; the same binary goes into
+# Gradescope's autograder zip), and the source tree the notebooks link to,
+# without instructor keys.
 RUN go build -o /usr/local/bin/warplab ./cmd/warplab \
+ && mkdir -p /out && CGO_ENABLED=0 go build -o /out/warplab-static ./cmd/warplab \
  && rm -rf /root/.cache/go-build \
  && mkdir -p /out/src /out/keys \
  && cp -a . /out/src/warplab \
@@ -95,7 +98,7 @@ RUN go build -o /usr/local/bin/warplab ./cmd/warplab \
 # --- the grader: warplab and the keys, no Jupyter ---------------------------------
 FROM ${BASE_IMAGE} AS grader
 RUN useradd --no-log-init --uid 1000 --gid 100 --create-home --shell /bin/sh grader
-COPY --from=build /usr/local/bin/warplab /usr/local/bin/warplab
+COPY --from=build /out/warplab-static /usr/local/bin/warplab
 COPY --from=build /out/keys/ /usr/local/share/warplab/keys/
 ENV WARPLAB_KEYS=/usr/local/share/warplab/keys
 USER 1000:100

@@ -149,6 +149,19 @@ func TestAttacks(t *testing.T) {
 			if strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".md") {
 				n++
 			}
+			if strings.HasSuffix(p, "results.json") {
+				var v map[string]any
+				if err := json.Unmarshal(data, &v); err != nil {
+					t.Errorf("%s: %v", p, err)
+				}
+				validateFn := validateGradescope
+				if format == "prairielearn" {
+					validateFn = validatePrairieLearn
+				}
+				if errs := validateFn(v); len(errs) > 0 {
+					t.Errorf("%s does not validate: %v", p, errs)
+				}
+			}
 			return nil
 		})
 		must(err)

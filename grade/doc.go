@@ -11,13 +11,20 @@
 // the checks: each runs the exercise's Check once under its own settings
 // (the notebook's visible check; hidden ones at other sizes, seeds,
 // tolerances), with the points of each part of the feedback and a
-// visibility (visible, hidden, after_due_date). Keys live apart from the
-// student material: grade/keys holds the course's, and neither the
+// visibility (visible, hidden, after_due_date, after_published: the terms
+// of Gradescope, which shows each as it says; PrairieLearn and Markdown
+// feedback show at once, so there the last three show only passed or
+// failed). A key gives points only to parts the exercise's check reports
+// (labs.Exercise.Parts); KeyTemplate proposes them. Keys live apart from
+// the student material: grade/keys holds the course's, and neither the
 // notebooks nor the student image contain them.
 //
 // # Answers
 //
-// AnswerCell finds the one cell tagged "answer" in a notebook; ParseAnswer
+// ReadAnswerCell streams a notebook's JSON and keeps only the one cell
+// tagged "answer" (at most MaxAnswerBytes), skipping outputs without
+// holding them, so a Run-All notebook with megabytes of charts is read
+// up to MaxNotebookBytes; ParseAnswer
 // reads its `var answer = LITERAL` with go/parser and builds the value by
 // reflection on the exercise's answer type, accepting only literals:
 // numbers, strings (a kernel is a raw string), booleans, composite
@@ -25,6 +32,19 @@
 // constants (atomics.Tree). An import, a call, a closure or any other
 // declaration is refused with its line. Student Go is never compiled or
 // run; student CUDA runs only on the simulator, under the key's budgets.
+//
+// # Collection
+//
+// FindSubmission names a submission from the platform's metadata
+// (Gradescope's submission_metadata.json, PrairieLearn's data.json) or
+// its file or folder. A notebook is opened without blocking and without
+// following a symbolic link out of its folder, and must be a regular
+// file: a FIFO, /dev/zero or another student's notebook is refused, and
+// the batch goes on. Kernels compile under cudac's default include
+// policy: no file is read. Write names each output uniquely and stably
+// (OutputNames), escapes gradebook cells a spreadsheet would run, writes
+// every student's result even when one fails, and writes instructor.csv,
+// every test's full message, hidden checks' included.
 //
 // # Grading
 //

@@ -405,3 +405,45 @@ func Shard(subs []Submission, index, count int) ([]Submission, error) {
 	}
 	return out, nil
 }
+
+// ShardInfo is what a sharded run writes beside its gradebook
+// (shard.json), so that Merge's caller can check the shards it joins are
+// every shard of one count.
+type ShardInfo struct {
+	Index       int `json:"index"`
+	Count       int `json:"count"`
+	Submissions int `json:"submissions"`
+}
+
+// CheckShards checks that infos are the shards 0..count-1 of one count,
+// each once: a Job whose completions differ from its --shard-count
+// leaves shards out or runs indexes past the count, and this says so.
+func CheckShards(infos []ShardInfo) error {
+	if len(infos) == 0 {
+		return nil
+	}
+	count := infos[0].Count
+	seen := make([]bool, max(count, 0))
+	for _, s := range infos {
+		if s.Count != count {
+			return fmt.Errorf("grade: merge: shards of %d and of %d: the runs used different --shard-count", count, s.Count)
+		}
+		if s.Index < 0 || s.Index >= count {
+			return fmt.Errorf("grade: merge: shard %d of %d", s.Index, count)
+		}
+		if seen[s.Index] {
+			return fmt.Errorf("grade: merge: shard %d is given twice", s.Index)
+		}
+		seen[s.Index] = true
+	}
+	var missing []string
+	for i, ok := range seen {
+		if !ok {
+			missing = append(missing, strconv.Itoa(i))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("grade: merge: shards %s of %d are missing: their students are in no gradebook (do the Job's completions equal --shard-count?)", strings.Join(missing, ", "), count)
+	}
+	return nil
+}

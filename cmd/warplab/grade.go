@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -101,6 +102,13 @@ func gradeCmd(args []string, stdout, stderr io.Writer) error {
 		if subs, err = grade.Shard(subs, idx, *shardCount); err != nil {
 			return usagef("%v", err)
 		}
+		info, _ := json.Marshal(grade.ShardInfo{Index: idx, Count: *shardCount, Submissions: len(subs)})
+		if err := os.MkdirAll(*out, 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(*out, "shard.json"), append(info, '\n'), 0o644); err != nil {
+			return err
+		}
 	}
 	start := time.Now()
 	results := grade.Batch(k, subs, *jobs)
@@ -157,6 +165,26 @@ func gradeMergeCmd(args []string, stdout, stderr io.Writer) error {
 	if len(pos) == 0 {
 		return usagef("merge: give the shards' gradebook.csv files")
 	}
+	// Sharded runs left shard.json beside their gradebooks: the shards
+	// given must be all of one count.
+	var infos []grade.ShardInfo
+	for _, p := range pos {
+		data, err := os.ReadFile(filepath.Join(filepath.Dir(p), "shard.json"))
+		if err != nil {
+			continue
+		}
+		var info grade.ShardInfo
+		if err := json.Unmarshal(data, &info); err != nil {
+			return fmt.Errorf("%s: %v", filepath.Join(filepath.Dir(p), "shard.json"), err)
+		}
+		infos = append(infos, info)
+	}
+	if len(infos) > 0 && len(infos) != len(pos) {
+		return fmt.Errorf("grade merge: %d of the %d gradebooks come from sharded runs: give every shard's gradebook.csv", len(infos), len(pos))
+	}
+	if err := grade.CheckShards(infos); err != nil {
+		return err
+	}
 	var rs []io.Reader
 	for _, p := range pos {
 		f, err := os.Open(p)
@@ -181,7 +209,7 @@ func gradeMergeCmd(args []string, stdout, stderr io.Writer) error {
 func gradePackageCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("grade package", gradeUsage, stderr)
 	out := fs.String("o", "autograder.zip", "the zip to write")
-	binary := fs.String("binary", "", "a linux/amd64 warplab binary to ship (default: this one; build it with CGO_ENABLED=0)")
+	binary := fs.String("binary", "", "a static linux/amd64 warplab binary to ship (default: this one, if static; build it with CGO_ENABLED=0 go build -o warplab ./cmd/warplab)")
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -210,7 +238,7 @@ func gradePackageCmd(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if err := grade.GradescopeZip(*out, key, exe); err != nil {
-		return err
+		return fmt.Errorf("%s: %w", bin, err)
 	}
 	fmt.Fprintf(stdout, "wrote %s: upload it as the assignment's autograder\n", *out)
 	return nil
