@@ -86,13 +86,14 @@ COPY . .
 # warplab itself (with cgo: it finds a GPU through dlopen), a static one for
 # the grader (CGO_ENABLED=0: it never runs a GPU; the same binary goes into
 # Gradescope's autograder zip), and the source tree the notebooks link to,
-# without instructor keys.
+# without instructor keys and without tests and testdata, which hold the
+# exercises' right answers (solution kernels, graded classes).
 RUN go build -o /usr/local/bin/warplab ./cmd/warplab \
  && mkdir -p /out && CGO_ENABLED=0 go build -o /out/warplab-static ./cmd/warplab \
  && rm -rf /root/.cache/go-build \
  && mkdir -p /out/src /out/keys \
  && cp -a . /out/src/warplab \
- && find /out/src/warplab \( -type d -name keys -o -name '*key*.toml' -o -name '*key*.yaml' -o -name '*key*.yml' \) -prune -exec rm -rf {} + \
+ && find /out/src/warplab \( -type d -name keys -o -name '*key*.toml' -o -name '*key*.yaml' -o -name '*key*.yml' -o -type d -name testdata -o -name '*_test.go' \) -prune -exec rm -rf {} + \
  && for d in grade/keys keys; do if [ -d "$d" ]; then cp -a "$d/." /out/keys/; fi; done
 
 # --- the grader: warplab and the keys, no Jupyter ---------------------------------

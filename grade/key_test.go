@@ -111,6 +111,10 @@ func TestHiddenChecksOnlyInKeys(t *testing.T) {
 	if !strings.Contains(string(data), "-type d -name keys") {
 		t.Error("the Dockerfile's build stage does not prune keys folders from the source it ships to students")
 	}
+	// Tests and testdata hold the exercises' right answers.
+	if !strings.Contains(string(data), "-type d -name testdata") || !strings.Contains(string(data), "-name '*_test.go'") {
+		t.Error("the Dockerfile's build stage does not prune tests and testdata (solutions) from the source it ships to students")
+	}
 }
 
 // Day 26 and every lab whose exercise is a student kernel (its check has

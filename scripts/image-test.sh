@@ -264,6 +264,10 @@ gopls_version=$(sed -n 's/^readonly GOPLS_VERSION=//p' scripts/setup.sh)
 keys=$(cd "$img_root" && find . \( -path ./proc -o -path ./sys -o -path ./usr/local/go -o -path ./usr/local/share/go \) -prune -o \
 	\( -type d -name keys -o -type f \( -name '*key*.toml' -o -name '*.key.yaml' -o -name '*key*.yaml' -o -name '*key*.yml' \) \) -print)
 [ -z "$keys" ] || die "the student image holds grading keys: $keys"
+# No solution: warplab's source in the image has no tests or testdata (the
+# exercises' right answers live there).
+solutions=$(cd "$img_root/usr/local/src" && find . \( -name '*_test.go' -o -type d -name testdata \) -print | head -5)
+[ -z "$solutions" ] || die "the student image holds tests or testdata with solutions: $solutions"
 podman image umount "$student" >/dev/null
 mounted_images=()
 
