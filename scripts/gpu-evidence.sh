@@ -35,7 +35,8 @@
 #      (warm, --json, --cold) beside the lab's sweep at 4M; an endless
 #      kernel stopped by warplab run --timeout 2s.
 #
-# Copy the file into calibration/evidence/ and add a row to its README.
+# Copy the file into calibration/evidence/ and add a row to
+# calibration/README.md.
 set -euo pipefail
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -48,7 +48,7 @@ func fidelityCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("fidelity", fidelityUsage, stderr)
 	profile := fs.String("profile", "", "the profile to check (default: all with reference tables: t4, h200)")
 	asJSON := fs.Bool("json", false, "print the reports as JSON")
-	asMarkdown := fs.Bool("markdown", false, "print Markdown tables (the README's section)")
+	asMarkdown := fs.Bool("markdown", false, "print Markdown tables (docs/fidelity.md's section)")
 	strict := fs.Bool("strict", false, "exit 1 when a calibration target misses too")
 	tolerance := fs.Float64("tolerance", fidelity.Tolerance, "the relative error a modelled time or ratio may have")
 	onlyBench := fs.Bool("microbench", false, "run only the round-2 microbenchmarks (H200)")

@@ -12,14 +12,14 @@ import (
 )
 
 // TestFidelityCommand runs `warplab fidelity` for both profiles: it fails
-// when any target is missed, and checks that the README's section is the
-// command's own output.
+// when any target is missed, and checks that docs/fidelity.md's section is
+// the command's own output.
 func TestFidelityCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("the fidelity run simulates about 30 large launches; skipped with -short")
 	}
 	code, md, errs := warplab(t, "fidelity", "--markdown")
-	// The command exits 1 when a validation target misses, and the README
+	// The command exits 1 when a validation target misses, and the page
 	// shows what missed (MISS in a table): the exit status must agree.
 	if code != 0 && !(code == 1 && strings.Contains(errs, "fidelity targets missed")) {
 		t.Errorf("warplab fidelity failed (exit %d): %s\n%s", code, errs, md)
@@ -27,9 +27,9 @@ func TestFidelityCommand(t *testing.T) {
 	if code == 1 && !strings.Contains(md, "| MISS |") {
 		t.Errorf("exit 1 (%s), but the report shows no missed cell", errs)
 	}
-	// The README is the golden file: the README with its section replaced
-	// by the command's output must be the README as committed.
-	const path = "../../README.md"
+	// docs/fidelity.md is the golden file: the page with its section
+	// replaced by the command's output must be the page as committed.
+	const path = "../../docs/fidelity.md"
 	readme, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)

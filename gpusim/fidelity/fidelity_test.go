@@ -191,6 +191,6 @@ func TestReadmeSection(t *testing.T) {
 		t.Errorf("section %q, %v", s, err)
 	}
 	if _, err := ReadmeSection([]byte("no markers")); err == nil {
-		t.Error("no error for a README without markers")
+		t.Error("no error for a document without markers")
 	}
 }

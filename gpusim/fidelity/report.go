@@ -119,7 +119,7 @@ func okText(ok bool) string {
 	return "MISS"
 }
 
-// WriteMarkdown renders the report as Markdown tables, for the README:
+// WriteMarkdown renders the report as Markdown tables, for docs/fidelity.md:
 // the validation cells first, then the calibration cells.
 func (r *Report) WriteMarkdown(w io.Writer) {
 	fmt.Fprintf(w, "**%s** (profile `%s`; measured: %s)\n\n", r.Table, r.Profile, r.Source)
