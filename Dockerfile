@@ -123,7 +123,9 @@ RUN apt-get update \
 COPY --from=go /usr/local/go /usr/local/go
 COPY --from=build /usr/local/share/go /usr/local/share/go
 COPY --from=build /usr/local/bin/gonb /usr/local/bin/goimports /usr/local/bin/gopls /usr/local/bin/
-COPY --from=echarts /out/ /usr/local/share/warplab/
+# The chart library, where the notebook server serves it
+# (BASE_URL/nbextensions/warplab/...): the charts load it from there.
+COPY --from=echarts /out/ /usr/local/share/jupyter/nbextensions/warplab/
 COPY --from=build /out/src/ /usr/local/src/
 COPY --from=build /usr/local/bin/warplab /usr/local/bin/
 COPY deploy/image/warplab-start /usr/local/bin/warplab-start
@@ -134,15 +136,19 @@ ENV HOME=/home/jovyan \
     GOPATH=/usr/local/share/go \
     GOPROXY=off \
     GOSUMDB=off \
-    GOFLAGS=-mod=mod \
     CGO_ENABLED=0 \
     WARPLAB_MODULE_DIR=/usr/local/src/warplab \
-    WARPLAB_ECHARTS_JS=/usr/local/share/warplab/echarts-${ECHARTS_VERSION}.min.js \
+    WARPLAB_ECHARTS_JS=/usr/local/share/jupyter/nbextensions/warplab/echarts-${ECHARTS_VERSION}.min.js \
     JUPYTER_PORT=8888
-# The GoNB kernel spec goes to a system Jupyter path, not the home.
+# The GoNB kernel spec goes to a system Jupyter path, not the home. Its
+# -go_work starts every notebook with a go.work that uses warplab's source
+# tree, so a notebook's first cell imports its lab, offline, at the
+# versions warplab's go.mod pins (in workspace mode Go refuses
+# GOFLAGS=-mod=mod, so GOFLAGS is left unset).
 RUN chmod 0755 /usr/local/bin/warplab-start \
- && JUPYTER_DATA_DIR=/usr/local/share/jupyter gonb --install \
+ && JUPYTER_DATA_DIR=/usr/local/share/jupyter gonb --install --go_work="$WARPLAB_MODULE_DIR" \
  && test -f /usr/local/share/jupyter/kernels/gonb/kernel.json \
+ && grep -q -- "-go_work=$WARPLAB_MODULE_DIR\"" /usr/local/share/jupyter/kernels/gonb/kernel.json \
  && test -s "$WARPLAB_ECHARTS_JS" \
  && rm -rf /root/.cache /root/.config /tmp/*
 USER 1000:100

@@ -40,13 +40,15 @@
 // Values as ready-made slices. Both chart types are a Figure, which the
 // renderers accept:
 //
-//   - InteractiveHTML draws a Figure with echarts. The echarts library is
-//     inlined in the HTML, never loaded from the network, so charts work
-//     offline. scripts/setup.sh fetches it once (npm pack echarts@5.6.0)
-//     into the user's cache directory; EChartsPath says where, and the
-//     WARPLAB_ECHARTS_JS environment variable overrides it. Without the
-//     file, a chart shows "chart library not installed: run
-//     scripts/setup.sh" in its place, and tables and images work as usual.
+//   - InteractiveHTML draws a Figure with echarts, offline: the chart's
+//     HTML holds a static SVG image of the figure and a small script that
+//     loads the echarts library from the notebook server (LibraryPath,
+//     once per page) and draws the interactive chart in the image's
+//     place. scripts/setup.sh fetches the library once (npm pack
+//     echarts@5.6.0) into the user's cache directory (EChartsPath; the
+//     WARPLAB_ECHARTS_JS environment variable overrides it) and installs
+//     it where the notebook server serves it; warplab's image does the
+//     same. Where the library cannot load, the static image stays.
 //   - WriteImage and SaveImage draw a Figure with gonum/plot as PNG, SVG or
 //     PDF, with no JavaScript: for exports, reports, the grader and the
 //     command line's --plot.
@@ -71,13 +73,13 @@
 // Programs that also run on the command line print Table.String or save
 // images themselves; InNotebook tells which case applies.
 //
-// Every GoNB cell runs as a program of its own. The first chart that a cell
-// shows carries the echarts library (about 1 MB), so that every cell's
-// output stands on its own in a saved notebook and in its HTML export; the
-// browser runs the library once per page and later copies are skipped. The
-// library is loaded with AMD's define hidden, because where require.js is
-// on the page (the classic notebook, nbconvert's HTML export) it would
-// otherwise register as an AMD module and the chart would stay blank.
+// A chart's output carries no copy of the echarts library (about 1 MB):
+// a notebook with outputs stays small, however many charts it shows. The
+// static image in each chart's output is what a viewer without JavaScript
+// sees, and what a saved notebook shows wherever the library is not
+// served (an HTML export opened from disk, a notebook on a web site).
+// Where require.js is on the page (the classic notebook, nbconvert's HTML
+// export) the library is loaded through it as an AMD module.
 //
 // NewProgress reports the progress of a long run: an output line updated
 // in place in a notebook, a rewritten line on stderr when it is a terminal,

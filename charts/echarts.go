@@ -1,7 +1,9 @@
 package charts
 
 import (
+	"bytes"
 	"crypto/rand"
+	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -38,100 +40,82 @@ func EChartsPath() string {
 	return filepath.Join(dir, "warplab", "echarts-"+EChartsVersion+".min.js")
 }
 
-// InteractiveHTML returns f as an interactive echarts chart: an HTML
-// fragment holding the chart's element, the echarts library read from
-// EChartsPath and the script that draws the chart. The fragment is self-
-// contained and works offline, in the classic notebook, in an nbconvert
-// HTML export and in a plain page; the library runs only if the page does
-// not have it yet, so several charts on a page cost one library load in
-// the browser (though each fragment carries its ~1 MB).
-//
-// When the library file is missing, the fragment shows a message in place
-// of the chart saying how to install it. An error is returned only when f
-// cannot be drawn (see Figure's Validate).
-func InteractiveHTML(f Figure) (string, error) {
-	return interactiveHTML(f, true)
-}
+// LibraryPath is where a Jupyter notebook server serves the echarts
+// library, below the page's base URL: scripts/setup.sh and warplab's image
+// install the library as a notebook extension file
+// (JUPYTER_DATA_DIR/nbextensions/warplab/), which the classic notebook and
+// jupyterhub-singleuser serve, offline, at this path.
+const LibraryPath = "nbextensions/warplab/echarts-" + EChartsVersion + ".min.js"
 
-// interactiveHTML is InteractiveHTML with the library left out when
-// withLibrary is false (Show includes it once per program run).
-func interactiveHTML(f Figure, withLibrary bool) (string, error) {
+// InteractiveHTML returns f as an interactive echarts chart: an HTML
+// fragment holding the chart's element, a static SVG image of f drawn by
+// gonum/plot inside it, and a small script that loads the echarts library
+// from the notebook server (LibraryPath below the page's data-base-url),
+// once per page, and draws the chart in the image's place.
+//
+// The fragment carries no copy of the library (about 1 MB), so a notebook
+// with many charts stays small. A viewer that runs no JavaScript, or a
+// page that cannot reach the library (an HTML export opened from disk, a
+// notebook rendered on a web site), shows the static image. Where
+// require.js is on the page (the classic notebook, nbconvert's HTML
+// export) the library is loaded as an AMD module, else with a script
+// element. An error is returned only when f cannot be drawn (see Figure's
+// Validate).
+func InteractiveHTML(f Figure) (string, error) {
 	if err := f.Validate(); err != nil {
 		return "", err
-	}
-	var lib string
-	var err error
-	if withLibrary {
-		lib, err = readLibrary()
-	} else {
-		_, err = os.Stat(EChartsPath())
-	}
-	if err != nil {
-		return missingLibraryHTML(f, err), nil
 	}
 	option, err := json.Marshal(f.echartsOption())
 	if err != nil {
 		return "", fmt.Errorf("charts: encoding echarts option: %w", err)
 	}
+	var svg bytes.Buffer
+	if err := WriteImage(&svg, f, "svg"); err != nil {
+		return "", err
+	}
 	w, h := f.size()
 	id := newChartID()
+	title := html.EscapeString(f.title())
 	var b strings.Builder
 	fmt.Fprintf(&b, `<div class="warplab-chart" id="%s" style="width:%dpx;height:%dpx;margin:6px 0;">`, id, w, h)
-	fmt.Fprintf(&b, `<div style="%s">Interactive chart %q: it is drawn when the notebook runs its JavaScript (run the cell, or trust the notebook).</div></div>`+"\n",
-		messageStyle("#888"), html.EscapeString(f.title()))
-	if withLibrary {
-		// The guard keeps a page from running the library twice. The
-		// library is a UMD bundle: where require.js is on the page (the
-		// classic notebook, nbconvert's HTML export) it would register as
-		// an AMD module and leave window.echarts unset, so define, module
-		// and exports are hidden from it as function parameters.
-		b.WriteString("<script>\nif (typeof window.echarts === \"undefined\") {\n(function (define, module, exports) {\n")
-		b.WriteString(lib)
-		b.WriteString("\n}).call(window);\n}\n</script>\n")
-	}
+	fmt.Fprintf(&b, `<img class="warplab-chart-static" alt="chart: %s" title="a static image of the chart: it becomes interactive where the notebook server serves the chart library" style="width:%dpx;height:%dpx;" src="data:image/svg+xml;base64,%s"></div>`+"\n",
+		title, w, h, base64.StdEncoding.EncodeToString(svg.Bytes()))
 	fmt.Fprintf(&b, `<script>
 (function () {
   var el = document.getElementById(%q);
   if (!el) { return; }
-  if (!window.echarts || !window.echarts.init) {
-    el.firstChild.textContent = "chart library not loaded on this page: run the cell again (scripts/setup.sh installs the library)";
-    return;
+  var w = window;
+  var draw = function (ec) {
+    el.innerHTML = "";
+    var chart = ec.init(el, null, {renderer: "canvas", width: %d, height: %d});
+    chart.setOption(%s);
+    el.setAttribute("data-warplab-state", "drawn");
+  };
+  if (w.echarts && w.echarts.init) { draw(w.echarts); return; }
+  if (!w.warplabECharts) {
+    var base = (document.body && document.body.getAttribute("data-base-url")) || "/";
+    var url = base.replace(/\/?$/, "/") + %q;
+    w.warplabECharts = new Promise(function (resolve, reject) {
+      if (typeof w.require === "function" && typeof w.define === "function" && w.define.amd) {
+        w.require([url], function (ec) { w.echarts = ec; resolve(ec); }, reject);
+        return;
+      }
+      var s = document.createElement("script");
+      s.src = url;
+      s.onload = function () { if (w.echarts) { resolve(w.echarts); } else { reject(new Error("no echarts in " + url)); } };
+      s.onerror = function () { reject(new Error("cannot load " + url)); };
+      document.head.appendChild(s);
+    });
   }
-  el.innerHTML = "";
-  var chart = window.echarts.init(el, null, {renderer: "canvas", width: %d, height: %d});
-  chart.setOption(%s);
+  w.warplabECharts.then(draw, function (err) {
+    el.setAttribute("data-warplab-state", "static");
+    var img = el.querySelector("img");
+    if (img) { img.title = "a static image of the chart: the chart library did not load (" + err + "); scripts/setup.sh installs it for the notebook server"; }
+  });
 })();
 </script>
-`, id, w, h, option)
+`, id, w, h, option, LibraryPath)
 	return b.String(), nil
-}
-
-// readLibrary returns the echarts library, ready to inline in a script
-// element.
-func readLibrary() (string, error) {
-	path := EChartsPath()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return "", err
-	}
-	if len(b) == 0 {
-		return "", fmt.Errorf("%s is empty", path)
-	}
-	// A "</script" inside the code would end the element early.
-	return strings.ReplaceAll(string(b), "</script", `<\/script`), nil
-}
-
-// missingLibraryHTML is what stands in the chart's place when the echarts
-// library cannot be read.
-func missingLibraryHTML(f Figure, err error) string {
-	w, h := f.size()
-	return fmt.Sprintf(`<div class="warplab-chart-missing" style="width:%dpx;height:%dpx;margin:6px 0;border:1px dashed #c33;box-sizing:border-box;">`+
-		`<div style="%s"><b>chart library not installed: run scripts/setup.sh</b><br>(chart %q; %s)</div></div>`+"\n",
-		w, h, messageStyle("#a22"), html.EscapeString(f.title()), html.EscapeString(err.Error()))
-}
-
-func messageStyle(color string) string {
-	return `font-family:sans-serif;font-size:13px;color:` + color + `;padding:16px;text-align:center;`
 }
 
 // newChartID returns a page-unique element id; tests replace it to get

@@ -2,6 +2,7 @@ package charts
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/xml"
 	"fmt"
 	"image"
@@ -30,12 +31,6 @@ func fixedIDs(t *testing.T) {
 	n := 0
 	newChartID = func() string { n++; return fmt.Sprintf("warplab-chart-test%d", n) }
 	t.Cleanup(func() { newChartID = old })
-}
-
-// stubLibrary points EChartsPath at a stand-in for the echarts library, so
-// that golden files stay small and tests do not need scripts/setup.sh.
-func stubLibrary(t *testing.T) {
-	t.Setenv(EChartsPathEnv, filepath.Join("testdata", "echarts-stub.js"))
 }
 
 func testTable() *Table {
@@ -103,7 +98,6 @@ func TestAutoAlign(t *testing.T) {
 
 func TestInteractiveHTMLGolden(t *testing.T) {
 	fixedIDs(t)
-	stubLibrary(t)
 	for _, tc := range []struct {
 		name string
 		f    Figure
@@ -116,29 +110,13 @@ func TestInteractiveHTMLGolden(t *testing.T) {
 	}
 }
 
-func TestInteractiveHTMLWithoutLibrary(t *testing.T) {
-	fixedIDs(t)
-	t.Setenv(EChartsPathEnv, filepath.Join(t.TempDir(), "missing.js"))
-	s, err := InteractiveHTML(testChart())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"chart library not installed: run scripts/setup.sh", "Sum time", "width:800px;height:440px"} {
-		if !strings.Contains(s, want) {
-			t.Errorf("HTML without the library lacks %q:\n%s", want, s)
-		}
-	}
-	if strings.Contains(s, "<script") {
-		t.Errorf("HTML without the library has a script:\n%s", s)
-	}
-}
-
-// The library, inlined, must not end its script element early, and must
-// run only once per page with AMD's define hidden.
-func TestInteractiveHTMLInlinesLibrary(t *testing.T) {
+// A chart carries no copy of the library: it loads it from the notebook
+// server once per page, and holds a static image of itself for viewers
+// without JavaScript or without the library.
+func TestInteractiveHTMLLoadsLibrary(t *testing.T) {
 	fixedIDs(t)
 	lib := filepath.Join(t.TempDir(), "echarts.js")
-	if err := os.WriteFile(lib, []byte(`var s = "</script>"; window.echarts = {};`), 0o644); err != nil {
+	if err := os.WriteFile(lib, []byte(`window.echarts = {"library": "inlined?"};`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv(EChartsPathEnv, lib)
@@ -146,21 +124,39 @@ func TestInteractiveHTMLInlinesLibrary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{`var s = "<\/script>"`, `if (typeof window.echarts === "undefined")`, `(function (define, module, exports) {`} {
+	if strings.Contains(s, "inlined?") {
+		t.Error("the chart's HTML holds the library")
+	}
+	for _, want := range []string{
+		`"nbextensions/warplab/echarts-` + EChartsVersion + `.min.js"`,
+		`getAttribute("data-base-url")`,
+		"w.require([url]",
+		`src="data:image/svg+xml;base64,`,
+		`alt="chart: Speed-up"`,
+	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("HTML lacks %q", want)
 		}
 	}
-	if n := strings.Count(s, "</script>"); n != 2 {
-		t.Errorf("HTML has %d </script> tags, want 2 (library, chart)", n)
+	if n := strings.Count(s, "</script>"); n != 1 {
+		t.Errorf("HTML has %d </script> tags, want 1 (the chart's)", n)
 	}
-	// Without the library: the chart's script only.
-	s, err = interactiveHTML(testBars(), false)
+	// The static image is the figure's SVG rendering.
+	i := strings.Index(s, "base64,") + len("base64,")
+	j := strings.Index(s[i:], `"`)
+	img, err := base64.StdEncoding.DecodeString(s[i : i+j])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(s, "</script>"); n != 1 || strings.Contains(s, "define") {
-		t.Errorf("HTML without the library has %d scripts (want 1) or mentions define:\n%s", n, s)
+	var svg bytes.Buffer
+	if err := WriteImage(&svg, testBars(), "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(img, svg.Bytes()) {
+		t.Error("the static image is not the figure's SVG rendering")
+	}
+	if len(s) > 40<<10 {
+		t.Errorf("a chart's HTML is %d bytes, want under 40 KiB", len(s))
 	}
 }
 
@@ -281,16 +277,15 @@ func TestValidate(t *testing.T) {
 // set: a stray quote in an inline style would end the attribute early.
 func TestHTMLAttributes(t *testing.T) {
 	fixedIDs(t)
-	stubLibrary(t)
 	chart, err := InteractiveHTML(testChart())
 	if err != nil {
 		t.Fatal(err)
 	}
-	missing, _ := func() (string, error) {
-		t.Setenv(EChartsPathEnv, filepath.Join(t.TempDir(), "missing.js"))
-		return InteractiveHTML(testBars())
-	}()
-	for name, s := range map[string]string{"table": testTable().HTML(), "chart": chart, "missing library": missing} {
+	bars, err := InteractiveHTML(testBars())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, s := range map[string]string{"table": testTable().HTML(), "chart": chart, "bars": bars} {
 		d := xml.NewDecoder(strings.NewReader("<root>" + s + "</root>"))
 		d.Strict = false
 		d.AutoClose = xml.HTMLAutoClose
@@ -313,6 +308,10 @@ func TestHTMLAttributes(t *testing.T) {
 							t.Errorf("%s: <%s> style %q does not end with ';': cut short?", name, el.Name.Local, a.Value)
 						}
 					case "class", "id":
+					case "src", "alt", "title":
+						if el.Name.Local != "img" {
+							t.Errorf("%s: <%s> has an unexpected attribute %q=%q", name, el.Name.Local, a.Name.Local, a.Value)
+						}
 					default:
 						t.Errorf("%s: <%s> has an unexpected attribute %q=%q", name, el.Name.Local, a.Name.Local, a.Value)
 					}

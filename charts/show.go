@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"html"
 	"reflect"
-	"sync"
 
 	"github.com/janpfeifer/gonb/gonbui"
 	"github.com/janpfeifer/gonb/gonbui/protocol"
@@ -14,15 +13,6 @@ import (
 // InNotebook reports whether the program runs as a GoNB notebook cell,
 // where Show displays things.
 func InNotebook() bool { return gonbui.IsNotebook }
-
-// libraryShown records whether this program has already sent the echarts
-// library to the notebook. Each GoNB cell runs as a program of its own,
-// so every cell that shows a chart sends the library once; the browser
-// runs it only once per page.
-var libraryShown struct {
-	sync.Mutex
-	done bool
-}
 
 // Show displays each item in the GoNB notebook as the output of the
 // running cell:
@@ -72,12 +62,7 @@ func showOne(item any) {
 	}
 	switch v := item.(type) {
 	case Figure:
-		libraryShown.Lock()
-		s, err := interactiveHTML(v, !libraryShown.done)
-		if err == nil {
-			libraryShown.done = true
-		}
-		libraryShown.Unlock()
+		s, err := InteractiveHTML(v)
 		if err != nil {
 			showError(err)
 			return

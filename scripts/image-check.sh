@@ -54,13 +54,13 @@ say "start script: notebooks copied, edits kept, Notebook server without a hub, 
 if [ "$mode" = other-uid ]; then
 	# Build and run a program from the module cache, as a UID with no passwd entry.
 	warplab devices >/dev/null || die "warplab devices failed"
-	# A module like GoNB's, linked to warplab as the notebooks' first cell does.
+	# A module like GoNB's, in a go.work that uses warplab, as the kernel's
+	# -go_work sets up every notebook.
 	mod=$(mktemp -d)
 	(cd "$mod" && go mod init image-check >/dev/null 2>&1 &&
-		go mod edit -require github.com/warplab/warplab@v0.0.0-00010101000000-000000000000 \
-			-replace github.com/warplab/warplab="$WARPLAB_MODULE_DIR" &&
-		printf 'package main\n\nimport _ "github.com/warplab/warplab/labs/atomics"\n\nfunc main() {}\n' >main.go &&
-		go get >/dev/null 2>&1 && go list -deps . >/dev/null) || die "go cannot load warplab's packages offline"
+		go work init . "$WARPLAB_MODULE_DIR" &&
+		printf 'package main\n\nimport _ "github.com/warplab/warplab/labs/nb"\n\nfunc main() {}\n' >main.go &&
+		go build -o /dev/null .) || die "go cannot build warplab's packages offline in a go.work"
 	rm -rf "$mod"
 	say "an arbitrary UID in group 100 can use the image: the home, warplab, go"
 	exit 0
@@ -96,10 +96,18 @@ python3 - <<-'EOF' || die "the Notebook server does not list warplab/day26-atomi
 	r = urllib.request.urlopen("http://127.0.0.1:8888/api/contents/warplab?token=image-check", timeout=5)
 	names = [c["name"] for c in json.load(r)["content"]]
 	assert "day26-atomics.ipynb" in names, names
+	assert "00-start-here.ipynb" in names, names
+EOF
+python3 - <<-'EOF' || die "the Notebook server does not serve the chart library at /nbextensions/warplab/"
+	import os, urllib.request
+	want = os.path.getsize(os.environ["WARPLAB_ECHARTS_JS"])
+	r = urllib.request.urlopen("http://127.0.0.1:8888/nbextensions/warplab/" + os.path.basename(os.environ["WARPLAB_ECHARTS_JS"]) + "?token=image-check", timeout=5)
+	got = len(r.read())
+	assert got == want, (got, want)
 EOF
 stop_server
 trap - EXIT
-say "Notebook server: answered on 127.0.0.1:8888, kernels [$specs], the labs in ~/warplab"
+say "Notebook server: answered on 127.0.0.1:8888, kernels [$specs], the labs and the start page in ~/warplab, the chart library served"
 
 # --- warplab lab day26 --------------------------------------------------------------
 # Small sizes keep it quick (the flags differ between CLI versions).
@@ -133,12 +141,19 @@ python3 - "$executed" <<-'EOF' || die "the executed Day 26 notebook is not what 
 	            errors.append("cell %d: %s" % (i, "".join(text).strip()))
 	        page = o.get("data", {}).get("text/html", "")
 	        html.append("".join(page))
+	code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+	first = "".join(code[0]["source"]) if code else ""
+	if not first.startswith("import") or '"github.com/warplab/warplab/labs/atomics"' not in first:
+	    errors.append("the first code cell is not the lab's import: %r" % first[:200])
+	size = len(open(sys.argv[1], "rb").read())
+	if size >= 1000000:
+	    errors.append("the executed notebook weighs %d bytes, want under 1 MB" % size)
 	page = "\n".join(html)
 	for want in ("One sum, three ways", "Day 26 sweep: 15/15 done", 'class="warplab-feedback"', 'class="warplab-chart"'):
 	    if want not in page:
 	        errors.append("no %r in the notebook's HTML outputs" % want)
-	if "chart library not installed" in page:
-	    errors.append("the chart library is missing: " + page[page.index("chart library not installed"):][:300])
+	if 'src="data:image/svg+xml;base64,' not in page:
+	    errors.append("the charts carry no static image")
 	for e in errors:
 	    print("image-check:", e, file=sys.stderr)
 	sys.exit(1 if errors else 0)

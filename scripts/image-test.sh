@@ -252,13 +252,16 @@ done
 grep -Eq '^sudo:.*jovyan' "$img_root/etc/group" && die "jovyan is in the sudo group"
 [ -f "$img_root/usr/local/share/jupyter/kernels/gonb/kernel.json" ] ||
 	die "no GoNB kernel spec under /usr/local/share/jupyter"
+grep -q -- '-go_work=/usr/local/src/warplab"' "$img_root/usr/local/share/jupyter/kernels/gonb/kernel.json" ||
+	die "the GoNB kernel spec does not link /usr/local/src/warplab (-go_work): $(cat "$img_root/usr/local/share/jupyter/kernels/gonb/kernel.json")"
 echarts_version=$(sed -n 's/^readonly ECHARTS_VERSION=//p' scripts/setup.sh)
 [ "$(dockerfile_default ECHARTS_VERSION)" = "$echarts_version" ] ||
 	die "the Dockerfile's ECHARTS_VERSION is not scripts/setup.sh's $echarts_version"
 gopls_version=$(sed -n 's/^readonly GOPLS_VERSION=//p' scripts/setup.sh)
 [ "$(sed -n 's/^ARG GOPLS_VERSION=//p' Dockerfile)" = "$gopls_version" ] ||
 	die "the Dockerfile's GOPLS_VERSION is not scripts/setup.sh's $gopls_version"
-[ -s "$img_root/usr/local/share/warplab/echarts-$echarts_version.min.js" ] || die "no echarts $echarts_version in the image"
+[ -s "$img_root/usr/local/share/jupyter/nbextensions/warplab/echarts-$echarts_version.min.js" ] ||
+	die "no echarts $echarts_version where the notebook server serves it (/usr/local/share/jupyter/nbextensions/warplab/)"
 # No grading key: no keys directory and no key file anywhere outside the Go
 # toolchain and module cache (third-party code, not warplab's).
 keys=$(cd "$img_root" && find . \( -path ./proc -o -path ./sys -o -path ./usr/local/go -o -path ./usr/local/share/go \) -prune -o \

@@ -6,9 +6,13 @@
 #     mmdebstrap and uidmap (for the image test, scripts/image-test.sh);
 #   - GoNB and goimports at the versions pinned in go.mod ("go install tool"),
 #     gopls (installed on its own: it does not build against our x/tools pin),
-#     and the GoNB Jupyter kernel ("gonb --install");
+#     and the GoNB Jupyter kernel ("gonb --install --go_work=CHECKOUT": every
+#     notebook starts with a go.work that uses this checkout, so a notebook's
+#     first cell imports its lab, with no module set-up of its own);
 #   - the echarts JavaScript library, fetched with "npm pack" into a cache
-#     outside git, so charts work offline and nothing third-party is committed;
+#     outside git (nothing third-party is committed), and installed as a
+#     notebook extension file (JUPYTER_DATA_DIR/nbextensions/warplab/), which
+#     the notebook server serves, offline, to the charts that load it;
 #   - in a git checkout, scripts/commit-msg as the commit-msg hook, unless one
 #     is installed already.
 #
@@ -78,14 +82,19 @@ else
 fi
 
 # gonb --install writes the kernel spec; it is cheap, so always refresh it
-# (it records the path of the gonb binary, which may have moved).
-say "registering the GoNB Jupyter kernel"
-if ! out=$(gonb --install 2>&1); then
+# (it records the path of the gonb binary and of this checkout, which may
+# have moved). --go_work starts every notebook's Go module with a go.work
+# that uses this checkout: cells import warplab's packages directly, at the
+# versions this go.mod pins.
+say "registering the GoNB Jupyter kernel, linked to $root"
+if ! out=$(gonb --install --go_work="$root" 2>&1); then
 	printf '%s\n' "$out" >&2
 	die "gonb --install failed"
 fi
-kdir="${JUPYTER_DATA_DIR:-$HOME/.local/share/jupyter}/kernels/gonb"
+jdata="${JUPYTER_DATA_DIR:-$HOME/.local/share/jupyter}"
+kdir="$jdata/kernels/gonb"
 [ -f "$kdir/kernel.json" ] || die "gonb --install did not write $kdir/kernel.json"
+grep -q -- "-go_work=$root\"" "$kdir/kernel.json" || die "$kdir/kernel.json does not link $root (-go_work)"
 
 # --- echarts ---------------------------------------------------------------
 echarts="${WARPLAB_ECHARTS_JS:-${XDG_CACHE_HOME:-$HOME/.cache}/warplab/echarts-$ECHARTS_VERSION.min.js}"
@@ -102,6 +111,16 @@ else
 	mv "$echarts.tmp" "$echarts"
 	rm -rf "$tmp"
 	say "echarts $ECHARTS_VERSION: installed at $echarts"
+fi
+
+# The notebook server serves nbextensions/ of every Jupyter data folder at
+# BASE_URL/nbextensions/: the charts load the library from there.
+ext="$jdata/nbextensions/warplab/echarts-$ECHARTS_VERSION.min.js"
+if ! cmp -s "$echarts" "$ext"; then
+	mkdir -p "$(dirname "$ext")"
+	cp "$echarts" "$ext.tmp"
+	mv "$ext.tmp" "$ext"
+	say "echarts $ECHARTS_VERSION: served by the notebook server from $ext"
 fi
 
 # --- the commit-msg hook ---------------------------------------------------

@@ -245,20 +245,27 @@ func (b *browser) eval(ctx context.Context, expr string, result any) error {
 	return json.Unmarshal(r.Result.Value, result)
 }
 
-// screenshot returns a PNG of the whole page, not only the viewport.
-func (b *browser) screenshot(ctx context.Context) ([]byte, error) {
-	var metrics struct {
-		CSSContentSize struct{ Width, Height float64 } `json:"cssContentSize"`
-	}
-	if err := b.call(ctx, "Page.getLayoutMetrics", nil, &metrics); err != nil {
-		return nil, err
+// clip is a rectangle of the page, in CSS pixels.
+type clip struct{ x, y, width, height float64 }
+
+// screenshot returns a PNG of the rectangle r of the page, or of the
+// whole page (not only the viewport) when r is nil.
+func (b *browser) screenshot(ctx context.Context, r *clip) ([]byte, error) {
+	if r == nil {
+		var metrics struct {
+			CSSContentSize struct{ Width, Height float64 } `json:"cssContentSize"`
+		}
+		if err := b.call(ctx, "Page.getLayoutMetrics", nil, &metrics); err != nil {
+			return nil, err
+		}
+		r = &clip{0, 0, metrics.CSSContentSize.Width, metrics.CSSContentSize.Height}
 	}
 	var shot struct {
 		Data []byte `json:"data"` // base64 in JSON
 	}
 	err := b.call(ctx, "Page.captureScreenshot", map[string]any{
 		"format": "png", "captureBeyondViewport": true,
-		"clip": map[string]any{"x": 0, "y": 0, "width": metrics.CSSContentSize.Width, "height": metrics.CSSContentSize.Height, "scale": 1},
+		"clip": map[string]any{"x": r.x, "y": r.y, "width": r.width, "height": r.height, "scale": 1},
 	}, &shot)
 	return shot.Data, err
 }

@@ -43,6 +43,10 @@ type Env struct {
 	Jupyter string
 	// CellTimeout is the longest one cell may run; zero means 5 minutes.
 	CellTimeout time.Duration
+	// Root is warplab's source tree (the folder of its go.mod): the test
+	// kernel starts every notebook with a go.work that uses it, as the
+	// kernel that scripts/setup.sh registers does.
+	Root string
 	// Limit is the longest a whole notebook may take in Execute, from the
 	// kernel's start to the end of its last cell; zero means NotebookLimit,
 	// a negative Limit none.
@@ -86,9 +90,13 @@ func Setup(t testing.TB) *Env {
 			gonb = p
 		}
 	}
-	e := &Env{Jupyter: jupyter, artifacts: artifactsDir(t)}
+	root, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &Env{Jupyter: jupyter, Root: root, artifacts: artifactsDir(t)}
 	kernels := filepath.Join(e.artifacts, "jupyter")
-	if err := writeKernelSpec(filepath.Join(kernels, "kernels", "gonb"), gonb, path); err != nil {
+	if err := writeKernelSpec(filepath.Join(kernels, "kernels", "gonb"), gonb, path, root); err != nil {
 		t.Fatal(err)
 	}
 	e.env = append(os.Environ(),
@@ -133,10 +141,26 @@ func lookPath(name, path string) (string, error) {
 	return "", fmt.Errorf("%s not found", name)
 }
 
-// writeKernelSpec writes a GoNB kernel spec for tests into dir.
-func writeKernelSpec(dir, gonb, path string) error {
+// ModuleRoot returns the folder of warplab's go.mod, found from the
+// current directory (a test runs in its package's folder).
+func ModuleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("nbtest: go env GOMOD: %w", err)
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", fmt.Errorf("nbtest: not inside warplab's module (go env GOMOD is %q)", mod)
+	}
+	return filepath.Dir(mod), nil
+}
+
+// writeKernelSpec writes a GoNB kernel spec for tests into dir: GoNB with
+// plain-text errors, starting every notebook with a go.work that uses the
+// module at root (GoNB's -go_work), as scripts/setup.sh's kernel does.
+func writeKernelSpec(dir, gonb, path, root string) error {
 	spec := map[string]any{
-		"argv":           []string{gonb, "--kernel", "{connection_file}", "--raw_error"},
+		"argv":           []string{gonb, "--kernel", "{connection_file}", "--raw_error", "--go_work=" + root},
 		"display_name":   "Go (gonb, nbtest)",
 		"language":       "go",
 		"interrupt_mode": "message",

@@ -54,18 +54,36 @@ func TestSmokeNotebook(t *testing.T) {
 		t.Errorf("%d outputs hold the progress summary, want 1", len(got))
 	}
 
-	page := env.InspectPage(t, env.ExportHTML(t, nb))
+	export := env.ExportHTML(t, nb)
+	// Opened from disk, with no notebook server to serve the chart
+	// library: the chart shows its static image.
+	page := env.InspectPage(t, export)
+	if len(page.Charts) != 1 {
+		t.Fatalf("the page has %d chart elements, want 1: %+v", len(page.Charts), page.Charts)
+	}
+	if c := page.Charts[0]; c.State != "static" || !c.StaticShown() {
+		t.Errorf("without the chart library, the chart does not show its static image: %+v", c)
+	}
+	// As the notebook server serves it: the chart draws.
+	page = env.InspectPage(t, env.Served(t, export, map[string]string{charts.LibraryPath: charts.EChartsPath()}))
 	if !page.AMD {
 		t.Error("require.js is not on the exported page: the test does not cover loading echarts beside AMD")
 	}
 	if !page.ECharts {
-		t.Error("echarts is not loaded on the exported page")
+		t.Error("echarts is not loaded on the served page")
 	}
 	if len(page.Charts) != 1 {
 		t.Fatalf("page has %d chart elements, want 1: %+v", len(page.Charts), page.Charts)
 	}
-	if c := page.Charts[0]; !c.Drawn() {
+	c := page.Charts[0]
+	if !c.Drawn() || c.State != "drawn" {
 		t.Errorf("the chart did not draw: %+v", c)
+	}
+	if c.Title != "nbtest smoke chart" || len(c.Series) != 3 || c.Series[0].Name != "global atomic" || len(c.Series[0].Points) != 3 {
+		t.Errorf("the drawn chart is not the smoke chart: %+v", c)
+	}
+	if len(c.Clipped) > 0 {
+		t.Errorf("texts cut at the chart's edge: %q", c.Clipped)
 	}
 	var drawn []nbtest.PageImage
 	for _, img := range page.Images {

@@ -1,24 +1,49 @@
-// Package notebooks_test runs every notebook in this folder through
-// Jupyter on the GoNB kernel (internal/nbtest) and checks what a browser
-// shows of it. The notebooks themselves are committed without outputs.
-package notebooks_test
+package nbtest_test
+
+// This file runs every notebook of notebooks/ through Jupyter on the GoNB
+// kernel and checks what a browser shows of it. It lives here, not beside
+// the notebooks, so that the folder students see holds only notebooks.
+// The notebooks themselves are committed without outputs.
 
 import (
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/internal/nbtest"
 )
 
+// notebookDir is the folder of the lab notebooks, from this package's.
+const notebookDir = "../../notebooks"
+
+// startPage is the notebook that a student opens first: the course order,
+// what each lab teaches and how long it takes. It has no code.
+const startPage = "00-start-here.ipynb"
+
+// maxNotebookBytes is the most a notebook may weigh with its outputs, run
+// from the top on the simulator: small enough to open quickly, to grade,
+// and to commit a student's work without bloat.
+const maxNotebookBytes = 1_000_000
+
+// runAllGoal is how long a notebook's Run All should take on a 2-core
+// machine on the simulator (the course issue's goal); each notebook's time
+// is reported against it.
+const runAllGoal = 20 * time.Second
+
 // expect is what a notebook's executed outputs must hold.
 type expect struct {
+	// lab is the lab's package below labs/, which the notebook's first
+	// code cell imports.
+	lab string
 	// html are strings that must each appear in some text/html output.
 	html []string
 	// text are strings that must each appear in some stream output
@@ -27,10 +52,14 @@ type expect struct {
 	// charts is the number of interactive charts, pngs the number of
 	// gonum/plot images.
 	charts, pngs int
+	// chartCheck, when set, checks the drawn charts, in page order,
+	// against what the lesson says they show.
+	chartCheck func(t *testing.T, cs []nbtest.ChartCanvas, nb *nbtest.Notebook)
 }
 
 var expectations = map[string]expect{
 	"day26-atomics.ipynb": {
+		lab: "atomics",
 		html: []string{
 			"kernels/global.cu", "kernels/shared.cu", "kernels/tree.cu",
 			"One sum, three ways: 256 threads per block",
@@ -47,6 +76,7 @@ var expectations = map[string]expect{
 		charts: 4, pngs: 1,
 	},
 	"softmax.ipynb": {
+		lab: "softmax",
 		html: []string{
 			"kernels/atomic.cu", "kernels/shared.cu", "kernels/shuffle.cu",
 			"Softmax denominator, three ways: 256 threads per block",
@@ -66,6 +96,7 @@ var expectations = map[string]expect{
 		charts: 4, pngs: 1,
 	},
 	"aggregation.ipynb": {
+		lab: "aggregation",
 		html: []string{
 			"kernels/counter.cu", "kernels/buckets.cu",
 			"The aggregation ladder: 2097152 elements, 256 threads per block",
@@ -81,6 +112,7 @@ var expectations = map[string]expect{
 		charts: 1, pngs: 1,
 	},
 	"ordering.ipynb": {
+		lab: "ordering",
 		html: []string{
 			"kernels/mp.cu",
 			"Message passing between blocks on",
@@ -104,6 +136,7 @@ var expectations = map[string]expect{
 		charts: 1,
 	},
 	"histogram.ipynb": {
+		lab: "histogram",
 		html: []string{
 			"kernels/histogram.cu",
 			"Histogram: launch shape, partitioning and skew (524288 elements, 256 threads per block)",
@@ -121,6 +154,7 @@ var expectations = map[string]expect{
 		charts: 1,
 	},
 	"cas.ipynb": {
+		lab: "cas",
 		html: []string{
 			"kernels/cas.cu",
 			"Float maximum by atomics: which kernels are right?",
@@ -135,6 +169,7 @@ var expectations = map[string]expect{
 		charts: 1,
 	},
 	"reproducible.ipynb": {
+		lab: "reproducible",
 		html: []string{
 			"kernels/reproducible.cu",
 			"One input, 8 runs per sum: bits, error and time",
@@ -150,6 +185,7 @@ var expectations = map[string]expect{
 		charts: 1,
 	},
 	"counters.ipynb": {
+		lab: "counters",
 		html: []string{
 			"kernels/counters.cu",
 			"Sliced counters: 524288 threads add 1 (unsigned), 256 per block",
@@ -164,6 +200,7 @@ var expectations = map[string]expect{
 		charts: 1,
 	},
 	"queue.ipynb": {
+		lab: "queue",
 		html: []string{
 			"kernels/queue.cu",
 			"A work queue: 262144 items, 80 blocks of 256 threads",
@@ -179,6 +216,7 @@ var expectations = map[string]expect{
 		charts: 1,
 	},
 	"playground.ipynb": {
+		lab: "playground",
 		html: []string{
 			`class="warplab-playground"`, "Buffers after the launch", "100000",
 			`class="warplab-counters"`, "issued to the L2", "race",
@@ -216,17 +254,26 @@ func source(raw json.RawMessage) string {
 	return strings.Join(lines, "")
 }
 
+// notebooks returns the names of the notebooks in notebookDir.
 func notebooks(t *testing.T) []string {
 	t.Helper()
-	paths, err := filepath.Glob("*.ipynb")
+	paths, err := filepath.Glob(filepath.Join(notebookDir, "*.ipynb"))
 	if err != nil || len(paths) == 0 {
-		t.Fatalf("no notebooks here: %v", err)
+		t.Fatalf("no notebooks in %s: %v", notebookDir, err)
 	}
-	return paths
+	names := make([]string, len(paths))
+	for i, p := range paths {
+		names[i] = filepath.Base(p)
+	}
+	return names
 }
 
-func readRaw(t *testing.T, path string) *rawNotebook {
+func readRaw(t *testing.T, name string) *rawNotebook {
 	t.Helper()
+	path := name
+	if !strings.Contains(name, "/") {
+		path = filepath.Join(notebookDir, name)
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -238,30 +285,87 @@ func readRaw(t *testing.T, path string) *rawNotebook {
 	return &nb
 }
 
+// labImport matches the import of a lab's package.
+var labImport = regexp.MustCompile(`"github.com/warplab/warplab/labs/([a-z0-9]+)"`)
+
 // TestCommittedClean checks every notebook as committed: nbformat 4 on
-// the GoNB kernel, no outputs, and a first code cell that links the
-// checkout exactly as the smoke notebook does.
+// the GoNB kernel, no outputs, no module plumbing in any cell (the kernel
+// links warplab's module), and a first code cell that imports the lab
+// the notebook is about.
 func TestCommittedClean(t *testing.T) {
-	smoke := readRaw(t, "../internal/nbtest/testdata/smoke.ipynb")
-	link := source(smoke.Cells[1].Source)
-	for _, path := range notebooks(t) {
-		nb := readRaw(t, path)
+	for _, name := range notebooks(t) {
+		nb := readRaw(t, name)
 		if nb.NBFormat != 4 || nb.Metadata.Kernelspec.Name != "gonb" {
-			t.Errorf("%s: nbformat %d, kernel %q; want 4 and gonb", path, nb.NBFormat, nb.Metadata.Kernelspec.Name)
+			t.Errorf("%s: nbformat %d, kernel %q; want 4 and gonb", name, nb.NBFormat, nb.Metadata.Kernelspec.Name)
 		}
+		want, known := expectations[name]
 		first := true
 		for i, c := range nb.Cells {
 			if len(c.Outputs) > 0 || c.ExecutionCount != nil {
-				t.Errorf("%s: cell %d is committed with outputs: clear them", path, i)
+				t.Errorf("%s: cell %d is committed with outputs: clear them", name, i)
 			}
-			if c.CellType == "code" && first {
+			if c.CellType != "code" {
+				continue
+			}
+			src := source(c.Source)
+			for _, plumbing := range []string{"go mod edit", "GONB_DIR", "func must[", "func open("} {
+				if strings.Contains(src, plumbing) {
+					t.Errorf("%s: cell %d holds %q: a notebook's cells are the lesson, the kernel and the lab package do the plumbing", name, i, plumbing)
+				}
+			}
+			if first {
 				first = false
-				if got := source(c.Source); got != link {
-					t.Errorf("%s: the first code cell is not the smoke notebook's link cell:\n%s", path, got)
+				m := labImport.FindStringSubmatch(src)
+				if !strings.HasPrefix(src, "import ") || m == nil || known && m[1] != want.lab {
+					t.Errorf("%s: the first code cell is not the import of its lab (labs/%s):\n%s", name, want.lab, src)
 				}
 			}
 		}
+		if first && name != startPage {
+			t.Errorf("%s: no code cell", name)
+		}
 	}
+}
+
+// TestStartPage checks the start page: it names every lab notebook, with
+// a link, in the course order, and says how long each takes.
+func TestStartPage(t *testing.T) {
+	nb := readRaw(t, startPage)
+	var text strings.Builder
+	for _, c := range nb.Cells {
+		if c.CellType != "markdown" {
+			t.Errorf("%s: a %s cell: the start page is prose only", startPage, c.CellType)
+		}
+		text.WriteString(source(c.Source))
+	}
+	page := text.String()
+	last := -1
+	for _, name := range courseOrder {
+		i := strings.Index(page, "("+name+")")
+		if i < 0 {
+			t.Errorf("%s: no link to %s", startPage, name)
+			continue
+		}
+		if i < last {
+			t.Errorf("%s: %s is out of the course order %v", startPage, name, courseOrder)
+		}
+		last = i
+	}
+	for _, name := range notebooks(t) {
+		if _, ok := expectations[name]; !ok && name != startPage {
+			t.Errorf("%s has no expectations in this test", name)
+		}
+	}
+	if n := strings.Count(page, " min"); n < len(courseOrder) {
+		t.Errorf("%s: %d mentions of minutes, want one per notebook (%d)", startPage, n, len(courseOrder))
+	}
+}
+
+// courseOrder is the order of the lab notebooks on the start page.
+var courseOrder = []string{
+	"day26-atomics.ipynb", "softmax.ipynb", "aggregation.ipynb", "counters.ipynb",
+	"ordering.ipynb", "queue.ipynb", "histogram.ipynb", "cas.ipynb",
+	"reproducible.ipynb", "playground.ipynb",
 }
 
 // TestAnswerCells checks that every cell tagged "answer" is what the
@@ -310,10 +414,14 @@ func contains(xs []string, s string) bool {
 	return false
 }
 
-// TestNotebooks executes every notebook through Jupyter on the GoNB
-// kernel with no GPU (the simulator), fails on any cell error, exports
-// the result to HTML and checks in headless Chromium that every echarts
-// chart drew and every gonum/plot image is there and not blank.
+// TestNotebooks executes every lab notebook through Jupyter on the GoNB
+// kernel with no GPU (the simulator), fails on any cell error, checks
+// the executed notebook's size and reports its Run All time, exports it
+// to HTML and checks in headless Chromium, with a screenshot of every
+// chart: opened from disk, every chart shows its static image; served as
+// the notebook server serves it, every chart draws, no text of it is cut
+// at its edge, and the notebook's own chart checks (what its lesson says
+// the chart shows) pass.
 func TestNotebooks(t *testing.T) {
 	env := nbtest.Setup(t)
 	if _, err := os.Stat(charts.EChartsPath()); err != nil {
@@ -324,13 +432,38 @@ func TestNotebooks(t *testing.T) {
 	}
 	// The notebooks run on the simulator, as on a machine with no GPU.
 	t.Setenv("WARPLAB_DEVICE", "sim:t4")
-	for _, path := range notebooks(t) {
-		t.Run(strings.TrimSuffix(path, ".ipynb"), func(t *testing.T) {
-			want, ok := expectations[path]
+	var report []string
+	t.Cleanup(func() {
+		if len(report) > 0 {
+			t.Logf("Run All on the simulator (goal %v each), size with outputs (limit %d bytes):\n%s",
+				runAllGoal, maxNotebookBytes, strings.Join(report, "\n"))
+		}
+	})
+	for _, name := range notebooks(t) {
+		if name == startPage {
+			continue
+		}
+		t.Run(strings.TrimSuffix(name, ".ipynb"), func(t *testing.T) {
+			want, ok := expectations[name]
 			if !ok {
-				t.Fatalf("no expectations for %s: add them to this test", path)
+				t.Fatalf("no expectations for %s: add them to this test", name)
 			}
-			nb := env.Execute(t, path)
+			start := time.Now()
+			nb := env.Execute(t, filepath.Join(notebookDir, name))
+			took := time.Since(start)
+			fi, err := os.Stat(nb.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			over := ""
+			if took > runAllGoal {
+				over = " (over the goal)"
+			}
+			report = append(report, fmt.Sprintf("  %-20s %6.1f s%s  %8d bytes", name, took.Seconds(), over, fi.Size()))
+			t.Logf("Run All: %.1f s (goal %v)%s; %d bytes with outputs", took.Seconds(), runAllGoal, over, fi.Size())
+			if fi.Size() >= maxNotebookBytes {
+				t.Errorf("%s weighs %d bytes with its outputs, want under %d", name, fi.Size(), maxNotebookBytes)
+			}
 			for _, s := range want.html {
 				if len(nb.Find("text/html", s)) == 0 {
 					t.Errorf("no output holds %q", s)
@@ -361,17 +494,36 @@ func TestNotebooks(t *testing.T) {
 				}
 			}
 
-			page := env.InspectPage(t, env.ExportHTML(t, nb))
-			if !page.ECharts {
-				t.Error("echarts is not loaded on the exported page")
-			}
+			export := env.ExportHTML(t, nb)
+			// Opened from disk: no server serves the chart library.
+			page := env.InspectPage(t, export)
 			if len(page.Charts) != want.charts {
 				t.Errorf("the page has %d chart elements, want %d", len(page.Charts), want.charts)
 			}
 			for _, c := range page.Charts {
-				if !c.Drawn() {
-					t.Errorf("chart %s did not draw: %+v", c.ID, c)
+				if c.State != "static" || !c.StaticShown() {
+					t.Errorf("chart %s: without the chart library it does not show its static image: %+v", c.ID, c)
 				}
+			}
+			// As the notebook server serves it.
+			page = env.InspectPage(t, env.Served(t, export, map[string]string{charts.LibraryPath: charts.EChartsPath()}))
+			if !page.ECharts {
+				t.Error("echarts is not loaded on the served page")
+			}
+			if len(page.Charts) != want.charts {
+				t.Fatalf("the served page has %d chart elements, want %d", len(page.Charts), want.charts)
+			}
+			for i, c := range page.Charts {
+				if !c.Drawn() {
+					t.Errorf("chart %d (%s) did not draw: %+v", i+1, c.Title, c)
+				}
+				if len(c.Clipped) > 0 {
+					t.Errorf("chart %d (%s): texts cut at its edge: %q (screenshot %s)", i+1, c.Title, c.Clipped, c.Screenshot)
+				}
+				t.Logf("chart %d: %q, series %v: %s", i+1, c.Title, seriesNames(c), c.Screenshot)
+			}
+			if want.chartCheck != nil && len(page.Charts) == want.charts {
+				want.chartCheck(t, page.Charts, nb)
 			}
 			drawn := 0
 			for _, img := range page.Images {
@@ -385,4 +537,13 @@ func TestNotebooks(t *testing.T) {
 			t.Logf("screenshot: %s", page.Screenshot)
 		})
 	}
+}
+
+// seriesNames returns the names of a drawn chart's series.
+func seriesNames(c nbtest.ChartCanvas) []string {
+	names := make([]string, len(c.Series))
+	for i, s := range c.Series {
+		names[i] = s.Name
+	}
+	return names
 }
