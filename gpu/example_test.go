@@ -143,3 +143,31 @@ func ExampleBuffer_WriteAt() {
 	// Output:
 	// [0 1 2 3 4 5]
 }
+
+// blockCount records the blocks a long launch reports.
+type blockCount struct{ done, total int }
+
+func (b *blockCount) Update(done, total int, _ string) { b.done, b.total = done, total }
+func (b *blockCount) Done()                            {}
+
+// A device opened with WithLaunchProgress reports every long launch's
+// finished blocks, here one that spins until its deadline, and devices
+// opened for the same work with its Context stop at the same deadline.
+func ExampleWithLaunchProgress() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
+	defer cancel()
+	var blocks blockCount
+	spec, _ := gpu.ParseSpec("sim:t4")
+	dev, _ := gpu.OpenContext(gpu.WithLaunchProgress(ctx, &blocks), spec)
+	defer dev.Close()
+	mod, _ := dev.Compile("spin.cu", []byte(`
+__global__ void spin(int* flag) {
+    while (atomicAdd(flag, 0) == 0) { }
+}`))
+	k, _ := mod.Kernel("spin")
+	flag, _ := gpu.NewBuffer[int32](dev, 1)
+	_, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(1024), Block: gpu.D1(256)}, flag)
+	fmt.Println(errors.Is(err, gpu.ErrTimeout), blocks.total, dev.Context().Err() != nil)
+	// Output:
+	// true 1024 true
+}

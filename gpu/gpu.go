@@ -203,6 +203,17 @@ type LaunchConfig struct {
 	Progress Progress
 }
 
+// launchProgressKey is the context key of WithLaunchProgress.
+type launchProgressKey struct{}
+
+// WithLaunchProgress returns a copy of ctx that carries p: every launch on
+// a device opened with it (OpenContext) and no Progress of its own
+// reports to p, so that a program running a lab's many launches can show
+// how far the current one has got without the lab's help.
+func WithLaunchProgress(ctx context.Context, p Progress) context.Context {
+	return context.WithValue(ctx, launchProgressKey{}, p)
+}
+
 // Progress receives the progress of a long launch (LaunchConfig.Progress).
 // Update may be called from another goroutine than the launch's.
 type Progress interface {
@@ -263,6 +274,12 @@ func (k *Kernel) LaunchContext(ctx context.Context, cfg LaunchConfig, args ...an
 		SharedBytes: cfg.SharedBytes, MaxInstructions: cfg.MaxInstructions, Cooperative: cfg.Cooperative,
 	}
 	var reported atomic.Bool
+	if cfg.Progress == nil && k.mod.dev.ctx != nil {
+		// The default of every launch on the device (WithLaunchProgress).
+		if p, ok := k.mod.dev.ctx.Value(launchProgressKey{}).(Progress); ok {
+			cfg.Progress = p
+		}
+	}
 	if p := cfg.Progress; p != nil {
 		dcfg.Progress = func(done, total int64) {
 			reported.Store(true)

@@ -121,6 +121,17 @@ func OpenContext(ctx context.Context, s Spec) (*Device, error) {
 	return d, nil
 }
 
+// Context returns the context the device was opened with (OpenContext),
+// or context.Background(): a program that opens more devices for the same
+// work, such as a fresh simulated device per job, opens them with it so
+// that they stop at the same deadline.
+func (d *Device) Context() context.Context {
+	if d.ctx == nil {
+		return context.Background()
+	}
+	return d.ctx
+}
+
 // openSpec opens a device; its errors have no "gpu: " prefix.
 func openSpec(s Spec) (*Device, error) {
 	b, ok := backend(s.backend)

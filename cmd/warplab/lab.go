@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -22,7 +23,7 @@ func init() {
 }
 
 const labUsage = `usage: warplab lab list [--json]
-       warplab lab NAME [--device SPEC] [--json | --markdown] [--plot DIR] [--set KEY=VALUE ...]
+       warplab lab NAME [--device SPEC] [--json | --markdown] [--plot DIR] [--timeout D] [--set KEY=VALUE ...]
        warplab lab NAME --help
 
 "lab list" prints every lab: its name, title, what it teaches and the
@@ -33,8 +34,14 @@ prints the tables: aligned text by default, Markdown with --markdown, or
 one JSON document (the lab, its settings, the device and the report) with
 --json. --set changes one of the lab's options and may be repeated
 (--set sizes=4096,65536 --set block-size=128); "warplab lab NAME --help"
-lists them. --plot DIR also saves each chart as DIR/NAME.png. Progress
-goes to stderr when it is a terminal.
+lists them. --plot DIR also saves each chart as DIR/NAME.png.
+
+Progress goes to stderr: on a terminal a line updated in place; elsewhere,
+once a run has taken 10 s, a line every 10 s (launches done, the last one,
+how long the current one has run). A run still going after --timeout
+(default 5m, which no lab's default run comes near; 0 for no limit) is
+stopped: the launch in progress stops within milliseconds and the run
+fails, saying how far it got.
 
 Errors in the arguments (an unknown lab or option, a bad value) exit with
 status 2, before anything runs; a run that fails exits with status 1.`
@@ -48,8 +55,16 @@ func (s *setFlags) Set(v string) error { *s = append(*s, v); return nil }
 type labOpts struct {
 	device, plot         string
 	json, markdown, help bool
+	timeout              time.Duration
 	set                  setFlags
 }
+
+// labTimeout is the default --timeout of warplab lab: far above any lab's
+// default run (the longest, Day 26, takes about 20 s on an idle 2-core
+// machine, and under a minute with the machine's cores busy with other
+// work), and short enough that a run made too large is stopped with an
+// explanation rather than left running for hours.
+const labTimeout = 5 * time.Minute
 
 func labCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("lab", labUsage+"\n\nlabs:\n"+labNames()+"\nflags:", stderr)
@@ -59,6 +74,7 @@ func labCmd(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&o.markdown, "markdown", false, "print the tables as Markdown")
 	fs.StringVar(&o.plot, "plot", "", "save each chart as a PNG in this directory")
 	fs.Var(&o.set, "set", "set one of the lab's options, `KEY=VALUE`; repeatable (see warplab lab NAME --help)")
+	fs.DurationVar(&o.timeout, "timeout", labTimeout, "stop the run if it takes longer than this, such as 10m; 0 for no limit")
 	fs.BoolVar(&o.help, "help", false, "print this help, or with NAME the lab's options")
 	fs.BoolVar(&o.help, "h", false, "the same as --help")
 
@@ -96,6 +112,9 @@ func labCmd(args []string, stdout, stderr io.Writer) error {
 	if o.json && o.markdown {
 		return usagef("--json and --markdown: choose one")
 	}
+	if o.timeout < 0 {
+		return usagef("--timeout %v: want a positive duration, or 0 for no limit", o.timeout)
+	}
 	set, err := labs.ParseSet(o.set)
 	if err != nil {
 		return usagef("--set: %v", err)
@@ -111,13 +130,29 @@ func labCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 
-	dev, err := gpu.Open(o.device)
+	ctx := context.Background()
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
+	}
+	spec, err := gpu.ParseSpec(o.device)
+	if err != nil {
+		return err
+	}
+	progress := newLabProgress(stderr, info.Name, isTerminalWriter(stderr))
+	defer progress.Close()
+	dev, err := gpu.OpenContext(gpu.WithLaunchProgress(ctx, progress.Launches()), spec)
 	if err != nil {
 		return err
 	}
 	defer dev.Close()
-	r, err := l.Run(dev, s, nil)
+	r, err := runLab(ctx, l, dev, s, progress)
+	progress.Close()
 	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("lab %s: stopped after --timeout %v: %w (make the run smaller with --set, or raise --timeout; 0 for no limit)", info.Name, o.timeout, err)
+		}
 		return err
 	}
 	if o.plot != "" {
@@ -150,6 +185,37 @@ func labCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%s on %s: %.1f s\n", info.Title, dev.Info().Name, r.Elapsed().Seconds())
 	return nil
+}
+
+// labGrace is how long a lab run may take to return after its context
+// is done: a launch stops within milliseconds, but work on the host
+// (making a large input, a reference sum) does not look at the context.
+const labGrace = time.Second
+
+// runLab runs l and returns its report, or an error at most labGrace
+// after ctx is done, leaving the run to end on its own (the command exits
+// right after).
+func runLab(ctx context.Context, l labs.Lab, dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
+	type result struct {
+		r   labs.Report
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		r, err := l.Run(dev, s, p)
+		ch <- result{r, err}
+	}()
+	select {
+	case res := <-ch:
+		return res.r, res.err
+	case <-ctx.Done():
+	}
+	select {
+	case res := <-ch:
+		return res.r, res.err
+	case <-time.After(labGrace):
+		return nil, ctx.Err()
+	}
 }
 
 // labDocument is what `warplab lab NAME --json` prints.
@@ -216,7 +282,7 @@ func simTime(d time.Duration) string {
 // defaults and usage.
 func labHelp(w io.Writer, l labs.Lab) {
 	info := l.Info()
-	fmt.Fprintf(w, "usage: warplab lab %s [--device SPEC] [--json | --markdown] [--plot DIR] [--set KEY=VALUE ...]\n\n", info.Name)
+	fmt.Fprintf(w, "usage: warplab lab %s [--device SPEC] [--json | --markdown] [--plot DIR] [--timeout D] [--set KEY=VALUE ...]\n\n", info.Name)
 	fmt.Fprintf(w, "%s\nTeaches: %s.\n", info.Title, info.Teaches)
 	if len(info.Aliases) > 0 {
 		fmt.Fprintf(w, "Also called: %s.\n", strings.Join(info.Aliases, ", "))

@@ -1,6 +1,7 @@
 package labkit
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 
@@ -121,9 +122,13 @@ feed:
 }
 
 // runSim runs one job on a fresh simulated device whose first launch
-// uses seed.
+// uses seed, bound to the runner's device's context (its deadline stops
+// the job's launches too).
 func (r *Runner) runSim(j Job, seed uint64, step func(string)) error {
-	dev, err := gpu.OpenSpec(r.SimSpec(seed))
+	if err := r.dev.Context().Err(); err != nil {
+		return fmt.Errorf("%s: %w", j.Detail, err)
+	}
+	dev, err := gpu.OpenContext(r.dev.Context(), r.SimSpec(seed))
 	if err != nil {
 		return err
 	}
