@@ -65,7 +65,7 @@ func InteractiveHTML(f Figure) (string, error) {
 	if err := f.Validate(); err != nil {
 		return "", err
 	}
-	option, err := json.Marshal(f.echartsOption())
+	option, err := json.Marshal(leftAlignYName(f.echartsOption()))
 	if err != nil {
 		return "", fmt.Errorf("charts: encoding echarts option: %w", err)
 	}
@@ -116,6 +116,37 @@ func InteractiveHTML(f Figure) (string, error) {
 </script>
 `, id, w, h, option, LibraryPath)
 	return b.String(), nil
+}
+
+// leftAlignYName makes the value axis's title start at the axis and run
+// to the right, over the plot's top margin, instead of being centred on
+// the axis, where a long title ("time per element (ns)") is cut at the
+// chart's left edge. go-echarts has no field for it, so the option map is
+// patched.
+func leftAlignYName(option map[string]any) map[string]any {
+	style := map[string]any{"align": "left"}
+	switch y := option["yAxis"].(type) {
+	case []opts.YAxis:
+		axes := make([]any, len(y))
+		for i, a := range y {
+			b, err := json.Marshal(a)
+			var m map[string]any
+			if err == nil && json.Unmarshal(b, &m) == nil {
+				m["nameTextStyle"] = style
+				axes[i] = m
+			} else {
+				axes[i] = a
+			}
+		}
+		option["yAxis"] = axes
+	case []any:
+		for _, a := range y {
+			if m, ok := a.(map[string]any); ok {
+				m["nameTextStyle"] = style
+			}
+		}
+	}
+	return option
 }
 
 // newChartID returns a page-unique element id; tests replace it to get

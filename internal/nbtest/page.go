@@ -282,7 +282,11 @@ func (e *Env) InspectPage(t testing.TB, path string) *Page {
 		if w == 0 || h == 0 {
 			continue
 		}
-		shot, err := b.screenshot(ctx, &clip{c.X, c.Y, float64(w), float64(h)})
+		// A margin around the element: the whole chart is in the shot
+		// even if the page has moved by a few pixels since it was
+		// measured.
+		const m = 12
+		shot, err := b.screenshot(ctx, &clip{max(0, c.X-m), max(0, c.Y-m), float64(w) + 2*m, float64(h) + 2*m})
 		if err != nil {
 			fail("taking a screenshot of a chart of", err)
 		}
