@@ -155,3 +155,27 @@ func TestWriteFormats(t *testing.T) {
 		t.Error("an unknown format is accepted")
 	}
 }
+
+// TestWriteGoesOnAfterAFailure: a student's result that cannot be written
+// does not stop the others' or the gradebooks.
+func TestWriteGoesOnAfterAFailure(t *testing.T) {
+	dir := t.TempDir()
+	// A file where bob's results folder belongs.
+	if err := os.WriteFile(filepath.Join(dir, "bob"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rs := append(sampleResults(), Result{Student: "carol", Gradable: true, MaxScore: 5, Message: "0 of 5 points"})
+	err := Write(dir, "gradescope", rs)
+	if err == nil || !strings.Contains(err.Error(), "bob") {
+		t.Errorf("Write: %v, want bob's failure", err)
+	}
+	for _, p := range []string{"carol/results.json", "alice, \"al\"/results.json", "gradebook.csv", "instructor.csv"} {
+		if _, err := os.Stat(filepath.Join(dir, p)); err != nil {
+			t.Errorf("not written after bob's failure: %v", err)
+		}
+	}
+	gb, _ := os.ReadFile(filepath.Join(dir, "gradebook.csv"))
+	if !strings.Contains(string(gb), "\nbob,") || !strings.Contains(string(gb), "\ncarol,") {
+		t.Errorf("gradebook:\n%s", gb)
+	}
+}

@@ -24,10 +24,14 @@ const gradeUsage = `usage: warplab grade --key KEY [--jobs N] [--out DIR] [--for
        warplab grade merge -o FILE GRADEBOOK...  join shards' gradebook.csv files
        warplab grade package gradescope KEY [-o FILE.zip] [--binary FILE]
 
-A SUBMISSION is a notebook or a folder holding one. Student Go is never
-run: the answer cell's literal is read with go/parser; student CUDA runs
-on the simulator under the key's budgets. --shard-count N grades the
-shard JOB_COMPLETION_INDEX (or --shard-index) of the submissions.`
+A SUBMISSION is a notebook or a folder holding one (a symbolic link, FIFO
+or device is refused). Student Go is never run: the answer cell's literal
+is read with go/parser; student CUDA runs on the simulator under the key's
+budgets and reads no file. --out gets gradebook.csv, instructor.csv (every
+test's full message, hidden checks' too) and the --format's files.
+--shard-count N grades the shard JOB_COMPLETION_INDEX (or --shard-index)
+of the submissions and writes shard.json, which merge checks.
+docs/instructor-guide.md takes a class through it.`
 
 func gradeCmd(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
