@@ -12,3 +12,11 @@ import (
 func BenchmarkHeadless(b *testing.B) {
 	labtest.Headless(b, "ordering")
 }
+
+// TestConformance is the labs' conformance suite on the ordering lab.
+func TestConformance(t *testing.T) {
+	labtest.RunAll(t, lab, labtest.Suite{
+		Small:     map[string]string{"pairs": "2", "trials": "2", "launches": "2", "scope-blocks": "4", "scope-launches": "2"},
+		Reference: Answer{Source: fixed("__threadfence();", "__threadfence();")},
+	})
+}

@@ -2,7 +2,6 @@ package ordering
 
 import (
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/warplab/warplab/charts"
@@ -18,7 +17,7 @@ import (
 // and 0.6 s of wall time when BenchmarkHeadless measured it earlier that day.
 const simWallTime = 600 * time.Millisecond
 
-func init() { labs.Register(lab{}) }
+func init() { labs.Register(lab) }
 
 // Options configure Lab; the zero value runs the whole lab.
 type Options struct {
@@ -168,11 +167,8 @@ func (r *Report) String() string {
 }
 
 // lab is the ordering lab as the registry knows it.
-type lab struct{}
-
-// Info describes the lab.
-func (lab) Info() labs.Info {
-	return labs.Info{
+var lab = labs.Define(labs.Definition[settings, *Report]{
+	Info: labs.Info{
 		Name:  "ordering",
 		Title: "Publishing between blocks: memory order and scope",
 		Teaches: "a flag written after a payload is not a publication: without a device-scope order on both sides " +
@@ -186,36 +182,25 @@ func (lab) Info() labs.Info {
 		Notebook:    "notebooks/ordering.ipynb",
 		SimWallTime: simWallTime,
 		Exercise:    exercise(),
-	}
-}
+	},
+	Defaults: settings{Pairs: DefaultPairs, Trials: DefaultTrials, Launches: DefaultLaunches,
+		ScopeBlocks: DefaultScopeBlocks, ScopeLaunches: DefaultScopeLaunches},
+	Run: func(dev *gpu.Device, s settings, p labs.Progress) (*Report, error) {
+		return Lab(dev, Options{
+			Publish: PublishOptions{Pairs: s.Pairs, Trials: s.Trials, Launches: s.Launches, Progress: p},
+			Scope:   ScopeOptions{Blocks: s.ScopeBlocks, Launches: s.ScopeLaunches, Progress: p},
+			Litmus:  LitmusOptions{Progress: p},
+			Predict: s.Predict,
+		})
+	},
+})
 
-// Options lists the settings of the lab's run.
-func (lab) Options() []labs.Option {
-	return []labs.Option{
-		{Name: "pairs", Kind: labs.Int, Default: strconv.Itoa(DefaultPairs), Max: maxPairs,
-			Usage: "producer/consumer pairs of blocks per launch"},
-		{Name: "trials", Kind: labs.Int, Default: strconv.Itoa(DefaultTrials), Max: maxTrials,
-			Usage: "publications per pair per launch"},
-		{Name: "launches", Kind: labs.Int, Default: strconv.Itoa(DefaultLaunches), Max: maxLaunches,
-			Usage: "launches per variant (on the simulator, one seed each)"},
-		{Name: "scope-blocks", Kind: labs.Int, Default: strconv.Itoa(DefaultScopeBlocks), Max: maxScopeBlocks,
-			Usage: "blocks of 32 threads adding to one counter in the scope experiment"},
-		{Name: "scope-launches", Kind: labs.Int, Default: strconv.Itoa(DefaultScopeLaunches), Max: maxLaunches,
-			Usage: "launches per kernel of the scope experiment (on the simulator, one seed each)"},
-		{Name: "predict", Kind: labs.String,
-			Usage: `on a GPU, the simulated device whose relaxed model runs beside the measurement: a sim: spec, "none", or empty for sim:h200`},
-	}
-}
-
-// Run runs the lab on dev with resolved settings.
-func (lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
-	var o Options
-	ints := map[string]*int{"pairs": &o.Publish.Pairs, "trials": &o.Publish.Trials, "launches": &o.Publish.Launches,
-		"scope-blocks": &o.Scope.Blocks, "scope-launches": &o.Scope.Launches}
-	if err := labkit.ReadInts(s, ints); err != nil {
-		return nil, err
-	}
-	o.Predict = s.Text("predict")
-	o.Publish.Progress, o.Scope.Progress, o.Litmus.Progress = p, p, p
-	return Lab(dev, o)
+// settings are the lab's options, `warplab lab ordering --set NAME=VALUE`.
+type settings struct {
+	Pairs         int    `lab:"pairs" max:"1024" usage:"producer/consumer pairs of blocks per launch"`
+	Trials        int    `lab:"trials" max:"1024" usage:"publications per pair per launch"`
+	Launches      int    `lab:"launches" max:"1000" usage:"launches per variant (on the simulator, one seed each)"`
+	ScopeBlocks   int    `lab:"scope-blocks" max:"4096" usage:"blocks of 32 threads adding to one counter in the scope experiment"`
+	ScopeLaunches int    `lab:"scope-launches" max:"1000" usage:"launches per kernel of the scope experiment (on the simulator, one seed each)"`
+	Predict       string `lab:"predict" usage:"on a GPU, the simulated device whose relaxed model runs beside the measurement: a sim: spec, \"none\", or empty for sim:h200"`
 }
