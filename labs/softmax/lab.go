@@ -2,7 +2,6 @@ package softmax
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -13,7 +12,7 @@ import (
 	"github.com/warplab/warplab/labs/profile"
 )
 
-func init() { labs.Register(lab{}) }
+func init() { labs.Register(lab) }
 
 // Name is the lab's name: `warplab lab softmax`.
 const Name = "softmax"
@@ -179,11 +178,9 @@ func (r *Report) String() string {
 	return labkit.ReportText(r.Tables(), "softmax", r.Device.Name, r.Seconds)
 }
 
-// lab is the softmax lab's labs.Lab.
-type lab struct{}
-
-func (lab) Info() labs.Info {
-	return labs.Info{
+// lab is the softmax lab as the registry knows it.
+var lab = labs.Define(labs.Definition[settings, *Report]{
+	Info: labs.Info{
 		Name:     Name,
 		Title:    "The softmax denominator: atomics vs the register cache",
 		Teaches:  "why one global atomic per element loses to a warp-shuffle tree with one atomic per block, by how much on which card, and what a profiler shows of it",
@@ -195,47 +192,32 @@ func (lab) Info() labs.Info {
 		// of wall time on the shared machine earlier that day).
 		SimWallTime: 1 * time.Second,
 		Exercise:    exercise(),
-	}
-}
-
-func (lab) Options() []labs.Option {
-	return []labs.Option{
-		{Name: "sizes", Kind: labs.Ints, Default: labkit.JoinInts(DefaultSizes()), Max: MaxN,
-			Usage: "element counts of the sweep (up to 16777216, the notes' size)"},
-		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: 1024,
-			Usage: "threads per block, a multiple of 32"},
-		{Name: "placements", Kind: labs.Int, Default: strconv.Itoa(DefaultPlacements), Max: MaxPlacements,
-			Usage: "placements of one block's input the one-block table runs, a block's worth apart in one allocation"},
-		{Name: "card-n", Kind: labs.Int, Default: strconv.Itoa(DefaultCardN), Max: MaxN,
-			Usage: "elements of the card comparison (16777216: the notes' size, slower on the simulator)"},
-		{Name: "cards", Kind: labs.String, Default: strings.Join(DefaultCards(), ","),
-			Usage: "simulator profiles the card comparison predicts, comma-separated"},
-		{Name: "warm-ups", Kind: labs.Int, Default: strconv.Itoa(gpu.DefaultWarmUps), Max: 100,
-			Usage: "untimed launches before the timed ones, on a GPU"},
-		{Name: "runs", Kind: labs.Int, Default: strconv.Itoa(gpu.DefaultReps), Max: 1000,
-			Usage: "timed launches per cell, on a GPU"},
-	}
-}
-
-func (l lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
-	sizes, err := s.Ints("sizes")
-	if err != nil {
-		return nil, err
-	}
-	var block, cardN, warm, runs, places int
-	if err := labkit.ReadInts(s, map[string]*int{"block-size": &block, "card-n": &cardN, "warm-ups": &warm, "runs": &runs, "placements": &places}); err != nil {
-		return nil, err
-	}
-	cards := []string{}
-	for _, c := range strings.Split(s.Text("cards"), ",") {
-		if c = strings.TrimSpace(c); c != "" {
-			cards = append(cards, c)
+	},
+	Defaults: settings{Sizes: DefaultSizes(), BlockSize: DefaultBlockSize, Placements: DefaultPlacements, CardN: DefaultCardN,
+		Cards: strings.Join(DefaultCards(), ","), WarmUps: gpu.DefaultWarmUps, Runs: gpu.DefaultReps},
+	Run: func(dev *gpu.Device, s settings, p labs.Progress) (*Report, error) {
+		cards := []string{}
+		for _, c := range strings.Split(s.Cards, ",") {
+			if c = strings.TrimSpace(c); c != "" {
+				cards = append(cards, c)
+			}
 		}
-	}
-	return Run(dev, Options{
-		Sweep:      SweepOptions{Sizes: sizes, BlockSize: block, WarmUps: warm, Runs: runs},
-		Placements: PlacementOptions{Placements: places, BlockSize: block, WarmUps: warm, Runs: runs},
-		Cards:      CardsOptions{N: cardN, BlockSize: block, Profiles: cards},
-		Progress:   p,
-	})
+		return Run(dev, Options{
+			Sweep:      SweepOptions{Sizes: s.Sizes, BlockSize: s.BlockSize, WarmUps: s.WarmUps, Runs: s.Runs},
+			Placements: PlacementOptions{Placements: s.Placements, BlockSize: s.BlockSize, WarmUps: s.WarmUps, Runs: s.Runs},
+			Cards:      CardsOptions{N: s.CardN, BlockSize: s.BlockSize, Profiles: cards},
+			Progress:   p,
+		})
+	},
+})
+
+// settings are the lab's options, `warplab lab softmax --set NAME=VALUE`.
+type settings struct {
+	Sizes      []int  `lab:"sizes" max:"1<<24" usage:"element counts of the sweep (up to 16777216, the notes' size)"`
+	BlockSize  int    `lab:"block-size" max:"1024" usage:"threads per block, a multiple of 32"`
+	Placements int    `lab:"placements" max:"256" usage:"placements of one block's input the one-block table runs, a block's worth apart in one allocation"`
+	CardN      int    `lab:"card-n" max:"1<<24" usage:"elements of the card comparison (16777216: the notes' size, slower on the simulator)"`
+	Cards      string `lab:"cards" usage:"simulator profiles the card comparison predicts, comma-separated"`
+	WarmUps    int    `lab:"warm-ups" max:"100" usage:"untimed launches before the timed ones, on a GPU"`
+	Runs       int    `lab:"runs" max:"1000" usage:"timed launches per cell, on a GPU"`
 }
