@@ -73,8 +73,11 @@ func (l *defined[S, R]) Options() []Option { return append([]Option(nil), l.opts
 
 func (l *defined[S, R]) Run(dev *gpu.Device, s Settings, p Progress) (Report, error) {
 	var v S
-	if err := decode(s, l.opts, l.fields, reflect.ValueOf(&v).Elem()); err != nil {
-		return nil, err
+	rv := reflect.ValueOf(&v).Elem()
+	for i, o := range l.opts {
+		if err := decodeField(s, o, rv.Field(l.fields[i])); err != nil {
+			return nil, err
+		}
 	}
 	r, err := l.d.Run(dev, v, p)
 	if err != nil {
@@ -83,37 +86,57 @@ func (l *defined[S, R]) Run(dev *gpu.Device, s Settings, p Progress) (Report, er
 	return r, nil
 }
 
-// decode stores each option's resolved setting in its field of v, a
-// settable struct: fields[i] is the index of opts[i]'s field.
-func decode(s Settings, opts []Option, fields []int, v reflect.Value) error {
+// Decode stores resolved settings in dst, a pointer to a struct whose
+// options are tagged as Definition describes: each tagged field gets the
+// setting of its name. A tagged field with no setting of its name, or
+// of another kind, is an error.
+func Decode(s Settings, dst any) error {
+	v := reflect.ValueOf(dst)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("labs: Decode into %T: want a pointer to a struct", dst)
+	}
+	v = v.Elem()
+	opts, fields, err := optionsOf(v, nil, nil)
+	if err != nil {
+		return fmt.Errorf("labs: Decode into %T: %v", dst, err)
+	}
 	for i, o := range opts {
-		f := v.Field(fields[i])
-		switch o.Kind {
-		case Int:
-			x, err := s.Int(o.Name)
-			if err != nil {
-				return err
-			}
-			if f.Kind() == reflect.Uint64 {
-				f.SetUint(uint64(x))
-			} else {
-				f.SetInt(int64(x))
-			}
-		case Ints:
-			xs, err := s.Ints(o.Name)
-			if err != nil {
-				return err
-			}
-			f.Set(reflect.ValueOf(xs))
-		case Float:
-			x, err := s.Float(o.Name)
-			if err != nil {
-				return err
-			}
-			f.SetFloat(x)
-		default:
-			f.SetString(s.Text(o.Name))
+		if got, ok := s.opts[o.Name]; !ok || got.Kind != o.Kind {
+			return fmt.Errorf("labs: Decode into %T: %s has no %v option %q", dst, s.owner, o.Kind, o.Name)
 		}
+		if err := decodeField(s, o, v.Field(fields[i])); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeField(s Settings, o Option, f reflect.Value) error {
+	switch o.Kind {
+	case Int:
+		x, err := s.Int(o.Name)
+		if err != nil {
+			return err
+		}
+		if f.Kind() == reflect.Uint64 {
+			f.SetUint(uint64(x))
+		} else {
+			f.SetInt(int64(x))
+		}
+	case Ints:
+		xs, err := s.Ints(o.Name)
+		if err != nil {
+			return err
+		}
+		f.Set(reflect.ValueOf(xs))
+	case Float:
+		x, err := s.Float(o.Name)
+		if err != nil {
+			return err
+		}
+		f.SetFloat(x)
+	default:
+		f.SetString(s.Text(o.Name))
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package atomics
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"time"
 
 	"github.com/warplab/warplab/gpu"
@@ -23,15 +22,12 @@ import (
 // ./labs/atomics/), so this estimate is an upper bound.
 const simWallTime = 18 * time.Second
 
-func init() { labs.Register(day26Lab{}) }
+func init() { labs.Register(lab) }
 
-// day26Lab is the Day 26 lab as the registry knows it: `warplab lab
-// day26` (or `atomics`), and the grader's "day26" exercise.
-type day26Lab struct{}
-
-// Info describes the Day 26 lab.
-func (day26Lab) Info() labs.Info {
-	return labs.Info{
+// lab is the Day 26 lab as the registry knows it: `warplab lab day26`
+// (or `atomics`), and the grader's "day26" exercise.
+var lab = labs.Define(labs.Definition[settings, *Day26Report]{
+	Info: labs.Info{
 		Name:    "day26",
 		Aliases: []string{"atomics"},
 		Title:   "Day 26: one sum, three ways",
@@ -42,60 +38,39 @@ func (day26Lab) Info() labs.Info {
 		Notebook:    "notebooks/day26-atomics.ipynb",
 		SimWallTime: simWallTime,
 		Exercise:    exercise(),
-	}
+	},
+	Defaults: settings{Sizes: DefaultSizes(), BlockSize: DefaultBlockSize, BlockSizes: ExerciseBlockSizes(), Baseline: DefaultBlockSize,
+		DeterminismN: defaultDeterminismN, DeterminismRuns: defaultDeterminismRuns},
+	Valid: map[string]func(int) error{"block-size": powerOfTwo, "block-sizes": powerOfTwo, "baseline": powerOfTwo},
+	Usage: map[string]string{"predict": labkit.PredictUsage("modelled times")},
+	Run: func(dev *gpu.Device, s settings, p labs.Progress) (*Day26Report, error) {
+		o := s.options()
+		o.Progress = p
+		return Day26(dev, o)
+	},
+})
+
+// settings are the lab's options, `warplab lab day26 --set NAME=VALUE`.
+// sizes and runs apply to both sweeps, block-size to the sweep and the
+// determinism experiment.
+type settings struct {
+	Sizes           []int  `lab:"sizes" max:"1<<26" usage:"elements summed in each row of the sweep and of the block-size sweep"`
+	BlockSize       int    `lab:"block-size" max:"1024" usage:"threads per block of the sweep and the determinism experiment, a power of two"`
+	BlockSizes      []int  `lab:"block-sizes" max:"1024" usage:"threads per block of the exercise's block-size sweep, powers of two"`
+	Baseline        int    `lab:"baseline" max:"1024" usage:"the block size the block-size sweep's ratios are taken against (swept too)"`
+	DeterminismN    int    `lab:"determinism-n" max:"1<<26" usage:"elements summed by the determinism experiment"`
+	DeterminismRuns int    `lab:"determinism-runs" max:"1000" usage:"launches per kernel in the determinism experiment"`
+	Runs            int    `lab:"runs" max:"1000" usage:"timed launches per cell of the sweeps (default: 10 on a GPU after 3 warm-ups; 1 on the simulator, whose model is deterministic)"`
+	Predict         string `lab:"predict"`
 }
 
-// Options lists the settings of the lab's run. sizes and runs apply to
-// both sweeps, block-size to the sweep and the determinism experiment.
-func (day26Lab) Options() []labs.Option {
-	return []labs.Option{
-		{Name: "sizes", Kind: labs.Ints, Default: labkit.JoinInts(DefaultSizes()), Max: maxElements,
-			Usage: "elements summed in each row of the sweep and of the block-size sweep"},
-		{Name: "block-size", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: maxBlock, Valid: powerOfTwo,
-			Usage: "threads per block of the sweep and the determinism experiment, a power of two"},
-		{Name: "block-sizes", Kind: labs.Ints, Default: labkit.JoinInts(ExerciseBlockSizes()), Max: maxBlock, Valid: powerOfTwo,
-			Usage: "threads per block of the exercise's block-size sweep, powers of two"},
-		{Name: "baseline", Kind: labs.Int, Default: strconv.Itoa(DefaultBlockSize), Max: maxBlock, Valid: powerOfTwo,
-			Usage: "the block size the block-size sweep's ratios are taken against (swept too)"},
-		{Name: "determinism-n", Kind: labs.Int, Default: strconv.Itoa(defaultDeterminismN), Max: maxElements,
-			Usage: "elements summed by the determinism experiment"},
-		{Name: "determinism-runs", Kind: labs.Int, Default: strconv.Itoa(defaultDeterminismRuns), Max: maxRuns,
-			Usage: "launches per kernel in the determinism experiment"},
-		{Name: "runs", Kind: labs.Int, Max: maxRuns,
-			Usage: "timed launches per cell of the sweeps (default: 10 on a GPU after 3 warm-ups; 1 on the simulator, whose model is deterministic)"},
-		labkit.PredictOption("modelled times"),
+// options turns the lab's settings into Day26Options.
+func (s settings) options() Day26Options {
+	return Day26Options{
+		Sweep:       SweepOptions{Sizes: s.Sizes, BlockSize: s.BlockSize, Runs: s.Runs, Predict: s.Predict},
+		Determinism: DeterminismOptions{N: s.DeterminismN, Runs: s.DeterminismRuns, BlockSize: s.BlockSize},
+		BlockSizes:  BlockSizeOptions{BlockSizes: s.BlockSizes, Baseline: s.Baseline, Sizes: s.Sizes, Runs: s.Runs},
 	}
-}
-
-// Run runs the lab's three experiments on dev with resolved settings.
-func (day26Lab) Run(dev *gpu.Device, s labs.Settings, p labs.Progress) (labs.Report, error) {
-	opts, err := optionsFrom(s)
-	if err != nil {
-		return nil, err
-	}
-	opts.Progress = p
-	return Day26(dev, opts)
-}
-
-// optionsFrom turns the lab's resolved settings into Day26Options.
-func optionsFrom(s labs.Settings) (Day26Options, error) {
-	var o Day26Options
-	if err := labkit.ReadIntLists(s, map[string]*[]int{"sizes": &o.Sweep.Sizes, "block-sizes": &o.BlockSizes.BlockSizes}); err != nil {
-		return o, err
-	}
-	one := map[string]*int{
-		"block-size": &o.Sweep.BlockSize, "baseline": &o.BlockSizes.Baseline,
-		"determinism-n": &o.Determinism.N, "determinism-runs": &o.Determinism.Runs,
-		"runs": &o.Sweep.Runs,
-	}
-	if err := labkit.ReadInts(s, one); err != nil {
-		return o, err
-	}
-	o.BlockSizes.Sizes = o.Sweep.Sizes
-	o.Determinism.BlockSize = o.Sweep.BlockSize
-	o.BlockSizes.Runs = o.Sweep.Runs
-	o.Sweep.Predict = s.Text("predict")
-	return o, nil
 }
 
 // exercise is the Day 26 exercise as the registry and the grader know

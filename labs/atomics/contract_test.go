@@ -36,10 +36,11 @@ func TestRegistered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := optionsFrom(s)
-	if err != nil {
+	var set settings
+	if err := labs.Decode(s, &set); err != nil {
 		t.Fatal(err)
 	}
+	o := set.options()
 	if !slices.Equal(o.Sweep.Sizes, DefaultSizes()) || !slices.Equal(o.BlockSizes.Sizes, DefaultSizes()) ||
 		!slices.Equal(o.BlockSizes.BlockSizes, ExerciseBlockSizes()) || o.Sweep.BlockSize != 256 ||
 		o.Determinism.N != 4194304 || o.Determinism.Runs != 20 || o.Sweep.Runs != 0 || o.Sweep.Predict != "" {
@@ -60,10 +61,11 @@ func TestSettingsToOptions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := optionsFrom(s)
-	if err != nil {
+	var set settings
+	if err := labs.Decode(s, &set); err != nil {
 		t.Fatal(err)
 	}
+	o := set.options()
 	want := Day26Options{
 		Sweep:       SweepOptions{Sizes: []int{4096, 8192}, BlockSize: 128, Runs: 2, Predict: "none"},
 		Determinism: DeterminismOptions{N: 1000, Runs: 3, BlockSize: 128},
