@@ -55,19 +55,22 @@
 //     its kernels embedded and shown as a Source (ReadSource). What every
 //     lab's experiments share (running launches, predicting a GPU's
 //     times, reading committed measurements) is in labs/internal/labkit.
-//  2. A type implementing Lab, registered in init: Info with the course
-//     documents cited by title, Options with a Usage and a Max for every
-//     number, and Run mapping Settings onto the options structs (labkit's
-//     ReadInts) and returning a Report whose Elapsed is a field of the
-//     report and whose String is labkit.ReportText.
+//  2. The Lab, declared once with Define and registered in init: Info
+//     with the course documents cited by title, the options as a struct
+//     whose tags give each one's name, bound and usage and whose Defaults
+//     value gives its default, and a Run that maps that struct onto the
+//     experiments' options and returns a Report whose Elapsed is a field
+//     of the report and whose String is labkit.ReportText.
 //  3. An Exercise whose Check returns Feedback built with Passf, Failf and
 //     Add, never a lab-specific feedback type; an exercise whose answer
 //     is a student kernel is a kernelcheck.Exercise.
-//  4. A BenchmarkHeadless that runs the lab through Run with its defaults
+//  4. A test that calls labtest.RunAll, the labs' conformance suite, and
+//     a BenchmarkHeadless that runs the lab through Run with its defaults
 //     on the simulator; its ns/op on the development machine is
 //     Info.SimWallTime.
-//  5. Its import in labs/all, its notebook under notebooks/ with the
-//     notebook test's expectations, and its line in the README.
+//  5. Its import in labs/all and its notebook under notebooks/.
+//
+// docs/lab-author-guide.md walks through it.
 //
 // No exported package variables: defaults are constants or functions.
 package labs

@@ -28,9 +28,9 @@
 //
 // # The lab contract's plumbing
 //
-// A lab's Options write a list default with JoinInts; its Run reads its
-// whole-number settings with ReadInts and ReadIntLists; its report's
-// String is ReportText (the tables, then "NAME lab on DEVICE: 6.2 s").
+// A lab declares its options once, as a tagged struct (labs.Define); an
+// exercise's options write a list default with JoinInts and read their
+// whole numbers with ReadInts; a lab report's String is ReportText (the tables, then "NAME lab on DEVICE: 6.2 s").
 //
 // # Measured beside predicted
 //
@@ -38,7 +38,7 @@
 // timed launches, a job each on the simulator, one job on a GPU.
 // TimingSource says where a table's times come from. On a GPU a lab's
 // sweep runs again on the simulator that OpenPrediction opens for its
-// "predict" setting (PredictOption), and RatioCell shows each prediction
+// "predict" setting (whose usage is PredictUsage), and RatioCell shows each prediction
 // over its measurement, highlighted outside the ±30% of Within30. A lab
 // that sets committed H200 measurements beside the model reads them with
 // ReadEvidence and runs the model that OpenModel opens.

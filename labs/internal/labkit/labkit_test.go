@@ -150,8 +150,8 @@ func TestJoinIntsReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got []int
-	if err := ReadIntLists(s, map[string]*[]int{"k": &got}); err != nil {
+	got, err := s.Ints("k")
+	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got, []int{1, 4, 32}) || JoinInts(nil) != "" {
@@ -179,9 +179,8 @@ func TestReadInts(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "c=2,4: want one whole number") {
 		t.Errorf("err = %v, want the error of c", err)
 	}
-	var xs []int
-	if err := ReadIntLists(s, map[string]*[]int{"z": &xs}); err == nil || !strings.Contains(err.Error(), `no option "z"`) {
-		t.Errorf("err = %v, want no option z", err)
+	if err := ReadInts(s, map[string]*int{"y": &a}); err == nil || !strings.Contains(err.Error(), `no option "y"`) {
+		t.Errorf("err = %v, want no option y", err)
 	}
 }
 

@@ -33,20 +33,6 @@ func ReadInts(s labs.Settings, dst map[string]*int) error {
 	return nil
 }
 
-// ReadIntLists stores the resolved value of every labs.Ints setting named
-// in dst where dst points, in the order of the names, and returns the
-// first error.
-func ReadIntLists(s labs.Settings, dst map[string]*[]int) error {
-	for _, name := range sortedKeys(dst) {
-		xs, err := s.Ints(name)
-		if err != nil {
-			return err
-		}
-		*dst[name] = xs
-	}
-	return nil
-}
-
 func sortedKeys[V any](m map[string]V) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {

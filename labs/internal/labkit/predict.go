@@ -6,7 +6,6 @@ import (
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
-	"github.com/warplab/warplab/labs"
 )
 
 // PredictionSpec returns the spec of the simulated device that predicts
@@ -72,11 +71,6 @@ func SimProfile(dev *gpu.Device) string {
 // counters".
 func PredictUsage(what string) string {
 	return `on a GPU, the simulated device whose ` + what + ` go beside the measured ones: a sim: spec, "none", or empty for the profile closest to the GPU`
-}
-
-// PredictOption is the "predict" option with PredictUsage(what).
-func PredictOption(what string) labs.Option {
-	return labs.Option{Name: "predict", Kind: labs.String, Usage: PredictUsage(what)}
 }
 
 // OpenPrediction opens the simulated device that predicts dev, for a
