@@ -25,7 +25,7 @@ import (
 func TestOnGPU(t *testing.T) {
 	dev := testenv.Open(t, testenv.GPU(t))
 	r, err := Lab(dev, Options{
-		Sums:    SumOptions{N: H200N[0], Runs: 20, Progress: labs.NoProgress()},
+		Sums:    SumOptions{N: H200SmallN, Runs: 20, Progress: labs.NoProgress()},
 		Order:   OrderOptions{Progress: labs.NoProgress()},
 		Predict: PredictOptions{Progress: labs.NoProgress()},
 	})

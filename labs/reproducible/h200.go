@@ -28,8 +28,11 @@ type H200Row struct {
 	Ms float64 `json:"ms"`
 }
 
-// H200N are the sizes the H200 ran.
-var H200N = [2]int{1 << 22, 1 << 24}
+// H200SmallN and H200LargeN are the sizes the H200 ran.
+const (
+	H200SmallN = 1 << 22
+	H200LargeN = 1 << 24
+)
 
 // H200Source says where the H200 rows come from.
 const H200Source = "measured on an NVIDIA H200, 20 runs each, timed gated (reproducible.cu, 2026-11-30)"
@@ -65,7 +68,7 @@ const predictProfile = "h200"
 
 // PredictOptions configure Predict.
 type PredictOptions struct {
-	// N is the elements summed: one of H200N; 0 means the smaller.
+	// N is the elements summed: H200SmallN or H200LargeN; 0 means the smaller.
 	N int
 	// Progress reports launches; nil means none.
 	Progress labs.Progress
@@ -113,10 +116,10 @@ func (r PredictRow) Ratio() float64 { return r.Predicted / r.H200 }
 // (each launch by its own events), beside the model of that.
 func Predict(dev *gpu.Device, opts PredictOptions) (*PredictTable, error) {
 	if opts.N == 0 {
-		opts.N = H200N[0]
+		opts.N = H200SmallN
 	}
-	if opts.N != H200N[0] && opts.N != H200N[1] {
-		return nil, fmt.Errorf("reproducible: predict N %d: want %d or %d, the sizes the H200 ran", opts.N, H200N[0], H200N[1])
+	if opts.N != H200SmallN && opts.N != H200LargeN {
+		return nil, fmt.Errorf("reproducible: predict N %d: want %d or %d, the sizes the H200 ran", opts.N, H200SmallN, H200LargeN)
 	}
 	sim, err := gpu.Open("sim:" + predictProfile + "?seed=1")
 	if err != nil {

@@ -95,10 +95,10 @@ var lab = labs.Define(labs.Definition[settings, *Report]{
 		SimWallTime: simWallTime,
 		Exercise:    exercise(),
 	},
-	Defaults: settings{N: DefaultN, Runs: DefaultRuns, OrderN: DefaultOrderN, OrderRuns: DefaultOrderRuns, PredictN: H200N[0]},
+	Defaults: settings{N: DefaultN, Runs: DefaultRuns, OrderN: DefaultOrderN, OrderRuns: DefaultOrderRuns, PredictN: H200SmallN},
 	Valid:    map[string]func(int) error{"order-runs": atLeastTwo, "predict-n": h200Size},
 	Usage: map[string]string{
-		"predict-n": fmt.Sprintf("elements of the prediction beside the H200: %d or %d", H200N[0], H200N[1]),
+		"predict-n": fmt.Sprintf("elements of the prediction beside the H200: %d or %d", H200SmallN, H200LargeN),
 	},
 	Run: func(dev *gpu.Device, s settings, p labs.Progress) (*Report, error) {
 		return Lab(dev, Options{
@@ -126,8 +126,8 @@ func atLeastTwo(x int) error {
 }
 
 func h200Size(x int) error {
-	if x != H200N[0] && x != H200N[1] {
-		return fmt.Errorf("want %d or %d, the sizes the H200 ran", H200N[0], H200N[1])
+	if x != H200SmallN && x != H200LargeN {
+		return fmt.Errorf("want %d or %d, the sizes the H200 ran", H200SmallN, H200LargeN)
 	}
 	return nil
 }

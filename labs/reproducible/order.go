@@ -90,7 +90,7 @@ func Order(dev *gpu.Device, opts OrderOptions) (*OrderTable, error) {
 	}
 	for i, m := range methods {
 		row := OrderRow{Method: m, Seeded: distinct["seeded"][i], Deterministic: distinct["deterministic"][i]}
-		if h, ok := H200(H200N[0], m); ok {
+		if h, ok := H200(H200SmallN, m); ok {
 			row.H200 = h.Distinct
 		}
 		t.Rows = append(t.Rows, row)
