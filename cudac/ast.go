@@ -81,7 +81,7 @@ type Func struct {
 	P      Pos
 	Kernel bool // __global__
 	Params []*Var
-	Result *Type // VoidType for void
+	Result *Type // voidType for void
 	Body   *Block
 	// Shared lists the static __shared__ variables declared in the body, in
 	// declaration order; DynShared the extern __shared__ arrays.
@@ -334,13 +334,13 @@ type Comma struct {
 }
 
 func (e *Const) Type() *Type       { return e.T }
-func (e *StringLit) Type() *Type   { return PointerTo(Int8Type, true) }
+func (e *StringLit) Type() *Type   { return PointerTo(int8Type, true) }
 func (e *VarRef) Type() *Type      { return e.Var.T }
 func (e *Unary) Type() *Type       { return e.T }
 func (e *Binary) Type() *Type      { return e.T }
 func (e *PtrAdd) Type() *Type      { return e.Ptr.Type() }
-func (e *PtrDiff) Type() *Type     { return Int64Type }
-func (e *Logical) Type() *Type     { return BoolType }
+func (e *PtrDiff) Type() *Type     { return int64Type }
+func (e *Logical) Type() *Type     { return boolType }
 func (e *CondExpr) Type() *Type    { return e.T }
 func (e *Assign) Type() *Type      { return e.LHS.Type() }
 func (e *IncDec) Type() *Type      { return e.X.Type() }

@@ -248,7 +248,7 @@ func (c *checker) atomicRefMethod(e *sCall, m *sMember, r Expr) Expr {
 		if isBad(v) {
 			return v
 		}
-		call.Builtin, call.T, call.Args = AtomicStore, VoidType, []Expr{ptr, v}
+		call.Builtin, call.T, call.Args = AtomicStore, voidType, []Expr{ptr, v}
 		return call
 	case "compare_exchange_strong", "compare_exchange_weak":
 		return c.atomicRefCAS(e, full, r, order)
@@ -329,14 +329,14 @@ func (c *checker) atomicRefCAS(e *sCall, full string, r Expr, order MemoryOrder)
 		ev := &Var{Name: "expected", T: PointerTo(elem, false), P: p, Space: SpaceParam}
 		dv := &Var{Name: "desired", T: elem, P: p, Space: SpaceParam}
 		old := &Var{Name: "old", T: elem, P: p}
-		ok := &Var{Name: "ok", T: BoolType, P: p}
+		ok := &Var{Name: "ok", T: boolType, P: p}
 		expected := &Deref{P: p, X: &VarRef{P: p, Var: ev}}
 		cas := &BuiltinCall{P: p, Builtin: AtomicCAS, Elem: elem, T: elem, Scope: t.RefScope, Order: order,
 			Args: []Expr{&VarRef{P: p, Var: pv}, expected, &VarRef{P: p, Var: dv}}}
-		fn = &Func{Name: name, P: p, Result: BoolType, Params: []*Var{pv, ev, dv}}
+		fn = &Func{Name: name, P: p, Result: boolType, Params: []*Var{pv, ev, dv}}
 		fn.Body = &Block{P: p, Stmts: []Stmt{
 			&DeclStmt{P: p, Var: old, Init: cas},
-			&DeclStmt{P: p, Var: ok, Init: &Binary{P: p, Op: Eq, X: &VarRef{P: p, Var: old}, Y: expected, T: BoolType}},
+			&DeclStmt{P: p, Var: ok, Init: &Binary{P: p, Op: Eq, X: &VarRef{P: p, Var: old}, Y: expected, T: boolType}},
 			&ExprStmt{P: p, X: &Assign{P: p, LHS: expected, RHS: &VarRef{P: p, Var: old}}},
 			&Return{P: p, X: &VarRef{P: p, Var: ok}},
 		}}
@@ -374,5 +374,5 @@ func (c *checker) cudaCall(e *sCall, name string) Expr {
 		scope = Scope(s)
 	}
 	b := map[Scope]Builtin{ScopeBlock: ThreadFenceBlock, ScopeDevice: ThreadFence, ScopeSystem: ThreadFenceSystem, ScopeThread: ThreadFenceBlock}[scope]
-	return &BuiltinCall{P: e.P, Builtin: b, T: VoidType, Scope: scope, Order: MemoryOrder(k)}
+	return &BuiltinCall{P: e.P, Builtin: b, T: voidType, Scope: scope, Order: MemoryOrder(k)}
 }

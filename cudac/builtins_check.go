@@ -64,23 +64,23 @@ func fixed(b Builtin, result *Type, params ...*Type) *builtinFunc {
 
 // builtinFuncs maps each built-in function name to how it is checked.
 var builtinFuncs = map[string]*builtinFunc{
-	"__syncthreads":        fixed(SyncThreads, VoidType),
-	"__syncthreads_count":  fixed(SyncThreadsCount, Int32Type, Int32Type),
-	"__syncthreads_and":    fixed(SyncThreadsAnd, Int32Type, Int32Type),
-	"__syncthreads_or":     fixed(SyncThreadsOr, Int32Type, Int32Type),
+	"__syncthreads":        fixed(SyncThreads, voidType),
+	"__syncthreads_count":  fixed(SyncThreadsCount, int32Type, int32Type),
+	"__syncthreads_and":    fixed(SyncThreadsAnd, int32Type, int32Type),
+	"__syncthreads_or":     fixed(SyncThreadsOr, int32Type, int32Type),
 	"__syncwarp":           {b: SyncWarp, cat: bcSyncWarp},
-	"__threadfence":        fixed(ThreadFence, VoidType),
-	"__threadfence_block":  scoped(fixed(ThreadFenceBlock, VoidType), ScopeBlock),
-	"__threadfence_system": scoped(fixed(ThreadFenceSystem, VoidType), ScopeSystem),
+	"__threadfence":        fixed(ThreadFence, voidType),
+	"__threadfence_block":  scoped(fixed(ThreadFenceBlock, voidType), ScopeBlock),
+	"__threadfence_system": scoped(fixed(ThreadFenceSystem, voidType), ScopeSystem),
 
 	"__shfl_sync":       {b: ShflSync, cat: bcShfl},
 	"__shfl_up_sync":    {b: ShflUpSync, cat: bcShfl},
 	"__shfl_down_sync":  {b: ShflDownSync, cat: bcShfl},
 	"__shfl_xor_sync":   {b: ShflXorSync, cat: bcShfl},
-	"__ballot_sync":     fixed(BallotSync, Uint32Type, Uint32Type, Int32Type),
-	"__any_sync":        fixed(AnySync, Int32Type, Uint32Type, Int32Type),
-	"__all_sync":        fixed(AllSync, Int32Type, Uint32Type, Int32Type),
-	"__activemask":      fixed(ActiveMask, Uint32Type),
+	"__ballot_sync":     fixed(BallotSync, uint32Type, uint32Type, int32Type),
+	"__any_sync":        fixed(AnySync, int32Type, uint32Type, int32Type),
+	"__all_sync":        fixed(AllSync, int32Type, uint32Type, int32Type),
+	"__activemask":      fixed(ActiveMask, uint32Type),
 	"__match_any_sync":  {b: MatchAnySync, cat: bcMatchAny},
 	"__match_all_sync":  {b: MatchAllSync, cat: bcMatchAll},
 	"__reduce_add_sync": {b: ReduceAddSync, cat: bcReduce},
@@ -90,14 +90,14 @@ var builtinFuncs = map[string]*builtinFunc{
 	"__reduce_or_sync":  {b: ReduceOrSync, cat: bcReduce},
 	"__reduce_xor_sync": {b: ReduceXorSync, cat: bcReduce},
 
-	"__popc":   fixed(Popc, Int32Type, Uint32Type),
-	"__popcll": fixed(Popcll, Int32Type, Uint64Type),
-	"__ffs":    fixed(Ffs, Int32Type, Int32Type),
-	"__ffsll":  fixed(Ffsll, Int32Type, Int64Type),
-	"__clz":    fixed(Clz, Int32Type, Int32Type),
-	"__clzll":  fixed(Clzll, Int32Type, Int64Type),
-	"__brev":   fixed(Brev, Uint32Type, Uint32Type),
-	"__brevll": fixed(Brevll, Uint64Type, Uint64Type),
+	"__popc":   fixed(Popc, int32Type, uint32Type),
+	"__popcll": fixed(Popcll, int32Type, uint64Type),
+	"__ffs":    fixed(Ffs, int32Type, int32Type),
+	"__ffsll":  fixed(Ffsll, int32Type, int64Type),
+	"__clz":    fixed(Clz, int32Type, int32Type),
+	"__clzll":  fixed(Clzll, int32Type, int64Type),
+	"__brev":   fixed(Brev, uint32Type, uint32Type),
+	"__brevll": fixed(Brevll, uint64Type, uint64Type),
 
 	"atomicAdd":  {b: AtomicAdd, cat: bcAtomic, kinds: atomicAddKinds},
 	"atomicSub":  {b: AtomicSub, cat: bcAtomic, kinds: atomicSubKinds},
@@ -123,12 +123,12 @@ var builtinFuncs = map[string]*builtinFunc{
 
 	"min":    {b: Min, cat: bcMinMax},
 	"max":    {b: Max, cat: bcMinMax},
-	"umin":   {b: Min, cat: bcMinMax, elem: Uint32Type},
-	"umax":   {b: Max, cat: bcMinMax, elem: Uint32Type},
-	"llmin":  {b: Min, cat: bcMinMax, elem: Int64Type},
-	"llmax":  {b: Max, cat: bcMinMax, elem: Int64Type},
-	"ullmin": {b: Min, cat: bcMinMax, elem: Uint64Type},
-	"ullmax": {b: Max, cat: bcMinMax, elem: Uint64Type},
+	"umin":   {b: Min, cat: bcMinMax, elem: uint32Type},
+	"umax":   {b: Max, cat: bcMinMax, elem: uint32Type},
+	"llmin":  {b: Min, cat: bcMinMax, elem: int64Type},
+	"llmax":  {b: Max, cat: bcMinMax, elem: int64Type},
+	"ullmin": {b: Min, cat: bcMinMax, elem: uint64Type},
+	"ullmax": {b: Max, cat: bcMinMax, elem: uint64Type},
 	"abs":    {b: Abs, cat: bcAbs},
 
 	"isnan":    {b: IsNaN, cat: bcClassify, n: 1},
@@ -137,22 +137,22 @@ var builtinFuncs = map[string]*builtinFunc{
 	"signbit":  {b: SignBit, cat: bcClassify, n: 1},
 	"llrint":   {b: LlRint, cat: bcRoundInt, n: 1},
 	"lrint":    {b: LlRint, cat: bcRoundInt, n: 1},
-	"llrintf":  {b: LlRint, cat: bcRoundInt, n: 1, elem: Float32Type},
-	"lrintf":   {b: LlRint, cat: bcRoundInt, n: 1, elem: Float32Type},
-	"llabs":    {b: Abs, cat: bcAbs, elem: Int64Type},
+	"llrintf":  {b: LlRint, cat: bcRoundInt, n: 1, elem: float32Type},
+	"lrintf":   {b: LlRint, cat: bcRoundInt, n: 1, elem: float32Type},
+	"llabs":    {b: Abs, cat: bcAbs, elem: int64Type},
 	"labs":     {b: Abs, cat: bcAbs, elem: longType},
 
-	"__float_as_int":       fixed(FloatAsInt, Int32Type, Float32Type),
-	"__float_as_uint":      fixed(FloatAsUint, Uint32Type, Float32Type),
-	"__int_as_float":       fixed(IntAsFloat, Float32Type, Int32Type),
-	"__uint_as_float":      fixed(UintAsFloat, Float32Type, Uint32Type),
-	"__double_as_longlong": fixed(DoubleAsLongLong, Int64Type, Float64Type),
-	"__longlong_as_double": fixed(LongLongAsDouble, Float64Type, Int64Type),
+	"__float_as_int":       fixed(FloatAsInt, int32Type, float32Type),
+	"__float_as_uint":      fixed(FloatAsUint, uint32Type, float32Type),
+	"__int_as_float":       fixed(IntAsFloat, float32Type, int32Type),
+	"__uint_as_float":      fixed(UintAsFloat, float32Type, uint32Type),
+	"__double_as_longlong": fixed(DoubleAsLongLong, int64Type, float64Type),
+	"__longlong_as_double": fixed(LongLongAsDouble, float64Type, int64Type),
 
 	"__ldg":   {b: Ldg, cat: bcLdg},
 	"clock":   fixed(Clock, clockType),
-	"clock64": fixed(Clock64, Int64Type),
-	"__trap":  fixed(Trap, VoidType),
+	"clock64": fixed(Clock64, int64Type),
+	"__trap":  fixed(Trap, voidType),
 	"printf":  {b: Printf, cat: bcPrintf},
 }
 
@@ -247,13 +247,13 @@ func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
 			return badExpr(e.P)
 		}
 		if len(args) == 0 {
-			args = []Expr{&Const{P: e.RPos, T: Uint32Type, Int: 0xffffffff}}
-		} else if !conv(0, Uint32Type) {
+			args = []Expr{&Const{P: e.RPos, T: uint32Type, Int: 0xffffffff}}
+		} else if !conv(0, uint32Type) {
 			return badExpr(e.P)
 		}
-		call.T = VoidType
+		call.T = voidType
 	case bcShfl:
-		if !arity(3, 4) || !conv(0, Uint32Type) {
+		if !arity(3, 4) || !conv(0, uint32Type) {
 			return badExpr(e.P)
 		}
 		elem := c.warpValueType(name, args[1])
@@ -261,16 +261,16 @@ func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
 			return badExpr(e.P)
 		}
 		args[1] = c.conv(args[1], elem)
-		laneType := Int32Type
+		laneType := int32Type
 		if bf.b == ShflUpSync || bf.b == ShflDownSync {
-			laneType = Uint32Type
+			laneType = uint32Type
 		}
 		if !conv(2, laneType) {
 			return badExpr(e.P)
 		}
 		if len(args) == 3 {
-			args = append(args, &Const{P: e.RPos, T: Int32Type, Int: 32})
-		} else if !conv(3, Int32Type) {
+			args = append(args, &Const{P: e.RPos, T: int32Type, Int: 32})
+		} else if !conv(3, int32Type) {
 			return badExpr(e.P)
 		}
 		call.Elem, call.T = elem, elem
@@ -279,14 +279,14 @@ func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
 			c.errorf(e.P, "'%s' needs compute capability 8.0 or newer (sm_80); this target is sm_%d, where NVRTC does not declare it", name, arch/10)
 			return badExpr(e.P)
 		}
-		if !arity(2, 2) || !conv(0, Uint32Type) {
+		if !arity(2, 2) || !conv(0, uint32Type) {
 			return badExpr(e.P)
 		}
-		elem := Uint32Type
+		elem := uint32Type
 		if vt := args[1].Type(); bf.b == ReduceAddSync || bf.b == ReduceMinSync || bf.b == ReduceMaxSync {
 			switch {
 			case vt.IsInteger() && vt.Size() < 4 || vt.Kind == Int32 || vt.Kind == Bool:
-				elem = Int32Type // the int overload: an exact match after promotion
+				elem = int32Type // the int overload: an exact match after promotion
 			case vt.Kind == Uint32:
 			default:
 				c.errorf(args[1].Pos(), "call of '%s' with a '%s' value is ambiguous: it has an unsigned int and an int overload (cast the value to one of them)", name, vt)
@@ -302,7 +302,7 @@ func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
 		if bf.cat == bcMatchAll {
 			n = 3
 		}
-		if !arity(n, n) || !conv(0, Uint32Type) {
+		if !arity(n, n) || !conv(0, uint32Type) {
 			return badExpr(e.P)
 		}
 		elem := c.warpValueType(name, args[1])
@@ -310,10 +310,10 @@ func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
 			return badExpr(e.P)
 		}
 		args[1] = c.conv(args[1], elem)
-		if n == 3 && !conv(2, PointerTo(Int32Type, false)) {
+		if n == 3 && !conv(2, PointerTo(int32Type, false)) {
 			return badExpr(e.P)
 		}
-		call.Elem, call.T = elem, Uint32Type
+		call.Elem, call.T = elem, uint32Type
 	case bcAtomic:
 		n := 2
 		if bf.b == AtomicCAS {
@@ -337,16 +337,16 @@ func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
 			return badExpr(e.P)
 		}
 		for i := range args {
-			if !conv(i, Float32Type) {
+			if !conv(i, float32Type) {
 				return badExpr(e.P)
 			}
 		}
-		call.Elem, call.T = Float32Type, Float32Type
+		call.Elem, call.T = float32Type, float32Type
 	case bcMathD:
 		if !arity(bf.n, bf.n) {
 			return badExpr(e.P)
 		}
-		elem := Float64Type
+		elem := float64Type
 		anyFloat, anyDouble := false, false
 		for i, a := range args {
 			t := a.Type()
@@ -358,7 +358,7 @@ func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
 			anyDouble = anyDouble || t.Kind == Float64
 		}
 		if anyFloat && !anyDouble {
-			elem = Float32Type
+			elem = float32Type
 		}
 		for i := range args {
 			if !conv(i, elem) {
@@ -375,14 +375,14 @@ func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
 			c.errorf(args[0].Pos(), "argument of '%s' must be a number, not '%s'", name, t)
 			return badExpr(e.P)
 		}
-		elem := Float64Type
+		elem := float64Type
 		if bf.elem != nil || t.Kind == Float32 {
-			elem = Float32Type
+			elem = float32Type
 		}
 		if !conv(0, elem) {
 			return badExpr(e.P)
 		}
-		call.Elem, call.T = elem, Int64Type
+		call.Elem, call.T = elem, int64Type
 	case bcClassify:
 		// Like C++'s overloads: a float stays float, anything else
 		// arithmetic is classified as a double.
@@ -394,14 +394,14 @@ func (c *checker) builtinCall(e *sCall, name string, bf *builtinFunc) Expr {
 			c.errorf(args[0].Pos(), "argument of '%s' must be a number, not '%s'", name, t)
 			return badExpr(e.P)
 		}
-		elem := Float64Type
+		elem := float64Type
 		if t.Kind == Float32 {
-			elem = Float32Type
+			elem = float32Type
 		}
 		if !conv(0, elem) {
 			return badExpr(e.P)
 		}
-		call.Elem, call.T = elem, BoolType
+		call.Elem, call.T = elem, boolType
 	case bcMinMax:
 		if !arity(2, 2) {
 			return badExpr(e.P)
@@ -492,7 +492,7 @@ func (c *checker) warpValueType(name string, x Expr) *Type {
 	case Int32, Uint32, Int64, Uint64, Float32, Float64:
 		return t
 	case Bool, Int8, Uint8, Int16, Uint16:
-		return Int32Type
+		return int32Type
 	}
 	c.errorf(x.Pos(), "no '%s' overload for a value of type '%s'", name, t)
 	return nil

@@ -81,16 +81,16 @@ func (c *checker) tileSpecType(s *declSpec) *Type {
 // cgb builds the checked tree of group operations at one position.
 type cgb struct{ p Pos }
 
-func (b cgb) k32(n int64) Expr { return &Const{P: b.p, T: Uint32Type, Int: n} }
-func (b cgb) k64(n int64) Expr { return &Const{P: b.p, T: Uint64Type, Int: n} }
+func (b cgb) k32(n int64) Expr { return &Const{P: b.p, T: uint32Type, Int: n} }
+func (b cgb) k64(n int64) Expr { return &Const{P: b.p, T: uint64Type, Int: n} }
 func (b cgb) sreg(x Builtin) Expr {
-	return &BuiltinCall{P: b.p, Builtin: x, T: Uint32Type}
+	return &BuiltinCall{P: b.p, Builtin: x, T: uint32Type}
 }
 
 func (b cgb) op(op BinaryOp, x, y Expr) Expr {
 	t := x.Type()
 	if op.IsComparison() {
-		t = BoolType
+		t = boolType
 	}
 	return &Binary{P: b.p, Op: op, X: x, Y: y, T: t}
 }
@@ -122,18 +122,18 @@ func (b cgb) nblocks() Expr {
 func (b cgb) lane() Expr { return b.op(And, b.tid(), b.k32(31)) }
 
 // mask is a warp group's lane mask; kind its run-time kind.
-func (b cgb) mask(g Expr) Expr { return b.conv(b.conv(g, Uint64Type), Uint32Type) }
+func (b cgb) mask(g Expr) Expr { return b.conv(b.conv(g, uint64Type), uint32Type) }
 func (b cgb) kind(g Expr) Expr {
-	return b.conv(b.op(Shr, b.conv(g, Uint64Type), b.k32(32)), Uint32Type)
+	return b.conv(b.op(Shr, b.conv(g, uint64Type), b.k32(32)), uint32Type)
 }
 
 // handle makes a group of type t from its run-time kind and mask.
 func (b cgb) handle(kind int64, mask Expr, t *Type) Expr {
-	return &Binary{P: b.p, Op: Or, X: b.k64(kind << 32), Y: b.conv(mask, Uint64Type), T: t}
+	return &Binary{P: b.p, Op: Or, X: b.k64(kind << 32), Y: b.conv(mask, uint64Type), T: t}
 }
 
 func (b cgb) popc(x Expr) Expr {
-	return b.conv(&BuiltinCall{P: b.p, Builtin: Popc, Args: []Expr{x}, Elem: Uint32Type, T: Int32Type}, Uint32Type)
+	return b.conv(&BuiltinCall{P: b.p, Builtin: Popc, Args: []Expr{x}, Elem: uint32Type, T: int32Type}, uint32Type)
 }
 
 // maskRank is the rank of the calling lane among the lanes of mask.
@@ -168,8 +168,8 @@ func (b cgb) rank(g Expr) Expr {
 	case GroupCoalesced:
 		return b.maskRank(b.mask(g))
 	case GroupGrid:
-		return b.op(Add, b.op(Mul, b.conv(b.blockRank(), Uint64Type), b.conv(b.nthreads(), Uint64Type)),
-			b.conv(b.tid(), Uint64Type))
+		return b.op(Add, b.op(Mul, b.conv(b.blockRank(), uint64Type), b.conv(b.nthreads(), uint64Type)),
+			b.conv(b.tid(), uint64Type))
 	}
 	// A thread_group holds a block or a warp group.
 	return b.cond(b.isKind(g, GroupHandleWarp), b.maskRank(b.mask(g)), b.tid())
@@ -185,16 +185,16 @@ func (b cgb) size(g Expr) Expr {
 	case GroupCoalesced:
 		return b.popc(b.mask(g))
 	case GroupGrid:
-		return b.op(Mul, b.conv(b.nblocks(), Uint64Type), b.conv(b.nthreads(), Uint64Type))
+		return b.op(Mul, b.conv(b.nblocks(), uint64Type), b.conv(b.nthreads(), uint64Type))
 	}
 	return b.cond(b.isKind(g, GroupHandleWarp), b.popc(b.mask(g)), b.nthreads())
 }
 
 // sync is g.sync().
 func (b cgb) sync(g Expr) Expr {
-	block := b.call(SyncThreads, VoidType, nil)
-	warp := b.call(SyncWarp, VoidType, nil, b.mask(g))
-	grid := b.call(GridSync, VoidType, nil)
+	block := b.call(SyncThreads, voidType, nil)
+	warp := b.call(SyncWarp, voidType, nil, b.mask(g))
+	grid := b.call(GridSync, voidType, nil)
 	switch g.Type().Group {
 	case GroupBlock:
 		return block
@@ -251,7 +251,7 @@ func (c *checker) cgCall(e *sCall, name string) Expr {
 		if !arity(0) {
 			return badExpr(e.P)
 		}
-		return b.handle(GroupHandleWarp, b.call(ActiveMask, Uint32Type, nil), cgCoalescedType)
+		return b.handle(GroupHandleWarp, b.call(ActiveMask, uint32Type, nil), cgCoalescedType)
 	case "sync":
 		if !arity(1) || group(0) == nil {
 			return badExpr(e.P)
@@ -304,9 +304,9 @@ func (c *checker) cgCall(e *sCall, name string) Expr {
 		if !e.HasT {
 			if n == 0 {
 				// (0xffffffff >> (32 - n)) << (lane & ~(n - 1))
-				sz := c.conv(size, Uint32Type)
+				sz := c.conv(size, uint32Type)
 				ones := b.op(Shr, b.k32(0xffffffff), b.op(Sub, b.k32(32), sz))
-				base := b.op(And, b.lane(), &Unary{P: b.p, Op: BitNot, X: b.op(Sub, sz, b.k32(1)), T: Uint32Type})
+				base := b.op(And, b.lane(), &Unary{P: b.p, Op: BitNot, X: b.op(Sub, sz, b.k32(1)), T: uint32Type})
 				return b.handle(GroupHandleWarp, b.op(Shl, ones, base), cgThreadType)
 			}
 			return b.handle(GroupHandleWarp, b.tileMask(n), cgThreadType)
@@ -329,14 +329,14 @@ func (c *checker) cgCall(e *sCall, name string) Expr {
 				}
 				return badExpr(e.P)
 			}
-			m := b.call(MatchAnySync, Uint32Type, elem, b.mask(g), c.conv(args[1], elem))
+			m := b.call(MatchAnySync, uint32Type, elem, b.mask(g), c.conv(args[1], elem))
 			return b.handle(GroupHandleWarp, m, cgCoalescedType)
 		}
 		pred := c.toBool(args[1], "the predicate of '"+full+"'")
 		if isBad(pred) {
 			return pred
 		}
-		bal := b.call(BallotSync, Uint32Type, nil, b.mask(g), c.conv(pred, Int32Type))
+		bal := b.call(BallotSync, uint32Type, nil, b.mask(g), c.conv(pred, int32Type))
 		// The ballot runs in every lane (not in an arm of ?:):
 		// mask & (ballot ^ (pred ? 0 : ~0)).
 		m := b.op(And, b.mask(g), b.op(Xor, bal, b.cond(pred, b.k32(0), b.k32(0xffffffff))))
@@ -476,14 +476,14 @@ func (c *checker) groupMethod(e *sCall, m *sMember, g Expr) Expr {
 		if isBad(p) {
 			return p
 		}
-		p = c.conv(p, Int32Type)
+		p = c.conv(p, int32Type)
 		switch m.Name {
 		case "any":
-			return b.call(AnySync, Int32Type, nil, b.mask(g), p)
+			return b.call(AnySync, int32Type, nil, b.mask(g), p)
 		case "all":
-			return b.call(AllSync, Int32Type, nil, b.mask(g), p)
+			return b.call(AllSync, int32Type, nil, b.mask(g), p)
 		}
-		bal := b.call(BallotSync, Uint32Type, nil, b.mask(g), p)
+		bal := b.call(BallotSync, uint32Type, nil, b.mask(g), p)
 		if n == 32 {
 			return bal
 		}
@@ -496,7 +496,7 @@ func (c *checker) groupMethod(e *sCall, m *sMember, g Expr) Expr {
 		if elem == nil {
 			return badExpr(e.P)
 		}
-		mm := b.call(MatchAnySync, Uint32Type, elem, b.mask(g), c.conv(args[0], elem))
+		mm := b.call(MatchAnySync, uint32Type, elem, b.mask(g), c.conv(args[0], elem))
 		if n == 32 {
 			return mm
 		}
@@ -517,18 +517,18 @@ func (c *checker) groupMethod(e *sCall, m *sMember, g Expr) Expr {
 				c.errorf(args[1].Pos(), "coalesced_group::shfl is supported only from rank 0 (a broadcast from the group's first thread)")
 				return badExpr(e.P)
 			}
-			first := b.op(Sub, b.call(Ffs, Int32Type, Int32Type, b.conv(b.mask(g), Int32Type)), &Const{P: b.p, T: Int32Type, Int: 1})
-			return b.call(ShflSync, elem, elem, b.mask(g), args[0], first, &Const{P: b.p, T: Int32Type, Int: 32})
+			first := b.op(Sub, b.call(Ffs, int32Type, int32Type, b.conv(b.mask(g), int32Type)), &Const{P: b.p, T: int32Type, Int: 1})
+			return b.call(ShflSync, elem, elem, b.mask(g), args[0], first, &Const{P: b.p, T: int32Type, Int: 32})
 		}
 		bt := map[string]Builtin{"shfl": ShflSync, "shfl_up": ShflUpSync, "shfl_down": ShflDownSync, "shfl_xor": ShflXorSync}[m.Name]
-		laneType := Int32Type
+		laneType := int32Type
 		if bt == ShflUpSync || bt == ShflDownSync {
-			laneType = Uint32Type
+			laneType = uint32Type
 		}
 		if !conv(1, laneType) {
 			return badExpr(e.P)
 		}
-		return b.call(bt, elem, elem, b.mask(g), args[0], args[1], &Const{P: b.p, T: Int32Type, Int: n})
+		return b.call(bt, elem, elem, b.mask(g), args[0], args[1], &Const{P: b.p, T: int32Type, Int: n})
 	}
 	return badExpr(e.P)
 }
@@ -554,7 +554,7 @@ func (c *checker) groupDim3(e *sMember, call *sCall, m *sMember) Expr {
 		c.errorf(e.NamePos, "no member named '%s' in 'dim3' (use x, y or z)", e.Name)
 		return badExpr(e.P)
 	}
-	return &BuiltinCall{P: e.P, Builtin: dim3Methods[m.Name][n], T: Uint32Type}
+	return &BuiltinCall{P: e.P, Builtin: dim3Methods[m.Name][n], T: uint32Type}
 }
 
 // cgReduceOps are the operators cg::reduce takes.
@@ -638,8 +638,8 @@ func (c *checker) cgReduceFunc(p Pos, gt, elem *Type, op string) *Func {
 	body := &Block{P: p}
 	n := gt.GroupSize
 	for m := n / 2; m > 0; m /= 2 {
-		other := b.call(ShflXorSync, elem, elem, b.mask(ref(grp)), ref(val), &Const{P: p, T: Int32Type, Int: m},
-			&Const{P: p, T: Int32Type, Int: n})
+		other := b.call(ShflXorSync, elem, elem, b.mask(ref(grp)), ref(val), &Const{P: p, T: int32Type, Int: m},
+			&Const{P: p, T: int32Type, Int: n})
 		var x Expr
 		switch op {
 		case "plus":

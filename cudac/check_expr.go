@@ -23,9 +23,9 @@ func (c *checker) check(e sExpr, wantObj bool) Expr {
 	case *sNum:
 		return c.number(e)
 	case *sChar:
-		return &Const{P: e.P, T: Int8Type, Int: e.Val}
+		return &Const{P: e.P, T: int8Type, Int: e.Val}
 	case *sBool:
-		return &Const{P: e.P, T: BoolType, Int: b2i(e.Val)}
+		return &Const{P: e.P, T: boolType, Int: b2i(e.Val)}
 	case *sNull:
 		return &Const{P: e.P, T: nullptrType}
 	case *sStr:
@@ -105,7 +105,7 @@ func (c *checker) ident(e *sIdent, wantObj bool) Expr {
 	if ent == nil {
 		switch {
 		case e.Name == "warpSize":
-			return &Const{P: e.P, T: Int32Type, Int: 32}
+			return &Const{P: e.P, T: int32Type, Int: 32}
 		case builtinVarNames[e.Name] && !wantObj:
 			return c.builtinVarValue(e)
 		case builtinVarNames[e.Name]:
@@ -338,9 +338,9 @@ func (c *checker) unary(e *sUnary) Expr {
 			return x
 		}
 		if k, ok := x.(*Const); ok {
-			return foldUnary(LogNot, k, BoolType, e.P)
+			return foldUnary(LogNot, k, boolType, e.P)
 		}
-		return &Unary{P: e.P, Op: LogNot, X: x, T: BoolType}
+		return &Unary{P: e.P, Op: LogNot, X: x, T: boolType}
 	}
 	x := c.expr(e.X)
 	if isBad(x) {
@@ -475,7 +475,7 @@ func (c *checker) binary(e *sBinary) Expr {
 			if op == LogOr {
 				v = constTruth(xk) || constTruth(yk)
 			}
-			return &Const{P: e.P, T: BoolType, Int: b2i(v)}
+			return &Const{P: e.P, T: boolType, Int: b2i(v)}
 		}
 		return &Logical{P: e.P, Op: op, X: x, Y: y}
 	}
@@ -538,7 +538,7 @@ func (c *checker) binaryOp(pos Pos, op BinaryOp, x, y Expr) Expr {
 	}
 	rt := t
 	if op.IsComparison() {
-		rt = BoolType
+		rt = boolType
 	}
 	return &Binary{P: pos, Op: op, X: x, Y: y, T: rt}
 }
@@ -554,14 +554,14 @@ func (c *checker) pointerOp(pos Pos, op BinaryOp, x, y Expr, invalid func() Expr
 			if !c.completePointee(xt, pos) {
 				return badExpr(pos)
 			}
-			return &PtrAdd{P: pos, Ptr: x, Off: c.conv(y, Int64Type)}
+			return &PtrAdd{P: pos, Ptr: x, Off: c.conv(y, int64Type)}
 		}
 	case Sub:
 		if xt.Kind == Pointer && yt.IsInteger() && xt != nullptrType {
 			if !c.completePointee(xt, pos) {
 				return badExpr(pos)
 			}
-			return &PtrAdd{P: pos, Ptr: x, Off: c.conv(y, Int64Type), Sub: true}
+			return &PtrAdd{P: pos, Ptr: x, Off: c.conv(y, int64Type), Sub: true}
 		}
 		if xt.Kind == Pointer && yt.Kind == Pointer && xt != nullptrType && yt != nullptrType {
 			if !Identical(xt.Elem, yt.Elem) {
@@ -601,9 +601,9 @@ func (c *checker) pointerOp(pos Pos, op BinaryOp, x, y Expr, invalid func() Expr
 		xk, xok := x.(*Const)
 		yk, yok := y.(*Const)
 		if xok && yok {
-			return &Const{P: pos, T: BoolType, Int: b2i(compareConst(op, xk, yk))}
+			return &Const{P: pos, T: boolType, Int: b2i(compareConst(op, xk, yk))}
 		}
-		return &Binary{P: pos, Op: op, X: x, Y: y, T: BoolType}
+		return &Binary{P: pos, Op: op, X: x, Y: y, T: boolType}
 	}
 	return invalid()
 }
@@ -652,7 +652,7 @@ func (c *checker) assign(e *sAssign) Expr {
 		if !c.completePointee(lt, e.P) {
 			return badExpr(e.P)
 		}
-		return &Assign{P: e.P, Op: op, LHS: lhs, RHS: c.conv(rhs, Int64Type), OpType: lt}
+		return &Assign{P: e.P, Op: op, LHS: lhs, RHS: c.conv(rhs, int64Type), OpType: lt}
 	}
 	if !lt.IsArithmetic() || !rt.IsArithmetic() {
 		return invalid()
@@ -731,7 +731,7 @@ func (c *checker) commonType(pos Pos, x, y Expr) (*Type, Expr, Expr) {
 		t := usualArith(xt, yt)
 		return t, c.conv(x, t), c.conv(y, t)
 	case xt.Kind == Void && yt.Kind == Void:
-		return VoidType, x, y
+		return voidType, x, y
 	case xt.Kind == Struct && Identical(xt, yt):
 		return xt, x, y
 	case xt.Kind == Pointer && yt.Kind == Pointer && xt != nullptrType && yt != nullptrType:
@@ -740,7 +740,7 @@ func (c *checker) commonType(pos Pos, x, y Expr) (*Type, Expr, Expr) {
 		case Identical(xt.Elem, yt.Elem):
 			t = &Type{Kind: Pointer, Elem: xt.Elem, Const: xt.Const || yt.Const, Volatile: xt.Volatile || yt.Volatile}
 		case xt.Elem.Kind == Void || yt.Elem.Kind == Void:
-			t = &Type{Kind: Pointer, Elem: VoidType, Const: xt.Const || yt.Const, Volatile: xt.Volatile || yt.Volatile}
+			t = &Type{Kind: Pointer, Elem: voidType, Const: xt.Const || yt.Const, Volatile: xt.Volatile || yt.Volatile}
 		default:
 			c.errorf(pos, "incompatible operand types ('%s' and '%s')", xt, yt)
 			return nil, x, y
@@ -798,7 +798,7 @@ func (c *checker) index(e *sIndex) Expr {
 	if !c.completePointee(xt, e.P) {
 		return badExpr(e.P)
 	}
-	return &Index{P: e.P, X: x, Index: c.conv(i, Int64Type)}
+	return &Index{P: e.P, X: x, Index: c.conv(i, int64Type)}
 }
 
 var builtinVarField = map[string][3]Builtin{
@@ -827,7 +827,7 @@ func (c *checker) member(e *sMember) Expr {
 			c.errorf(e.NamePos, "no member named '%s' in '%s' (use x, y or z)", e.Name, id.Name)
 			return badExpr(e.P)
 		}
-		return &BuiltinCall{P: id.P, Builtin: builtinVarField[id.Name][n], T: Uint32Type}
+		return &BuiltinCall{P: id.P, Builtin: builtinVarField[id.Name][n], T: uint32Type}
 	}
 	var base Expr
 	if e.Arrow {

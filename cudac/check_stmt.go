@@ -667,7 +667,7 @@ func leafTypeAt(t *Type, i int64) *Type {
 				i -= n
 			}
 			if !found {
-				return Int32Type
+				return int32Type
 			}
 		default:
 			return t

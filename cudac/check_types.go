@@ -72,17 +72,17 @@ func (c *checker) specType(s *declSpec) (t *Type, isConst, isVolatile bool) {
 		if n > 1 {
 			return bad()
 		}
-		return VoidType, isConst, isVolatile
+		return voidType, isConst, isVolatile
 	case s.Bool > 0:
 		if n > 1 {
 			return bad()
 		}
-		return BoolType, isConst, isVolatile
+		return boolType, isConst, isVolatile
 	case s.Float > 0:
 		if n > 1 {
 			return bad()
 		}
-		return Float32Type, isConst, isVolatile
+		return float32Type, isConst, isVolatile
 	case s.Double > 0:
 		if s.Long > 0 && n == 2 {
 			c.errorf(pos, "long double is not supported")
@@ -91,23 +91,23 @@ func (c *checker) specType(s *declSpec) (t *Type, isConst, isVolatile bool) {
 		if n > 1 {
 			return bad()
 		}
-		return Float64Type, isConst, isVolatile
+		return float64Type, isConst, isVolatile
 	case s.Char > 0:
 		if n-sign > 1 {
 			return bad()
 		}
 		if s.Unsigned > 0 {
-			return Uint8Type, isConst, isVolatile
+			return uint8Type, isConst, isVolatile
 		}
-		return Int8Type, isConst, isVolatile
+		return int8Type, isConst, isVolatile
 	case s.Short > 0:
 		if s.Long > 0 || n-sign-s.Int > 1 {
 			return bad()
 		}
 		if s.Unsigned > 0 {
-			return Uint16Type, isConst, isVolatile
+			return uint16Type, isConst, isVolatile
 		}
-		return Int16Type, isConst, isVolatile
+		return int16Type, isConst, isVolatile
 	case s.Long == 1:
 		if n-sign-s.Int > 1 {
 			return bad()
@@ -121,14 +121,14 @@ func (c *checker) specType(s *declSpec) (t *Type, isConst, isVolatile bool) {
 			return bad()
 		}
 		if s.Unsigned > 0 {
-			return Uint64Type, isConst, isVolatile
+			return uint64Type, isConst, isVolatile
 		}
-		return Int64Type, isConst, isVolatile
+		return int64Type, isConst, isVolatile
 	}
 	if s.Unsigned > 0 {
-		return Uint32Type, isConst, isVolatile
+		return uint32Type, isConst, isVolatile
 	}
-	return Int32Type, isConst, isVolatile
+	return int32Type, isConst, isVolatile
 }
 
 // declType applies pointer and array declarators to a base type. It returns
@@ -349,7 +349,7 @@ func (c *checker) enumType(s *sEnum) *Type {
 		c.errorf(s.P, "unknown enum '%s' (opaque enum declarations are not supported)", s.Name)
 		return nil
 	}
-	base := Int32Type
+	base := int32Type
 	if s.Base != nil {
 		bt, _, _ := c.typeName(s.Base)
 		if bt == nil {
@@ -392,7 +392,7 @@ func (c *checker) enumType(s *sEnum) *Type {
 		if !s.Scoped {
 			c.declare(&entity{kind: entConst, name: it.Name, pos: it.P, val: k})
 		}
-		next = convertConst(&Const{T: Int64Type, Int: k.Int + 1}, t)
+		next = convertConst(&Const{T: int64Type, Int: k.Int + 1}, t)
 	}
 	return t
 }

@@ -162,7 +162,7 @@ func bitWidth(t *Type) int64 { return t.Size() * 8 }
 // operation.
 func foldBinary(op BinaryOp, x, y *Const, t *Type, pos Pos) (*Const, string) {
 	if op.IsComparison() {
-		return &Const{P: pos, T: BoolType, Int: b2i(compareConst(op, x, y))}, ""
+		return &Const{P: pos, T: boolType, Int: b2i(compareConst(op, x, y))}, ""
 	}
 	out := &Const{P: pos, T: t}
 	if t.IsFloat() {

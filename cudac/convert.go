@@ -4,7 +4,7 @@ package cudac
 func promote(t *Type) *Type {
 	switch t.Kind {
 	case Bool, Int8, Uint8, Int16, Uint16:
-		return Int32Type
+		return int32Type
 	}
 	return t
 }
@@ -83,7 +83,7 @@ func (c *checker) toBool(x Expr, what string) Expr {
 		c.errorf(x.Pos(), "%s must have a scalar type, not '%s'", what, t)
 		return badExpr(x.Pos())
 	}
-	return c.conv(x, BoolType)
+	return c.conv(x, boolType)
 }
 
 // isNullConst reports whether x is a null pointer constant: nullptr, NULL
@@ -230,7 +230,7 @@ func (c *checker) explicitConv(x Expr, t *Type, kind castKind, pos Pos) Expr {
 	}
 	switch {
 	case t.Kind == Void:
-		return &Conv{P: pos, X: x, T: VoidType, Explicit: true}
+		return &Conv{P: pos, X: x, T: voidType, Explicit: true}
 	case t.IsArithmetic() && xt.IsArithmetic():
 		return mk()
 	case t.Kind == Bool && xt.Kind == Pointer:

@@ -15,23 +15,23 @@ type intrinsicSig struct {
 }
 
 var intrinsicSigs = map[string]*intrinsicSig{
-	"__mul24":          {Int32Type, []*Type{Int32Type, Int32Type}},
-	"__umul24":         {Uint32Type, []*Type{Uint32Type, Uint32Type}},
-	"__mulhi":          {Int32Type, []*Type{Int32Type, Int32Type}},
-	"__umulhi":         {Uint32Type, []*Type{Uint32Type, Uint32Type}},
-	"__funnelshift_l":  {Uint32Type, []*Type{Uint32Type, Uint32Type, Uint32Type}},
-	"__funnelshift_r":  {Uint32Type, []*Type{Uint32Type, Uint32Type, Uint32Type}},
-	"__funnelshift_lc": {Uint32Type, []*Type{Uint32Type, Uint32Type, Uint32Type}},
-	"__funnelshift_rc": {Uint32Type, []*Type{Uint32Type, Uint32Type, Uint32Type}},
-	"__byte_perm":      {Uint32Type, []*Type{Uint32Type, Uint32Type, Uint32Type}},
-	"__sad":            {Uint32Type, []*Type{Int32Type, Int32Type, Uint32Type}},
-	"__usad":           {Uint32Type, []*Type{Uint32Type, Uint32Type, Uint32Type}},
-	"__hadd":           {Int32Type, []*Type{Int32Type, Int32Type}},
-	"__rhadd":          {Int32Type, []*Type{Int32Type, Int32Type}},
-	"__uhadd":          {Uint32Type, []*Type{Uint32Type, Uint32Type}},
-	"__urhadd":         {Uint32Type, []*Type{Uint32Type, Uint32Type}},
-	"memcpy":           {PointerTo(VoidType, false), []*Type{PointerTo(VoidType, false), PointerTo(VoidType, true), sizeType}},
-	"memset":           {PointerTo(VoidType, false), []*Type{PointerTo(VoidType, false), Int32Type, sizeType}},
+	"__mul24":          {int32Type, []*Type{int32Type, int32Type}},
+	"__umul24":         {uint32Type, []*Type{uint32Type, uint32Type}},
+	"__mulhi":          {int32Type, []*Type{int32Type, int32Type}},
+	"__umulhi":         {uint32Type, []*Type{uint32Type, uint32Type}},
+	"__funnelshift_l":  {uint32Type, []*Type{uint32Type, uint32Type, uint32Type}},
+	"__funnelshift_r":  {uint32Type, []*Type{uint32Type, uint32Type, uint32Type}},
+	"__funnelshift_lc": {uint32Type, []*Type{uint32Type, uint32Type, uint32Type}},
+	"__funnelshift_rc": {uint32Type, []*Type{uint32Type, uint32Type, uint32Type}},
+	"__byte_perm":      {uint32Type, []*Type{uint32Type, uint32Type, uint32Type}},
+	"__sad":            {uint32Type, []*Type{int32Type, int32Type, uint32Type}},
+	"__usad":           {uint32Type, []*Type{uint32Type, uint32Type, uint32Type}},
+	"__hadd":           {int32Type, []*Type{int32Type, int32Type}},
+	"__rhadd":          {int32Type, []*Type{int32Type, int32Type}},
+	"__uhadd":          {uint32Type, []*Type{uint32Type, uint32Type}},
+	"__urhadd":         {uint32Type, []*Type{uint32Type, uint32Type}},
+	"memcpy":           {PointerTo(voidType, false), []*Type{PointerTo(voidType, false), PointerTo(voidType, true), sizeType}},
+	"memset":           {PointerTo(voidType, false), []*Type{PointerTo(voidType, false), int32Type, sizeType}},
 }
 
 // byteLoop is memcpy's or memset's body: a loop over the bytes, then
@@ -40,18 +40,18 @@ func byteLoop(name string, params []*Var, p Pos) *Block {
 	b := cgb{p: p}
 	ref := func(v *Var) Expr { return &VarRef{P: p, Var: v} }
 	i := &Var{Name: "i", T: sizeType, P: p}
-	dst := b.conv(ref(params[0]), PointerTo(Uint8Type, false))
+	dst := b.conv(ref(params[0]), PointerTo(uint8Type, false))
 	var val Expr
 	if name == "memcpy" {
-		val = &Index{P: p, X: b.conv(ref(params[1]), PointerTo(Uint8Type, true)), Index: b.conv(ref(i), Int64Type)}
+		val = &Index{P: p, X: b.conv(ref(params[1]), PointerTo(uint8Type, true)), Index: b.conv(ref(i), int64Type)}
 	} else {
-		val = b.conv(ref(params[1]), Uint8Type)
+		val = b.conv(ref(params[1]), uint8Type)
 	}
 	loop := &For{P: p,
 		Init: &DeclStmt{P: p, Var: i, Init: &Const{P: p, T: sizeType}},
-		Cond: &Binary{P: p, Op: Lt, X: ref(i), Y: ref(params[2]), T: BoolType},
+		Cond: &Binary{P: p, Op: Lt, X: ref(i), Y: ref(params[2]), T: boolType},
 		Post: &IncDec{P: p, X: ref(i)},
-		Body: &ExprStmt{P: p, X: &Assign{P: p, LHS: &Index{P: p, X: dst, Index: b.conv(ref(i), Int64Type)}, RHS: val}},
+		Body: &ExprStmt{P: p, X: &Assign{P: p, LHS: &Index{P: p, X: dst, Index: b.conv(ref(i), int64Type)}, RHS: val}},
 	}
 	return &Block{P: p, Stmts: []Stmt{loop, &Return{P: p, X: ref(params[0])}}}
 }
@@ -94,10 +94,10 @@ func (c *checker) intrinsicFunc(name string, p Pos) *Func {
 		fn.Params = append(fn.Params, v)
 		x = append(x, &VarRef{P: p, Var: v})
 	}
-	u64 := func(e Expr) Expr { return b.conv(e, Uint64Type) }
-	i64 := func(e Expr) Expr { return b.conv(e, Int64Type) }
-	k64 := func(n int64) Expr { return &Const{P: p, T: Uint64Type, Int: n} }
-	ki32 := func(n int64) Expr { return &Const{P: p, T: Int32Type, Int: n} }
+	u64 := func(e Expr) Expr { return b.conv(e, uint64Type) }
+	i64 := func(e Expr) Expr { return b.conv(e, int64Type) }
+	k64 := func(n int64) Expr { return &Const{P: p, T: uint64Type, Int: n} }
+	ki32 := func(n int64) Expr { return &Const{P: p, T: int32Type, Int: n} }
 	// hilo is ((unsigned long long)hi << 32) | lo.
 	hilo := func(lo, hi Expr) Expr { return b.op(Or, b.op(Shl, u64(hi), b.k32(32)), u64(lo)) }
 	absDiff := func(a, bb Expr) Expr { return b.cond(b.op(Gt, a, bb), b.op(Sub, a, bb), b.op(Sub, bb, a)) }
@@ -105,49 +105,49 @@ func (c *checker) intrinsicFunc(name string, p Pos) *Func {
 	switch name {
 	case "__mul24": // the low 32 bits of the product of the low 24 bits, sign-extended
 		s24 := func(e Expr) Expr { return b.op(Shr, b.op(Shl, e, b.k32(8)), b.k32(8)) }
-		r = b.conv(b.op(Mul, i64(s24(x[0])), i64(s24(x[1]))), Int32Type)
+		r = b.conv(b.op(Mul, i64(s24(x[0])), i64(s24(x[1]))), int32Type)
 	case "__umul24":
 		m := b.k32(0xffffff)
 		r = b.op(Mul, b.op(And, x[0], m), b.op(And, x[1], m))
 	case "__mulhi":
-		r = b.conv(b.op(Shr, b.op(Mul, i64(x[0]), i64(x[1])), b.k32(32)), Int32Type)
+		r = b.conv(b.op(Shr, b.op(Mul, i64(x[0]), i64(x[1])), b.k32(32)), int32Type)
 	case "__umulhi":
-		r = b.conv(b.op(Shr, b.op(Mul, u64(x[0]), u64(x[1])), b.k32(32)), Uint32Type)
+		r = b.conv(b.op(Shr, b.op(Mul, u64(x[0]), u64(x[1])), b.k32(32)), uint32Type)
 	case "__funnelshift_l", "__funnelshift_lc":
 		s := b.op(And, x[2], b.k32(31))
 		if name == "__funnelshift_lc" {
 			s = b.cond(b.op(Gt, x[2], b.k32(32)), b.k32(32), x[2])
 		}
-		r = b.conv(b.op(Shr, b.op(Shl, hilo(x[0], x[1]), s), b.k32(32)), Uint32Type)
+		r = b.conv(b.op(Shr, b.op(Shl, hilo(x[0], x[1]), s), b.k32(32)), uint32Type)
 	case "__funnelshift_r", "__funnelshift_rc":
 		s := b.op(And, x[2], b.k32(31))
 		if name == "__funnelshift_rc" {
 			s = b.cond(b.op(Gt, x[2], b.k32(32)), b.k32(32), x[2])
 		}
-		r = b.conv(b.op(Shr, hilo(x[0], x[1]), s), Uint32Type)
+		r = b.conv(b.op(Shr, hilo(x[0], x[1]), s), uint32Type)
 	case "__byte_perm": // byte i of the result is byte (s >> 4i) & 7 of y:x
 		r = b.k32(0)
 		for i := int64(0); i < 4; i++ {
 			sel := b.op(And, b.op(Shr, x[2], b.k32(4*i)), b.k32(7))
 			byt := b.op(And, b.op(Shr, hilo(x[0], x[1]), b.op(Mul, sel, b.k32(8))), k64(0xff))
-			r = b.op(Or, r, b.op(Shl, b.conv(byt, Uint32Type), b.k32(8*i)))
+			r = b.op(Or, r, b.op(Shl, b.conv(byt, uint32Type), b.k32(8*i)))
 		}
 	case "__sad":
-		r = b.op(Add, b.conv(absDiff(i64(x[0]), i64(x[1])), Uint32Type), x[2])
+		r = b.op(Add, b.conv(absDiff(i64(x[0]), i64(x[1])), uint32Type), x[2])
 	case "__usad":
 		r = b.op(Add, absDiff(x[0], x[1]), x[2])
 	case "__hadd", "__rhadd":
 		sum := b.op(Add, i64(x[0]), i64(x[1]))
 		if name == "__rhadd" {
-			sum = b.op(Add, sum, &Const{P: p, T: Int64Type, Int: 1})
+			sum = b.op(Add, sum, &Const{P: p, T: int64Type, Int: 1})
 		}
-		r = b.conv(b.op(Shr, sum, ki32(1)), Int32Type)
+		r = b.conv(b.op(Shr, sum, ki32(1)), int32Type)
 	case "__uhadd", "__urhadd":
 		sum := b.op(Add, u64(x[0]), u64(x[1]))
 		if name == "__urhadd" {
 			sum = b.op(Add, sum, k64(1))
 		}
-		r = b.conv(b.op(Shr, sum, b.k32(1)), Uint32Type)
+		r = b.conv(b.op(Shr, sum, b.k32(1)), uint32Type)
 	}
 	if name == "memcpy" || name == "memset" {
 		fn.Body = byteLoop(name, fn.Params, p)

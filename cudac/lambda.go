@@ -44,7 +44,7 @@ func (c *checker) makeLambda(l *sLambda) (*Func, *funcInfo, []Stmt) {
 		c.errorf(l.P, "lambdas are supported only inside functions")
 		return nil, nil, nil
 	}
-	fn := &Func{Name: fmt.Sprintf("lambda@%d:%d", l.P.Line, l.P.Col), P: l.P, Result: VoidType}
+	fn := &Func{Name: fmt.Sprintf("lambda@%d:%d", l.P.Line, l.P.Col), P: l.P, Result: voidType}
 	lc := &lambdaCtx{l: l, base: c.scope, copies: map[*entity]*Var{}}
 	if l.Ret != nil {
 		t, _, _ := c.typeName(l.Ret)
@@ -105,7 +105,7 @@ func (c *checker) makeLambda(l *sLambda) (*Func, *funcInfo, []Stmt) {
 	}
 	c.closeScope()
 	if lc.deduce {
-		fn.Result = VoidType
+		fn.Result = voidType
 	}
 	c.impl.calls[fn] = c.calls
 	c.fn, c.fname, c.loops, c.breaks, c.calls, c.lam = savedFn, savedName, savedLoops, savedBreaks, savedCalls, nil
@@ -189,7 +189,7 @@ func (c *checker) lambdaReturn(s *sReturn) []Stmt {
 	lc := c.lam
 	lc.deduce = false
 	if s.X == nil {
-		c.fn.Result = VoidType
+		c.fn.Result = voidType
 		return []Stmt{&Return{P: s.P}}
 	}
 	x := c.expr0v(s.X)

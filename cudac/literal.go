@@ -15,7 +15,7 @@ var (
 	ptrdiffType   = &Type{Kind: Int64, Name: "ptrdiff_t"}
 	clockType     = &Type{Kind: Int64, Name: "clock_t"}
 	invalidType   = &Type{Kind: Invalid}
-	nullptrType   = &Type{Kind: Pointer, Elem: VoidType, Name: "nullptr_t"}
+	nullptrType   = &Type{Kind: Pointer, Elem: voidType, Name: "nullptr_t"}
 	predefTypedef = map[string]*Type{
 		"size_t": sizeType, "ptrdiff_t": ptrdiffType, "clock_t": clockType,
 		"int8_t": {Kind: Int8, Name: "int8_t"}, "uint8_t": {Kind: Uint8, Name: "uint8_t"},
@@ -99,11 +99,11 @@ func parseIntLit(text string) (uint64, *Type, string) {
 	var cands []*Type
 	switch {
 	case !unsigned && longs == 0 && decimal:
-		cands = []*Type{Int32Type, longType}
+		cands = []*Type{int32Type, longType}
 	case !unsigned && longs == 0:
-		cands = []*Type{Int32Type, Uint32Type, longType, ulongType}
+		cands = []*Type{int32Type, uint32Type, longType, ulongType}
 	case unsigned && longs == 0:
-		cands = []*Type{Uint32Type, ulongType}
+		cands = []*Type{uint32Type, ulongType}
 	case !unsigned && longs == 1 && decimal:
 		cands = []*Type{longType}
 	case !unsigned && longs == 1:
@@ -111,11 +111,11 @@ func parseIntLit(text string) (uint64, *Type, string) {
 	case unsigned && longs == 1:
 		cands = []*Type{ulongType}
 	case !unsigned && decimal:
-		cands = []*Type{Int64Type}
+		cands = []*Type{int64Type}
 	case !unsigned:
-		cands = []*Type{Int64Type, Uint64Type}
+		cands = []*Type{int64Type, uint64Type}
 	default:
-		cands = []*Type{Uint64Type}
+		cands = []*Type{uint64Type}
 	}
 	for _, t := range cands {
 		if fitsUnsigned(v, t) {
@@ -140,13 +140,13 @@ func fitsUnsigned(v uint64, t *Type) bool {
 // parseFloatLit converts a floating literal's spelling.
 func parseFloatLit(text string) (float64, *Type, string) {
 	s := strings.ReplaceAll(text, "'", "")
-	t := Float64Type
+	t := float64Type
 	hex := len(s) > 1 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')
 	if n := len(s); n > 0 {
 		switch s[n-1] {
 		case 'f', 'F':
 			if !hex || strings.ContainsAny(s, "pP") {
-				t, s = Float32Type, s[:n-1]
+				t, s = float32Type, s[:n-1]
 			}
 		case 'l', 'L':
 			return 0, nil, "long double is not supported"
@@ -158,7 +158,7 @@ func parseFloatLit(text string) (float64, *Type, string) {
 	if hex && !strings.ContainsAny(s, "pP") {
 		return 0, nil, "hexadecimal floating literal requires an exponent"
 	}
-	if t == Float32Type {
+	if t == float32Type {
 		// Round once, straight to float32, as the compiler does.
 		v, err := strconv.ParseFloat(s, 32)
 		if err != nil && !isRangeErr(err) {

@@ -110,9 +110,9 @@ func (c *checker) printf(e *sCall) Expr {
 		t := x.Type()
 		switch {
 		case t.Kind == Float32:
-			x = c.conv(x, Float64Type)
+			x = c.conv(x, float64Type)
 		case t.Kind == Bool || t.Kind == Int8 || t.Kind == Uint8 || t.Kind == Int16 || t.Kind == Uint16:
-			x = c.conv(x, Int32Type)
+			x = c.conv(x, int32Type)
 		case t.Kind == Struct || t.Kind == Void:
 			c.errorf(x.Pos(), "cannot pass a value of type '%s' to printf", t)
 			ok = false
@@ -129,7 +129,7 @@ func (c *checker) printf(e *sCall) Expr {
 		c.errorf(pos, "%s", msg)
 		return badExpr(e.P)
 	}
-	return &BuiltinCall{P: e.P, Builtin: Printf, Args: args, T: Int32Type}
+	return &BuiltinCall{P: e.P, Builtin: Printf, Args: args, T: int32Type}
 }
 
 // foldStrings writes the string literal arguments of %s conversions into

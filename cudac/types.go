@@ -130,47 +130,47 @@ func (s *StructType) FieldByName(name string) *Field {
 
 // The scalar types.
 var (
-	VoidType    = &Type{Kind: Void}
-	BoolType    = &Type{Kind: Bool}
-	Int8Type    = &Type{Kind: Int8}
-	Uint8Type   = &Type{Kind: Uint8}
-	Int16Type   = &Type{Kind: Int16}
-	Uint16Type  = &Type{Kind: Uint16}
-	Int32Type   = &Type{Kind: Int32}
-	Uint32Type  = &Type{Kind: Uint32}
-	Int64Type   = &Type{Kind: Int64}
-	Uint64Type  = &Type{Kind: Uint64}
-	Float32Type = &Type{Kind: Float32}
-	Float64Type = &Type{Kind: Float64}
+	voidType    = &Type{Kind: Void}
+	boolType    = &Type{Kind: Bool}
+	int8Type    = &Type{Kind: Int8}
+	uint8Type   = &Type{Kind: Uint8}
+	int16Type   = &Type{Kind: Int16}
+	uint16Type  = &Type{Kind: Uint16}
+	int32Type   = &Type{Kind: Int32}
+	uint32Type  = &Type{Kind: Uint32}
+	int64Type   = &Type{Kind: Int64}
+	uint64Type  = &Type{Kind: Uint64}
+	float32Type = &Type{Kind: Float32}
+	float64Type = &Type{Kind: Float64}
 )
 
 // ScalarType returns the shared Type of a scalar kind.
 func ScalarType(k Kind) *Type {
 	switch k {
 	case Void:
-		return VoidType
+		return voidType
 	case Bool:
-		return BoolType
+		return boolType
 	case Int8:
-		return Int8Type
+		return int8Type
 	case Uint8:
-		return Uint8Type
+		return uint8Type
 	case Int16:
-		return Int16Type
+		return int16Type
 	case Uint16:
-		return Uint16Type
+		return uint16Type
 	case Int32:
-		return Int32Type
+		return int32Type
 	case Uint32:
-		return Uint32Type
+		return uint32Type
 	case Int64:
-		return Int64Type
+		return int64Type
 	case Uint64:
-		return Uint64Type
+		return uint64Type
 	case Float32:
-		return Float32Type
+		return float32Type
 	case Float64:
-		return Float64Type
+		return float64Type
 	}
 	return nil
 }

@@ -14,18 +14,18 @@ var vectorDefs = []struct {
 	n     int
 	align int64
 }{
-	{"char2", Int8Type, 2, 2}, {"char4", Int8Type, 4, 4},
-	{"uchar2", Uint8Type, 2, 2}, {"uchar3", Uint8Type, 3, 1}, {"uchar4", Uint8Type, 4, 4},
-	{"short2", Int16Type, 2, 4}, {"short4", Int16Type, 4, 8},
-	{"ushort2", Uint16Type, 2, 4}, {"ushort4", Uint16Type, 4, 8},
-	{"int2", Int32Type, 2, 8}, {"int3", Int32Type, 3, 4}, {"int4", Int32Type, 4, 16},
-	{"uint2", Uint32Type, 2, 8}, {"uint3", Uint32Type, 3, 4}, {"uint4", Uint32Type, 4, 16},
-	{"longlong2", Int64Type, 2, 16}, {"ulonglong2", Uint64Type, 2, 16},
-	{"float2", Float32Type, 2, 8}, {"float3", Float32Type, 3, 4}, {"float4", Float32Type, 4, 16},
-	{"double2", Float64Type, 2, 16},
+	{"char2", int8Type, 2, 2}, {"char4", int8Type, 4, 4},
+	{"uchar2", uint8Type, 2, 2}, {"uchar3", uint8Type, 3, 1}, {"uchar4", uint8Type, 4, 4},
+	{"short2", int16Type, 2, 4}, {"short4", int16Type, 4, 8},
+	{"ushort2", uint16Type, 2, 4}, {"ushort4", uint16Type, 4, 8},
+	{"int2", int32Type, 2, 8}, {"int3", int32Type, 3, 4}, {"int4", int32Type, 4, 16},
+	{"uint2", uint32Type, 2, 8}, {"uint3", uint32Type, 3, 4}, {"uint4", uint32Type, 4, 16},
+	{"longlong2", int64Type, 2, 16}, {"ulonglong2", uint64Type, 2, 16},
+	{"float2", float32Type, 2, 8}, {"float3", float32Type, 3, 4}, {"float4", float32Type, 4, 16},
+	{"double2", float64Type, 2, 16},
 	// dim3 is CUDA's struct of three unsigned ints, laid out as a uint3;
 	// it has constructors rather than a make_ function.
-	{"dim3", Uint32Type, 3, 4},
+	{"dim3", uint32Type, 3, 4},
 }
 
 // vectorTypes maps each vector type's name to its type.
@@ -117,10 +117,10 @@ func (c *checker) dim3Call(e *sCall) Expr {
 		return badExpr(e.P)
 	}
 	for len(args) < 3 {
-		args = append(args, &Const{P: e.P, T: Uint32Type, Int: 1})
+		args = append(args, &Const{P: e.P, T: uint32Type, Int: 1})
 	}
 	for i := range args {
-		args[i] = c.convertTo(args[i], Uint32Type, fmt.Sprintf("in argument %d of 'dim3'", i+1))
+		args[i] = c.convertTo(args[i], uint32Type, fmt.Sprintf("in argument %d of 'dim3'", i+1))
 		if isBad(args[i]) {
 			return badExpr(e.P)
 		}
@@ -133,8 +133,8 @@ func (c *checker) dim3Call(e *sCall) Expr {
 func (c *checker) dim3Convert(x Expr, t *Type) Expr {
 	p := x.Pos()
 	if x.Type().IsArithmetic() {
-		one := &Const{P: p, T: Uint32Type, Int: 1}
-		return &Call{P: p, Func: c.vectorCtor("dim3", t, p), Args: []Expr{c.conv(x, Uint32Type), one, one}}
+		one := &Const{P: p, T: uint32Type, Int: 1}
+		return &Call{P: p, Func: c.vectorCtor("dim3", t, p), Args: []Expr{c.conv(x, uint32Type), one, one}}
 	}
 	name := "__dim3_from_uint3"
 	if t.Struct.Name == "uint3" {
@@ -170,7 +170,7 @@ func (c *checker) builtinVarValue(e *sIdent) Expr {
 	}
 	args := make([]Expr, 3)
 	for i := range args {
-		args[i] = &BuiltinCall{P: e.P, Builtin: builtinVarField[e.Name][i], T: Uint32Type}
+		args[i] = &BuiltinCall{P: e.P, Builtin: builtinVarField[e.Name][i], T: uint32Type}
 	}
 	return &Call{P: e.P, Func: c.vectorCtor(ctor, t, e.P), Args: args}
 }

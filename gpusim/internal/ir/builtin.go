@@ -119,8 +119,8 @@ func (l *lowerer) builtin(e *cudac.BuiltinCall, want bool) operand {
 		in.Op, in.T, in.A, in.B, in.Args = Match, ek, mask, val, []Reg{pred}
 		res := emit(in)
 		// Store the predicate through the third argument.
-		lv := l.normalize(lval{reg: NoReg, addr: l.expr(e.Args[2], true), t: cudac.Int32Type, space: l.spaceOf(e.Args[2])})
-		l.store(lv, regOp(pred), cudac.Int32Type)
+		lv := l.normalize(lval{reg: NoReg, addr: l.expr(e.Args[2], true), t: cudac.ScalarType(cudac.Int32), space: l.spaceOf(e.Args[2])})
+		l.store(lv, regOp(pred), cudac.ScalarType(cudac.Int32))
 		return res
 	case cudac.Popc, cudac.Popcll, cudac.Ffs, cudac.Ffsll, cudac.Clz, cudac.Clzll, cudac.Brev, cudac.Brevll:
 		k := cudac.Uint32
@@ -152,7 +152,7 @@ func (l *lowerer) builtin(e *cudac.BuiltinCall, want bool) operand {
 	case cudac.LlRint:
 		in := none
 		in.Op, in.T, in.A, in.Aux = Math, ek, l.args(e)[0], int32(cudac.MathRint)
-		return l.convert(emit(in), e.Elem, cudac.Int64Type)
+		return l.convert(emit(in), e.Elem, cudac.ScalarType(cudac.Int64))
 	case cudac.IsNaN, cudac.IsInf, cudac.IsFinite, cudac.SignBit:
 		return l.classify(b, ek, l.expr(e.Args[0], true))
 	case cudac.Abs:

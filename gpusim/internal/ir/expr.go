@@ -317,7 +317,7 @@ func (l *lowerer) binary(e *cudac.Binary) operand {
 	y := l.expr(e.Y, true)
 	if op == Shl || op == Shr {
 		// The shift count has its own type; use it as a 32-bit amount.
-		y = l.convert(y, e.Y.Type(), cudac.Uint32Type)
+		y = l.convert(y, e.Y.Type(), cudac.ScalarType(cudac.Uint32))
 	}
 	if x.isImm && !y.isImm {
 		if s, ok := swapped[op]; ok {
@@ -504,7 +504,7 @@ func (l *lowerer) assign(e *cudac.Assign) operand {
 		} else {
 			y := l.expr(e.RHS, true)
 			if op == Shl || op == Shr {
-				y = l.convert(y, e.RHS.Type(), cudac.Uint32Type)
+				y = l.convert(y, e.RHS.Type(), cudac.ScalarType(cudac.Uint32))
 			}
 			nv = l.binop(op, regKind(ot), x, y)
 		}
