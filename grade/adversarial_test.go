@@ -30,7 +30,7 @@ func fakeKey(t *testing.T, limit time.Duration, check func() labs.Feedback) *Key
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Key{Device: gpu.DefaultSim, lab: fakeLab{ex}, ex: ex, limit: limit, resolved: []labs.Settings{rs}, refs: make([]reference, 1),
+	return &Key{Device: gpu.DefaultSim, lab: fakeLab{ex}, ex: ex, limit: limit, resolved: []labs.Settings{rs}, sets: []map[string]string{nil},
 		Checks: []Check{{Name: "visible", Visibility: labs.Visible, Points: map[string]float64{"correct": 1}}}}
 }
 

@@ -56,7 +56,11 @@ type classMember struct {
 	name     string
 	data     []byte
 	expected float64
-	refused  string // a substring of the refusal, when refused
+	// pending is the points left to the instructor's manual grading.
+	pending float64
+	refused string // a substring of the refusal, when refused
+	// flagged: the result carries an instructor's flag.
+	flagged bool
 }
 
 func writeClass(t testing.TB, dir string, members []classMember) []Submission {
@@ -81,12 +85,15 @@ func checkClass(t *testing.T, results []Result, members []classMember) {
 			}
 			continue
 		}
-		if !r.Gradable || r.Score != m.expected {
+		if m.flagged != (len(r.Flags) > 0) {
+			t.Errorf("%s: want flagged %v, got flags %q", m.name, m.flagged, r.Flags)
+		}
+		if !r.Gradable || r.Score != m.expected || r.Pending != m.pending {
 			var b strings.Builder
 			for _, tt := range r.Tests {
 				fmt.Fprintf(&b, "\n  %s: %s %g/%g %s", tt.Name, tt.Verdict, tt.Points, tt.MaxPoints, tt.Detail)
 			}
-			t.Errorf("%s: want %g, got %g (gradable=%v %s)%s", m.name, m.expected, r.Score, r.Gradable, r.Message, b.String())
+			t.Errorf("%s: want %g (%g pending), got %g (gradable=%v %s)%s", m.name, m.expected, m.pending, r.Score, r.Gradable, r.Message, b.String())
 		}
 	}
 }

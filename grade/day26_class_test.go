@@ -60,10 +60,10 @@ func day26Kinds(bt *atomics.BlockSizeTable) []classMember {
 		return notebookWith([]string{"import \"github.com/warplab/warplab/labs/atomics\"\n", cell, "atomics.Check(dev, answer)\n"}, 1)
 	}
 	return []classMember{
-		{name: "d26-right", data: nb(day26Cell(bt, day26Sentence, false, false)), expected: 10},
-		{name: "d26-unicode", data: nb(day26Cell(bt, day26Sentence+" — ça bouge à peine ✓", false, false)), expected: 10},
-		{name: "d26-wrong-fastest", data: nb(day26Cell(bt, day26Sentence, true, false)), expected: 8},
-		{name: "d26-wrong-1024", data: nb(day26Cell(bt, day26Sentence, false, true)), expected: 7},
+		{name: "d26-right", data: nb(day26Cell(bt, day26Sentence, false, false)), expected: 8, pending: 2},
+		{name: "d26-unicode", data: nb(day26Cell(bt, day26Sentence+" — ça bouge à peine ✓", false, false)), expected: 8, pending: 2},
+		{name: "d26-wrong-fastest", data: nb(day26Cell(bt, day26Sentence, true, false)), expected: 6, pending: 2},
+		{name: "d26-wrong-1024", data: nb(day26Cell(bt, day26Sentence, false, true)), expected: 5, pending: 2},
 		{name: "d26-no-sentence", data: nb(day26Cell(bt, "", false, false)), expected: 8},
 		{name: "d26-template", data: nb("var answer = atomics.Day26Answer{\n\tRatios: map[int]atomics.KernelRatios{64: {Global: 0, Shared: 0, Tree: 0}, 256: {Global: 1, Shared: 1, Tree: 1}, 1024: {}},\n\tFastest: map[int]atomics.Kernel{64: \"\", 256: \"\", 1024: \"\"},\n}\n"), expected: 0},
 		{name: "d26-call", data: nb("var answer = atomics.Day26Answer{Sentence: fmt.Sprint(\"x\")}\n"), refused: "line 1: fmt.Sprint calls a function"},

@@ -57,11 +57,48 @@
 // or on the order, because every check runs on a fresh simulator with
 // the key's seeds.
 //
+// # Variants
+//
+// An exercise with variants (labs.Exercise.Variant) gives each student
+// other parameters: sizes and seeds of a kernel's checks, a budget and
+// rung (counters), item costs (queue), the sweep's largest size (Day
+// 26). The variant is labs.VariantFor(lab, course, student): Grade
+// derives it from Submission.Student, the identity the platform gives,
+// and the key's course, never from the notebook, so a notebook copied
+// from another student is checked against the submitter's variant. Each
+// check's settings are the exercise's defaults, then the variant's, then
+// the key's and the check's: a hidden check varies sizes and seeds on top
+// of the variant. A shared re-run (Day 26) runs once per check and
+// variant in a batch.
+//
+// # Scoring
+//
+// The kernel checks (labs/kernelcheck) give the parts after correct (no
+// race, contention, speed, reproducible) only to a correct kernel, and
+// contention and speed only to a race-free one; "faster than the
+// baseline" wants the lesson's margin over the lab's baseline kernel in
+// modelled time, so a serial kernel fails it. A kernel close to the lab's
+// own kernels (normalised tokens, kernelcheck.Similarity) earns what a
+// right kernel earns and is flagged for the instructor (Result.Flags, the
+// gradebook's flags column), never penalised automatically: the checker
+// judges what a kernel does, and a copy of a kernel the lab shows is a
+// question for the instructor, not for a threshold. Feedback says right
+// or wrong and which hint to read, never the expected number.
+//
+// Prose (Why, justified, the Day 26 sentence: the exercise's Prose) is
+// never scored automatically: a key gives it manual points, which show as
+// pending ("N pending manual grading") with the student's text.
+// WriteManual writes every student's prose in a CSV sheet (`warplab grade`
+// writes it as manual.csv); ReadMarks and ApplyMarks import the
+// instructor's filled-in points (`warplab grade --manual marks.csv`).
+//
 // # Speed
 //
 // BenchmarkClass grades a generated class of 200 histogram submissions
-// (92 with a kernel to run, 108 refused) with 2 workers; docs/speed.md
-// records its times and memory. Day 26 re-runs the block-size sweep once per check and batch,
+// (92 with a kernel to run, 108 refused) with 2 workers: on the 2-core
+// development machine, shared and under a load average near 20, 59.9 s
+// for the class, 0.65 s per kernel submission, and 71 MiB peak resident
+// memory. Day 26 re-runs the block-size sweep once per check and batch,
 // not per student (about 40 s at the default sizes), then judges each
 // answer against it.
 package grade

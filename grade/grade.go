@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -28,6 +29,11 @@ type Test struct {
 	Message string
 	// Detail is the full message, for the instructor.
 	Detail string
+	// Manual is true for a part an instructor grades by hand (the key's
+	// manual points): it is Pending, with the student's Text, until the
+	// instructor's marks are imported (ApplyMarks).
+	Manual bool
+	Text   string
 }
 
 // Result is the grade of one submission.
@@ -45,7 +51,16 @@ type Result struct {
 	Message  string
 	Score    float64
 	MaxScore float64
-	Tests    []Test
+	// Pending is the points of the manual parts still to be graded by
+	// the instructor.
+	Pending float64
+	// Variant is the student's exercise, as settings ("sizes=... seeds=..."),
+	// derived from Student: empty for an exercise without variants.
+	Variant string
+	// Flags are remarks for the instructor only (an answer close to the
+	// lab's own kernel), never shown to the student.
+	Flags []string
+	Tests []Test
 	// Elapsed is the wall time grading took (reported, never scored).
 	Elapsed time.Duration
 }
@@ -89,22 +104,68 @@ func Grade(k *Key, s Submission) (r Result) {
 		return refused(r, err.Error())
 	}
 	r.Gradable = true
+	variant := k.Variant(s.Student)
 	deadline := start.Add(k.limit)
 	for i, c := range k.Checks {
 		var f labs.Feedback
-		var ferr error
-		if left := time.Until(deadline); left <= 0 {
-			ferr = fmt.Errorf("the submission's time limit (%v) ran out before this check", k.limit)
-		} else {
-			f, ferr = runCheck(k, i, answer, left)
+		set, name, ferr := k.settingsFor(i, variant)
+		if i == 0 {
+			r.Variant = name
+		}
+		if ferr == nil {
+			if left := time.Until(deadline); left <= 0 {
+				ferr = fmt.Errorf("the submission's time limit (%v) ran out before this check", k.limit)
+			} else {
+				f, ferr = runCheck(k, i, name, set, answer, left)
+			}
+		}
+		for _, fl := range f.Flags {
+			if !slices.Contains(r.Flags, fl) {
+				r.Flags = append(r.Flags, fl)
+			}
 		}
 		r.Tests = append(r.Tests, score(c, f, ferr)...)
+		r.Tests = append(r.Tests, manual(k, c, answer)...)
 	}
+	return total(r)
+}
+
+// total adds up a graded result's points and writes its message.
+func total(r Result) Result {
+	r.Score, r.Pending = 0, 0
 	for _, t := range r.Tests {
 		r.Score += t.Points
+		if t.Verdict == labs.Pending {
+			r.Pending += t.MaxPoints
+		}
 	}
 	r.Message = fmt.Sprintf("%s of %s points", fmtPoints(r.Score), fmtPoints(r.MaxScore))
+	if r.Pending > 0 {
+		r.Message += fmt.Sprintf(" (%s pending manual grading)", fmtPoints(r.Pending))
+	}
 	return r
+}
+
+// manual returns the tests of check c's manual parts: pending with the
+// student's text, or unanswered (0 points) when the text is empty.
+func manual(k *Key, c Check, answer any) []Test {
+	if len(c.Manual) == 0 {
+		return nil
+	}
+	text := k.ex.Prose(answer)
+	var tests []Test
+	for _, name := range sortedKeys(c.Manual) {
+		t := Test{Name: c.Name + ": " + name, Check: c.Name, Part: name, MaxPoints: c.Manual[name],
+			Visibility: c.Visibility, Manual: true, Text: text[name]}
+		if strings.TrimSpace(t.Text) == "" {
+			t.Verdict, t.Message = labs.Unanswered, "not answered: there is no text to grade"
+		} else {
+			t.Verdict, t.Message = labs.Pending, "pending manual grading: your instructor reads it"
+		}
+		t.Detail = t.Message
+		tests = append(tests, t)
+	}
+	return tests
 }
 
 func refused(r Result, why string) Result {
@@ -117,7 +178,7 @@ func refused(r Result, why string) Result {
 // limit (gpu.OpenContext), so the launch in progress then stops within
 // microseconds and the check's goroutine ends instead of simulating on
 // beside the next submission's.
-func runCheck(k *Key, i int, answer any, limit time.Duration) (labs.Feedback, error) {
+func runCheck(k *Key, i int, variant string, set labs.Settings, answer any, limit time.Duration) (labs.Feedback, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	type out struct {
@@ -131,7 +192,7 @@ func runCheck(k *Key, i int, answer any, limit time.Duration) (labs.Feedback, er
 				ch <- out{err: fmt.Errorf("the check failed inside the grader (%v)", p)}
 			}
 		}()
-		if f, ok := k.sharedFeedback(i, answer); ok {
+		if f, ok := k.sharedFeedback(i, variant, set, answer); ok {
 			ch <- out{f: f}
 			return
 		}
@@ -146,7 +207,7 @@ func runCheck(k *Key, i int, answer any, limit time.Duration) (labs.Feedback, er
 			return
 		}
 		defer dev.Close()
-		ch <- out{f: k.ex.Check(dev, answer, k.resolved[i])}
+		ch <- out{f: k.ex.Check(dev, answer, set)}
 	}()
 	select {
 	case o := <-ch:

@@ -21,7 +21,7 @@ __global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {
 `
 
 // histogramKinds returns one submission of each kind for the histogram
-// key (visible 9 points, hidden 5), with its expected score.
+// key (visible 11 points, hidden 5), with its expected score.
 func histogramKinds() []classMember {
 	nb := func(cell string) []byte {
 		return notebookWith([]string{"import \"github.com/warplab/warplab/labs/histogram\"\n", cell, "histogram.Check(dev, answer)\n"}, 1)
@@ -36,16 +36,16 @@ __global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {
 `
 	firstBlockOnly := strings.Replace(histPrivatised, "i += gridDim.x * blockDim.x", "i += blockDim.x * 1000000", 1)
 	return []classMember{
-		{name: "correct", data: ans(histPrivatised), expected: 14},
-		{name: "unicode", data: ans("// Zählung je Block — 直方图 ✓\n" + histPrivatised), expected: 14},
+		{name: "correct", data: ans(histPrivatised), expected: 16, flagged: true},
+		{name: "unicode", data: ans("// Zählung je Block — 直方图 ✓\n" + histPrivatised), expected: 16, flagged: true},
 		{name: "global-atomics", data: ans(global), expected: 11},
-		{name: "no-barrier", data: ans(noBarrier), expected: 5},
-		{name: "no-grid-stride", data: ans(firstBlockOnly), expected: 8},
+		{name: "no-barrier", data: ans(noBarrier), expected: 1, flagged: true},
+		{name: "no-grid-stride", data: ans(firstBlockOnly), expected: 1},
 		{name: "template", data: ans(histogram.AnswerTemplate), expected: 0},
 		{name: "syntax-error", data: ans("__global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {\n  hist[0] = \n}\n"), expected: 0},
-		{name: "fault", data: ans("__global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {\n  hist[1 << 28] = 1u;\n}\n"), expected: 1},
-		{name: "endless", data: ans("__global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {\n  while (true) { if (bins < 0) break; }\n}\n"), expected: 1},
-		{name: "huge-shared", data: ans("__global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {\n  __shared__ unsigned big[1 << 28];\n  big[threadIdx.x] = 1;\n}\n"), expected: 1},
+		{name: "fault", data: ans("__global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {\n  hist[1 << 28] = 1u;\n}\n"), expected: 0.5},
+		{name: "endless", data: ans("__global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {\n  while (true) { if (bins < 0) break; }\n}\n"), expected: 0.5},
+		{name: "huge-shared", data: ans("__global__ void histogram(const int* bin, int n, unsigned* hist, int bins) {\n  __shared__ unsigned big[1 << 28];\n  big[threadIdx.x] = 1;\n}\n"), expected: 0.5},
 		{name: "malformed-json", data: []byte(`{"cells": [`), refused: "not valid JSON"},
 		{name: "binary", data: []byte("\x89PNG\r\n\x1a\n\x00\x00"), refused: "binary"},
 		{name: "huge", data: nb("var answer = histogram.Answer{Source: `" + strings.Repeat("x", MaxAnswerBytes) + "`}\n"), refused: "the most the grader reads"},
@@ -66,8 +66,8 @@ func TestHistogramKinds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if k.MaxScore() != 14 {
-		t.Fatalf("max score %g, want 14", k.MaxScore())
+	if k.MaxScore() != 16 {
+		t.Fatalf("max score %g, want 16", k.MaxScore())
 	}
 	members := histogramKinds()
 	subs := writeClass(t, t.TempDir(), members)

@@ -83,17 +83,14 @@ func kernelKeyCases() []kernelKeyCase {
 	}
 }
 
-// kernelKinds returns, for a kernel lab, the right answer (full marks),
-// the template (nothing), a kernel that does not compile (nothing, with
-// its line) and an empty answer (nothing).
+// kernelKinds returns, for a kernel lab, the template (nothing), a
+// kernel that does not compile (nothing, with its line) and an empty
+// answer (nothing); TestScoringRules grades the right answers.
 func kernelKinds(c kernelKeyCase) []classMember {
 	ans := func(src string) []byte {
 		return notebookWith([]string{kernelAnswer(c.typ, c.field, src)}, 0)
 	}
 	var m []classMember
-	if c.right != "" {
-		m = append(m, classMember{name: c.lab + "-right", data: ans(c.right), expected: 14})
-	}
 	if c.template != "" {
 		m = append(m, classMember{name: c.lab + "-template", data: ans(c.template), expected: 0})
 	}

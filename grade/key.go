@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -32,8 +33,13 @@ type Key struct {
 	// TimeLimit is the wall-clock limit of one submission, all checks
 	// together: "2m".
 	TimeLimit string `toml:"time_limit"`
+	// Course, when set, enters every student's variant (labs.VariantFor)
+	// as WARPLAB_COURSE does in the notebooks: a new course string gives
+	// every student new parameters.
+	Course string `toml:"course"`
 	// Settings apply to every check (budgets: instruction budget, time
-	// limit per launch) before a check's own.
+	// limit per launch) after the student's variant and before a check's
+	// own.
 	Settings map[string]any `toml:"settings"`
 	// Checks run in order; each runs the exercise's Check once.
 	Checks []Check `toml:"check"`
@@ -45,7 +51,9 @@ type Key struct {
 	ex       *labs.Exercise
 	limit    time.Duration
 	resolved []labs.Settings
-	refs     []reference
+	// sets are each check's settings as text, the key's then the check's.
+	sets []map[string]string
+	refs sync.Map // shared references by check and settings
 }
 
 // Check is one run of the exercise's check under some settings.
@@ -66,8 +74,13 @@ type Check struct {
 	Settings map[string]any `toml:"settings"`
 	// Points are the points of each part of the feedback, by the part's
 	// name; a part earns them when it passes. Parts not listed are
-	// reported and earn nothing.
+	// reported and earn nothing. A part that judges prose (the
+	// exercise's Prose) cannot be given points here: see Manual.
 	Points map[string]float64 `toml:"points"`
+	// Manual are the points of the parts an instructor grades by hand:
+	// the exercise's prose ("justified", "sentence"). They show as
+	// pending until the instructor's marks are imported (ApplyMarks).
+	Manual map[string]float64 `toml:"manual"`
 }
 
 // LoadKey reads and validates the key at path.
@@ -97,7 +110,7 @@ func ParseKey(path string, data []byte) (*Key, error) {
 		for _, x := range u {
 			names = append(names, x.String())
 		}
-		return nil, fmt.Errorf("grade: key %s: unknown fields %s (known: lab, device, time_limit, settings, [[check]] with name, visibility, settings, points)", path, strings.Join(names, ", "))
+		return nil, fmt.Errorf("grade: key %s: unknown fields %s (known: lab, device, time_limit, course, settings, [[check]] with name, visibility, settings, points, manual)", path, strings.Join(names, ", "))
 	}
 	if err := k.validate(); err != nil {
 		return nil, fmt.Errorf("grade: key %s: %w", path, err)
@@ -138,8 +151,8 @@ func (k *Key) validate() error {
 		return errors.New("no [[check]]: a key needs at least the visible check")
 	}
 	names := map[string]bool{}
-	k.resolved = nil
-	k.refs = make([]reference, len(k.Checks))
+	k.resolved, k.sets = nil, nil
+	prose := proseParts(ex)
 	for i, c := range k.Checks {
 		where := fmt.Sprintf("check %d (%q)", i+1, c.Name)
 		if c.Name == "" {
@@ -156,7 +169,7 @@ func (k *Key) validate() error {
 		default:
 			return fmt.Errorf("%s: visibility %q: want visible, hidden, after_due_date or after_published", where, c.Visibility)
 		}
-		if len(c.Points) == 0 {
+		if len(c.Points) == 0 && len(c.Manual) == 0 {
 			return fmt.Errorf("%s: no points: give each part's points, e.g. points = { correct = 4 }", where)
 		}
 		for _, p := range c.sortedParts() {
@@ -165,6 +178,20 @@ func (k *Key) validate() error {
 			}
 			if len(ex.Parts) > 0 && !slices.Contains(ex.Parts, p) {
 				return fmt.Errorf("%s: points for %q: the exercise reports no such part, so they could never be earned (its parts: %s)", where, p, quoteAll(ex.Parts))
+			}
+			if prose[p] {
+				return fmt.Errorf("%s: part %q is prose, which the grader never scores: give its points under manual = { %q = %g }", where, p, p, c.Points[p])
+			}
+		}
+		for p, v := range c.Manual {
+			if v < 0 || v != v {
+				return fmt.Errorf("%s: manual points of %q: %v is negative", where, p, v)
+			}
+			if !prose[p] {
+				return fmt.Errorf("%s: manual part %q is not prose of this exercise (its prose parts: %s)", where, p, strings.Join(sortedKeys(prose), ", "))
+			}
+			if _, ok := c.Points[p]; ok {
+				return fmt.Errorf("%s: part %q has both points and manual points", where, p)
 			}
 		}
 		set := map[string]string{}
@@ -182,6 +209,7 @@ func (k *Key) validate() error {
 			return fmt.Errorf("%s: %v", where, err)
 		}
 		k.resolved = append(k.resolved, rs)
+		k.sets = append(k.sets, set)
 	}
 	return nil
 }
@@ -193,6 +221,44 @@ func quoteAll(names []string) string {
 		q[i] = strconv.Quote(n)
 	}
 	return strings.Join(q, ", ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Variant returns a student's variant of the key's exercise: derived from
+// the student's identity as the platform gives it and the key's course,
+// never from anything the notebook says.
+func (k *Key) Variant(student string) labs.Variant {
+	return k.ex.VariantOf(k.LabName(), k.Course, student)
+}
+
+// settingsFor resolves check i's settings for a student's variant: the
+// exercise's defaults, then the variant's, then the key's and the
+// check's, so a hidden check varies sizes and seeds on top of the
+// variant.
+func (k *Key) settingsFor(i int, v labs.Variant) (labs.Settings, string, error) {
+	if len(v.Settings) == 0 {
+		return k.resolved[i], "", nil
+	}
+	set := map[string]string{}
+	for n, x := range v.Settings {
+		set[n] = x
+	}
+	for n, x := range k.sets[i] {
+		set[n] = x
+	}
+	rs, err := labs.Resolve(k.LabName()+" exercise", k.ex.Options, set)
+	if err != nil {
+		return labs.Settings{}, "", fmt.Errorf("the variant's settings are wrong (not the answer): %v", err)
+	}
+	return rs, labs.Variant{Settings: set}.String(), nil
 }
 
 // settingText writes a TOML value as the text labs.Resolve parses: an
@@ -228,6 +294,9 @@ func (k *Key) MaxScore() float64 {
 	var m float64
 	for _, c := range k.Checks {
 		for _, p := range c.Points {
+			m += p
+		}
+		for _, p := range c.Manual {
 			m += p
 		}
 	}
@@ -276,7 +345,12 @@ func KeyTemplate(lab string) (string, error) {
 	if len(free) > 0 {
 		fmt.Fprintf(&b, "# Earning nothing here (an untouched template passes them): %s.\n", quoteAll(free))
 	}
-	b.WriteString("points = { " + table + " }\n\n")
+	b.WriteString("points = { " + table + " }\n")
+	if m := manualFor(ex); m != "" {
+		b.WriteString("# Prose is graded by hand, never by the grader: it shows as pending\n# and `warplab grade` lists it in manual.csv (see --manual).\n")
+		b.WriteString("manual = { " + m + " }\n")
+	}
+	b.WriteString("\n")
 	b.WriteString("# A hidden check: change the exercise's options (other sizes, seeds,\n# tolerances). Students see it only as passed or failed.\n")
 	b.WriteString("# [[check]]\n# name = \"hidden sizes\"\n# visibility = \"hidden\"\n")
 	for _, o := range ex.Options {
@@ -295,7 +369,11 @@ func KeyTemplate(lab string) (string, error) {
 // free.
 func pointsFor(ex *labs.Exercise) (table string, free []string) {
 	var items []string
+	prose := proseParts(ex)
 	for _, p := range ex.Parts {
+		if prose[p] {
+			continue // graded by hand: see manualFor
+		}
 		v := ex.Points[p]
 		if v <= 0 {
 			free = append(free, p)
@@ -318,4 +396,29 @@ func isBareKey(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// proseParts returns the names of an exercise's prose parts.
+func proseParts(ex *labs.Exercise) map[string]bool {
+	prose := map[string]bool{}
+	if ex.Prose != nil {
+		for p := range ex.Prose(ex.New()) {
+			prose[p] = true
+		}
+	}
+	return prose
+}
+
+// manualFor proposes manual points for an exercise's prose parts: the
+// exercise's suggested points, else 2.
+func manualFor(ex *labs.Exercise) string {
+	var parts []string
+	for _, p := range sortedKeys(proseParts(ex)) {
+		v := ex.Points[p]
+		if v <= 0 {
+			v = 2
+		}
+		parts = append(parts, fmt.Sprintf("%q = %g", p, v))
+	}
+	return strings.Join(parts, ", ")
 }

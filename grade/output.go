@@ -175,7 +175,9 @@ func escapeCells(row []string) []string {
 }
 
 // InstructorHeader is the header of instructor.csv: every test of every
-// submission with its full message, hidden checks' included. It is for
+// submission with its full message, hidden checks' included, then the
+// student's variant (part "variant") and any flag for the instructor
+// (part "flag", such as an answer close to the lab's own kernel). It is for
 // the instructor only; no student-facing output holds a hidden check's
 // message.
 func InstructorHeader() []string {
@@ -202,6 +204,14 @@ func WriteInstructorCSV(w io.Writer, results []Result) error {
 		for _, t := range r.Tests {
 			cw.Write(escapeCells([]string{r.Student, r.Path, t.Check, t.Part, string(t.Visibility), string(t.Verdict), fmtPoints(t.Points), fmtPoints(t.MaxPoints), oneLine(t.Detail)}))
 		}
+		// The student's variant and the instructor's flags (an answer
+		// close to the lab's own kernel), which earn and cost nothing.
+		if r.Variant != "" {
+			cw.Write(escapeCells([]string{r.Student, r.Path, "", "variant", "", "note", "0", "0", r.Variant}))
+		}
+		for _, f := range r.Flags {
+			cw.Write(escapeCells([]string{r.Student, r.Path, "", "flag", "", "flag", "0", "0", oneLine(f)}))
+		}
 	}
 	cw.Flush()
 	return cw.Error()
@@ -223,8 +233,11 @@ func Markdown(r Result) string {
 	fmt.Fprintf(&b, "**Score: %s of %s.**\n\n| check | part | result | points |\n|---|---|---|---|\n", fmtPoints(r.Score), fmtPoints(r.MaxScore))
 	for _, t := range r.Tests {
 		res := "failed"
-		if t.Verdict == labs.Pass {
+		switch t.Verdict {
+		case labs.Pass:
 			res = "passed"
+		case labs.Pending:
+			res = "pending manual grading"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s / %s |\n", mdCell(t.Check), mdCell(t.Part), res, fmtPoints(t.Points), fmtPoints(t.MaxPoints))
 	}

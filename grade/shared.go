@@ -1,6 +1,7 @@
 package grade
 
 import (
+	"fmt"
 	"sync"
 
 	"github.com/warplab/warplab/gpu"
@@ -43,19 +44,24 @@ func sharedChecks() map[string]sharedCheck {
 	}
 }
 
-// reference is the memoised answer-independent part of one check.
+// reference is the memoised answer-independent part of one check under
+// one variant's settings.
 type reference struct {
 	once sync.Once
 	ref  any
 	err  error
 }
 
-func (k *Key) sharedFeedback(i int, answer any) (labs.Feedback, bool) {
+// sharedFeedback judges answer against check i's shared re-run under
+// settings s (named by variant, "" for the key's own): the re-run happens
+// once per check and variant in a batch.
+func (k *Key) sharedFeedback(i int, variant string, s labs.Settings, answer any) (labs.Feedback, bool) {
 	sc, ok := sharedChecks()[k.LabName()]
 	if !ok {
 		return labs.Feedback{}, false
 	}
-	r := &k.refs[i]
+	v, _ := k.refs.LoadOrStore(fmt.Sprintf("%d\x00%s", i, variant), &reference{})
+	r := v.(*reference)
 	r.once.Do(func() {
 		dev, err := gpu.Open(k.Device)
 		if err != nil {
@@ -63,7 +69,7 @@ func (k *Key) sharedFeedback(i int, answer any) (labs.Feedback, bool) {
 			return
 		}
 		defer dev.Close()
-		r.ref, r.err = sc.prepare(dev, k.resolved[i])
+		r.ref, r.err = sc.prepare(dev, s)
 	})
 	if r.err != nil {
 		f := labs.Feedback{Exercise: k.ex.Title}

@@ -40,6 +40,18 @@ type Exercise struct {
 	// Check judges an answer (a pointer of New's type, or the value it
 	// points to) on dev with resolved settings.
 	Check func(dev *gpu.Device, answer any, s Settings) Feedback `json:"-"`
+	// Prose, when not nil, returns the answer's free text by the name of
+	// the part that judges it: {"justified": a.Why}. Prose is graded by
+	// an instructor, never automatically: an instructor's key gives those
+	// parts' points as manual points, and the grader exports the text.
+	// Called on a zero answer it still returns every such part's name.
+	Prose func(answer any) map[string]string `json:"-"`
+	// Variant, when not nil, returns the settings of a student's own
+	// exercise for a variant seed (VariantFor): other sizes, data or
+	// budgets, so that the expected answers differ from student to
+	// student while the lesson stays the same. The notebook's check and
+	// the grader both apply them before a key's settings.
+	Variant func(seed uint64) Variant `json:"-"`
 }
 
 // AnswerType returns the Go type of the answer, qualified by its

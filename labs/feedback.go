@@ -19,6 +19,10 @@ const (
 	// Note: a remark that earns nothing and costs nothing ("going
 	// further").
 	Note Verdict = "note"
+	// Pending: the part is prose an instructor grades by hand (see
+	// Exercise.Prose); it earns nothing until the instructor's marks are
+	// imported.
+	Pending Verdict = "pending"
 )
 
 // Visibility says when a student sees a part of the feedback, in the
@@ -60,7 +64,8 @@ type Part struct {
 }
 
 // OK reports whether the part does not stand in the way of a pass.
-func (p Part) OK() bool { return p.Verdict == Pass || p.Verdict == Note }
+// A part pending an instructor's grading does not either.
+func (p Part) OK() bool { return p.Verdict == Pass || p.Verdict == Note || p.Verdict == Pending }
 
 // Feedback is what an exercise's check says about an answer, part by
 // part: the type the notebook's check cell shows and the grader scores.
@@ -76,6 +81,10 @@ type Feedback struct {
 	// Tolerance says, in words, how close to the re-run a number must be.
 	Tolerance string `json:"tolerance,omitempty"`
 	Parts     []Part `json:"parts"`
+	// Flags are remarks for the instructor only (an answer close to the
+	// lab's own kernel): the grader reports them in the instructor's
+	// detail, never in the student's feedback.
+	Flags []string `json:"-"`
 }
 
 // Add appends a part and returns it for further setting.
@@ -171,6 +180,8 @@ func textMark(v Verdict) string {
 		return "[ok]  "
 	case Note:
 		return "[note]"
+	case Pending:
+		return "[hand]"
 	}
 	return "[todo]"
 }

@@ -18,7 +18,7 @@ func init() {
 	register(&command{name: "grade", summary: "grade a class's notebooks against an instructor's key", run: gradeCmd})
 }
 
-const gradeUsage = `usage: warplab grade --key KEY [--jobs N] [--out DIR] [--format gradescope|prairielearn|csv|markdown] SUBMISSION...
+const gradeUsage = `usage: warplab grade --key KEY [--jobs N] [--out DIR] [--format gradescope|prairielearn|csv|markdown] [--manual MARKS.csv] SUBMISSION...
        warplab grade key init LAB [-o FILE]      write a commented starting key
        warplab grade key check KEY               validate a key
        warplab grade merge -o FILE GRADEBOOK...  join shards' gradebook.csv files
@@ -31,7 +31,12 @@ budgets and reads no file. --out gets gradebook.csv, instructor.csv (every
 test's full message, hidden checks' too) and the --format's files.
 --shard-count N grades the shard JOB_COMPLETION_INDEX (or --shard-index)
 of the submissions and writes shard.json, which merge checks.
-docs/instructor-guide.md takes a class through it.`
+docs/instructor-guide.md takes a class through it.
+
+Prose (the key's manual points) is never scored by the grader: it shows
+as pending, and DIR/manual.csv lists every student's text. Fill in its
+points column and grade again with --manual FILE (a copy kept outside
+DIR) to import the marks; docs/grading-scoring.md says how.`
 
 func gradeCmd(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 {
@@ -52,6 +57,7 @@ func gradeCmd(args []string, stdout, stderr io.Writer) error {
 	list := fs.String("list", "", "a file listing submissions, one per line, besides the arguments")
 	shardIndex := fs.Int("shard-index", -1, "the shard to grade (default: $JOB_COMPLETION_INDEX)")
 	shardCount := fs.Int("shard-count", 0, "number of shards (0: grade all)")
+	marksPath := fs.String("manual", "", "the instructor's marks for the manual parts (the filled-in manual.csv)")
 	paths, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
@@ -86,6 +92,18 @@ func gradeCmd(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	var marks []grade.Mark
+	if *marksPath != "" {
+		f, err := os.Open(*marksPath)
+		if err != nil {
+			return err
+		}
+		marks, err = grade.ReadMarks(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %w", *marksPath, err)
+		}
+	}
 	var subs []grade.Submission
 	for _, p := range paths {
 		s, err := grade.FindSubmission(p)
@@ -116,7 +134,13 @@ func gradeCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	start := time.Now()
 	results := grade.Batch(k, subs, *jobs)
+	if err := grade.ApplyMarks(results, marks); err != nil {
+		return fmt.Errorf("%s: %w", *marksPath, err)
+	}
 	if err := grade.Write(*out, *format, results); err != nil {
+		return err
+	}
+	if err := writeManual(filepath.Join(*out, "manual.csv"), results); err != nil {
 		return err
 	}
 	refused := 0
@@ -128,6 +152,29 @@ func gradeCmd(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "graded %d submissions (%d refused) against %s in %v; results in %s\n",
 		len(results), refused, k.Path, time.Since(start).Round(time.Millisecond), *out)
 	return nil
+}
+
+// writeManual writes the manual-grading sheet when some result has a
+// manual part.
+func writeManual(path string, results []grade.Result) error {
+	any := false
+	for _, r := range results {
+		for _, t := range r.Tests {
+			any = any || t.Manual
+		}
+	}
+	if !any {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := grade.WriteManual(f, results); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func gradeKeyCmd(args []string, stdout, stderr io.Writer) error {

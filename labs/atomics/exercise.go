@@ -155,7 +155,7 @@ func checkRatios(t *BlockSizeTable, a Day26Answer, b int) labs.Part {
 		case math.Abs(g-want) <= ratioTolerance(t, b, j, want):
 			right = append(right, fmt.Sprintf("%s %.2f", k, g))
 		default:
-			wrong = append(wrong, fmt.Sprintf("%s: you wrote %.3g, the re-run gives %.2f", k, g, want))
+			wrong = append(wrong, fmt.Sprintf("%s: %.3g is not the re-run's", k, g))
 		}
 	}
 	switch {
@@ -203,10 +203,10 @@ func checkFastest(t *BlockSizeTable, a Day26Answer) labs.Part {
 		case !got.Valid():
 			k, err := ParseKernel(string(got))
 			if err != nil || !slices.Contains(accept, k) {
-				wrong = append(wrong, fmt.Sprintf("%d threads: %q is not %s", b, got, joinOr(accept)))
+				wrong = append(wrong, fmt.Sprintf("%d threads: %q is not the re-run's fastest (write global, shared or tree)", b, got))
 			}
 		case !slices.Contains(accept, got):
-			wrong = append(wrong, fmt.Sprintf("%d threads: you wrote %s, the re-run's fastest is %s", b, got, joinOr(accept)))
+			wrong = append(wrong, fmt.Sprintf("%d threads: %s is not the re-run's fastest", b, got))
 		}
 	}
 	switch {

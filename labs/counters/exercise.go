@@ -70,6 +70,11 @@ func exercise() *labs.Exercise {
 		Parts:    []string{PartWithin, PartFastest, PartTime, PartWhy},
 		Points:   map[string]float64{PartWithin: 2, PartFastest: 3, PartTime: 3, PartWhy: 2},
 		New:      func() any { return new(Answer) },
+		Prose: func(answer any) map[string]string {
+			a, _ := labs.Answer[Answer](answer)
+			return map[string]string{PartWhy: a.Why}
+		},
+		Variant: Variant,
 		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
 			a, err := labs.Answer[Answer](answer)
 			if err != nil {
@@ -77,7 +82,7 @@ func exercise() *labs.Exercise {
 				f.Failf("answer", "%v", err)
 				return f
 			}
-			cfg, err := configFrom(s)
+			cfg, err := ConfigFrom(s)
 			if err != nil {
 				f := labs.Feedback{Exercise: exerciseTitle}
 				f.Failf("settings", "%v", err)
@@ -107,7 +112,9 @@ func DefaultExercise() ExerciseConfig {
 	return ExerciseConfig{Budget: DefaultBudget, Rung: ByWarp, Threads: DefaultThreads, Tolerance: defaultTolerance}
 }
 
-func configFrom(s labs.Settings) (ExerciseConfig, error) {
+// ConfigFrom reads the exercise's settings, resolved against its
+// options (a key's check, a student's variant), into an ExerciseConfig.
+func ConfigFrom(s labs.Settings) (ExerciseConfig, error) {
 	c := DefaultExercise()
 	var err error
 	if c.Budget, err = s.Int("budget-bytes"); err != nil {
@@ -183,15 +190,82 @@ func check(dev *gpu.Device, a Answer, c ExerciseConfig) labs.Feedback {
 	}
 	f.Passf(PartWithin, "%d %s slices take %d of the %d bytes", a.Slices, layoutName(a.Padded), bytes, c.Budget)
 
-	warm, runs, err := labkit.LaunchCounts("counters", dev.Capabilities(), 0, 0)
+	times, timing, err := rerun(dev, c, choices)
 	if err != nil {
 		f.Failf("re-run", "%v", err)
 		return f
 	}
+	f.Timing = timing
+	bestMs, mine := math.Inf(1), -1.0
+	for i, ch := range choices {
+		ms := times[i]
+		if ms < bestMs {
+			bestMs = ms
+		}
+		if ch.Slices == a.Slices && ch.Padded == a.Padded {
+			mine = ms
+		}
+	}
+	if mine <= bestMs*(1+c.Tolerance) {
+		f.Passf(PartFastest, "%s is the fastest choice that fits (or within %.0f%% of it) in the re-run", Choice{a.Slices, a.Padded}, c.Tolerance*100)
+	} else {
+		f.Failf(PartFastest, "%s is not the fastest: another choice within %d bytes is faster in the re-run. Compare every row of the table whose bytes fit.", Choice{a.Slices, a.Padded}, c.Budget).Hint = 2
+	}
+	switch {
+	case a.Ms <= 0:
+		f.Add(PartTime, labs.Unanswered, "Ms: read your choice's time in the table").Hint = 1
+	case math.Abs(a.Ms-mine) <= c.Tolerance*mine:
+		f.Passf(PartTime, "%.4f ms matches the re-run", a.Ms)
+	default:
+		f.Failf(PartTime, "%.4f ms is not what the re-run of %s gives: read the row of your choice, for the rung %q, budget %d bytes", a.Ms, Choice{a.Slices, a.Padded}, c.Rung, c.Budget).Hint = 1
+	}
+	if len(strings.Fields(a.Why)) < 8 {
+		f.Add(PartWhy, labs.Unanswered, "Why: say in a sentence or two, from the table's counters (lines, longest chain), why your choice beats the others that fit.").Hint = 3
+	} else {
+		f.Add(PartWhy, labs.Pending, "your instructor reads and grades it")
+	}
+	return f
+}
+
+// Variant returns a student's variant of the exercise for a variant seed
+// (labs.VariantFor): a budget of 512, 1024 or 2048 bytes and one of the
+// three rungs, so the fastest choice within the budget and its time
+// differ between students while the question stays the same.
+func Variant(seed uint64) labs.Variant {
+	budget := labs.Pick(seed, 0, 512, 1024, 2048)
+	rung := labs.Pick(seed, 8, ByWarp, ByLane, PerWarp)
+	return labs.Variant{
+		Settings: map[string]string{"budget-bytes": strconv.Itoa(budget), "rung": rung.Key()},
+		About:    fmt.Sprintf("a budget of %d bytes, threads picking their slice %s", budget, rung.Key()),
+	}
+}
+
+// VariantExercise returns a student's exercise as the check re-runs it:
+// DefaultExercise with the student's variant (Variant, from the student's
+// identity and the course in WARPLAB_COURSE).
+func VariantExercise(student string) ExerciseConfig {
+	v := labs.StudentVariant("counters", exercise(), student)
+	s, err := labs.Resolve("counters exercise", exerciseOptions(), v.Settings)
+	if err != nil {
+		return DefaultExercise()
+	}
+	c, err := ConfigFrom(s)
+	if err != nil {
+		return DefaultExercise()
+	}
+	return c
+}
+
+// rerun measures every choice on dev and returns their mean times, in
+// the order of choices, and where the times came from.
+func rerun(dev *gpu.Device, c ExerciseConfig, choices []Choice) ([]float64, string, error) {
+	warm, runs, err := labkit.LaunchCounts("counters", dev.Capabilities(), 0, 0)
+	if err != nil {
+		return nil, "", err
+	}
 	r, err := labkit.NewRunner(dev)
 	if err != nil {
-		f.Failf("re-run", "%v", err)
-		return f
+		return nil, "", err
 	}
 	var cs []cell
 	for _, ch := range choices {
@@ -199,37 +273,34 @@ func check(dev *gpu.Device, a Answer, c ExerciseConfig) labs.Feedback {
 	}
 	outs, err := measureCells(r, cs, labkit.NoProgress)
 	if err != nil {
-		f.Failf("re-run", "%v", err)
-		return f
+		return nil, "", err
 	}
-	f.Timing, _ = timingSource(dev, outs)
-	best, bestMs, mine := Choice{}, math.Inf(1), -1.0
-	for i, ch := range choices {
-		ms, _ := labkit.Mean(outs[i].ms)
-		if ms < bestMs {
-			best, bestMs = ch, ms
+	timing, _ := timingSource(dev, outs)
+	times := make([]float64, len(outs))
+	for i := range outs {
+		times[i], _ = labkit.Mean(outs[i].ms)
+	}
+	return times, timing, nil
+}
+
+// Solution returns the right answer to the exercise c on dev, without
+// its Why: the fastest choice within the budget and its time, as the
+// check re-runs them. It is for instructors' solution notebooks and
+// tests; students find it in their own table.
+func Solution(dev *gpu.Device, c ExerciseConfig) (Answer, error) {
+	choices := c.Choices()
+	if len(choices) == 0 {
+		return Answer{}, fmt.Errorf("counters: a budget of %d bytes holds no slice", c.Budget)
+	}
+	times, _, err := rerun(dev, c, choices)
+	if err != nil {
+		return Answer{}, err
+	}
+	best := 0
+	for i := range choices {
+		if times[i] < times[best] {
+			best = i
 		}
-		if ch.Slices == a.Slices && ch.Padded == a.Padded {
-			mine = ms
-		}
 	}
-	if mine <= bestMs*(1+c.Tolerance) {
-		f.Passf(PartFastest, "%s: %.4f ms; the fastest choice that fits takes %.4f ms (%s)", Choice{a.Slices, a.Padded}, mine, bestMs, best)
-	} else {
-		f.Failf(PartFastest, "%s takes %.4f ms in the re-run; another choice within %d bytes is %.0f%% faster. Compare every row of the table whose bytes fit.", Choice{a.Slices, a.Padded}, mine, c.Budget, (mine/bestMs-1)*100).Hint = 2
-	}
-	switch {
-	case a.Ms <= 0:
-		f.Add(PartTime, labs.Unanswered, "Ms: read your choice's time in the table").Hint = 1
-	case math.Abs(a.Ms-mine) <= c.Tolerance*mine:
-		f.Passf(PartTime, "%.4f ms, the re-run gives %.4f ms", a.Ms, mine)
-	default:
-		f.Failf(PartTime, "%.4f ms, but the re-run of %s gives %.4f ms: read the row of your choice, for the rung %q", a.Ms, Choice{a.Slices, a.Padded}, mine, c.Rung)
-	}
-	if len(strings.Fields(a.Why)) < 8 {
-		f.Add(PartWhy, labs.Unanswered, "Why: say in a sentence or two, from the table's counters (lines, longest chain), why your choice beats the others that fit.").Hint = 3
-	} else {
-		f.Passf(PartWhy, "read by your instructor")
-	}
-	return f
+	return Answer{Slices: choices[best].Slices, Padded: choices[best].Padded, Ms: times[best]}, nil
 }

@@ -33,6 +33,16 @@ type Harness struct {
 	Reference       []byte
 	ReferenceFile   string
 	ReferenceKernel string
+	// Baseline is the kernel the lesson improves on (one global atomic
+	// per element, say), with its file and kernel name and a phrase that
+	// names it ("the global-atomics kernel"): with Config.MinSpeedup it
+	// adds the part PartSpeedup, which a correct kernel passes only when
+	// it is that many times faster than the baseline at the largest size,
+	// in modelled time. A serial kernel fails it.
+	Baseline       []byte
+	BaselineFile   string
+	BaselineKernel string
+	BaselineName   string
 	// AtomicBudget, when not nil, returns the most global atomics one
 	// launch of the case may issue, instead of ceil(n /
 	// elements-per-atomic); AtomicRule says it in words ("one per warp").
@@ -87,7 +97,10 @@ const (
 	PartCorrect    = "correct"
 	PartRaces      = "no race or barrier divergence"
 	PartContention = "contention"
-	PartTime       = "time"
+	// PartSpeedup comes after PartContention when the harness has a
+	// Baseline and the config a MinSpeedup; Parts does not list it.
+	PartSpeedup = "faster than the baseline"
+	PartTime    = "time"
 	// PartReproducible comes after PartCorrect when the harness asks for
 	// it (Harness.Reproducible); Parts does not list it.
 	PartReproducible = "reproducible"
@@ -124,6 +137,10 @@ func (c *checker) parts() []string {
 	if c.h.Reproducible {
 		i := slices.Index(ps, PartCorrect)
 		ps = slices.Insert(ps, i+1, PartReproducible)
+	}
+	if c.hasSpeedup() {
+		i := slices.Index(ps, PartContention)
+		ps = slices.Insert(ps, i+1, PartSpeedup)
 	}
 	return ps
 }
@@ -202,6 +219,10 @@ func (c *checker) skip(from string, why string) {
 	}
 }
 
+func (c *checker) hasSpeedup() bool {
+	return c.h.Baseline != nil && c.cfg.MinSpeedup > 0
+}
+
 func (c *checker) hasContention() bool {
 	return c.h.AtomicBudget != nil || c.cfg.ElementsPerAtomic > 0
 }
@@ -253,7 +274,42 @@ func (c *checker) run(dev *gpu.Device) {
 	c.reproducible(dev, outs)
 	c.races(outs)
 	c.contention(outs)
+	c.speedup(outs)
 	c.timing(outs)
+	c.requireCorrect()
+}
+
+// needsCorrect are the parts that judge how a kernel computes: they earn
+// nothing unless it computes the right answer, so that an empty kernel
+// (no race, no atomics) or a wrong one scores none of them. The parts
+// after the race check need a race-free kernel as well: a racy kernel
+// that happened to count right earns no contention or speed.
+var needsCorrect = []string{PartRaces, PartContention, PartTime, PartSpeedup, PartReproducible}
+
+var needsRaceFree = []string{PartContention, PartTime, PartSpeedup, PartReproducible}
+
+// requireCorrect fails the passing parts that need a correct (and
+// race-free) kernel when the correct (or race) part failed.
+func (c *checker) requireCorrect() {
+	if p, ok := c.f.Part(PartCorrect); ok && p.Verdict != labs.Pass {
+		c.notChecked(needsCorrect, "needs a correct kernel (see correct).", c.h.Hints[PartCorrect])
+	}
+	if p, ok := c.f.Part(PartRaces); ok && p.Verdict != labs.Pass {
+		c.notChecked(needsRaceFree, "needs a kernel without races (see no race or barrier divergence).", c.h.Hints[PartRaces])
+	}
+}
+
+// notChecked fails the passing parts among names, as not checked because
+// of why.
+func (c *checker) notChecked(names []string, why string, hint int) {
+	for i := range c.f.Parts {
+		q := &c.f.Parts[i]
+		if slices.Contains(names, q.Name) && q.OK() {
+			q.Verdict = labs.Fail
+			q.Message = "not checked: " + why
+			q.Hint = hint
+		}
+	}
 }
 
 // compiles compiles the source once, reports the part, and says whether
@@ -581,11 +637,9 @@ func (c *checker) contention(outs []outcome) {
 		worst.n, cn.GlobalAtomicIssued, cn.GlobalAtomicOps, cn.GlobalAtomicMaxChain, rule, b)
 }
 
-func (c *checker) timing(outs []outcome) {
-	if c.h.Reference == nil {
-		return
-	}
-	// The student's mean modelled time at the largest size, over seeds.
+// meanAtLargest returns the student's mean modelled time at the largest
+// size, over the seeds, and that size.
+func meanAtLargest(outs []outcome) (float64, int) {
 	nMax := outs[len(outs)-1].n
 	var sum float64
 	var k int
@@ -595,7 +649,62 @@ func (c *checker) timing(outs []outcome) {
 			k++
 		}
 	}
-	mine := sum / float64(k)
+	return sum / float64(k), nMax
+}
+
+// SpeedupMinSize is the smallest largest size at which the part
+// PartSpeedup is judged: below it a launch is too short for contention to
+// dominate, and the part is a note.
+const SpeedupMinSize = 1 << 16
+
+// speedup compares the kernel with the lesson's baseline at the largest
+// size: it must be MinSpeedup times faster, in modelled time.
+func (c *checker) speedup(outs []outcome) {
+	if !c.hasSpeedup() {
+		return
+	}
+	mine, nMax := meanAtLargest(outs)
+	if nMax < SpeedupMinSize {
+		c.part(PartSpeedup, labs.Note, "not judged at n = %d: the lesson's margin holds from n = %d on.", nMax, SpeedupMinSize)
+		return
+	}
+	file := c.h.BaselineFile
+	if file == "" {
+		file = "baseline.cu"
+	}
+	name := c.h.BaselineName
+	if name == "" {
+		name = "the baseline kernel"
+	}
+	// The baseline's mean over the same seeds (each seed may be another
+	// input as well as another schedule).
+	var baseMs float64
+	var source string
+	for _, seed := range c.cfg.Seeds {
+		base := c.launchOne(file, c.h.Baseline, c.h.BaselineKernel, nMax, seed)
+		if base.err != nil || base.res == nil {
+			c.part(PartSpeedup, labs.Fail, "the baseline kernel did not run (not your answer): %v", base.err)
+			return
+		}
+		baseMs += base.res.Timing.Ms / float64(len(c.cfg.Seeds))
+		source = base.res.Timing.Source
+	}
+	x := baseMs / mine
+	msg := fmt.Sprintf("at n = %d your kernel is %.2fx as fast as %s (%.4f ms against %.4f ms, %s)",
+		nMax, x, name, mine, baseMs, source)
+	if x >= c.cfg.MinSpeedup && !math.IsNaN(x) {
+		c.part(PartSpeedup, labs.Pass, "%s; the lesson's margin is %gx.", msg, c.cfg.MinSpeedup)
+		return
+	}
+	c.part(PartSpeedup, labs.Fail, "%s; the lesson's margin is %gx. A kernel that does the work in few threads, or sends as many atomics as the baseline, is not faster.", msg, c.cfg.MinSpeedup)
+}
+
+func (c *checker) timing(outs []outcome) {
+	if c.h.Reference == nil {
+		return
+	}
+	// The student's mean modelled time at the largest size, over seeds.
+	mine, nMax := meanAtLargest(outs)
 	file := c.h.ReferenceFile
 	if file == "" {
 		file = "reference.cu"

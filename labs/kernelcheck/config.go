@@ -33,6 +33,10 @@ type Config struct {
 	// MaxSlowdown fails the time part when the kernel's modelled time is
 	// more than this many times the reference's; 0 only reports it.
 	MaxSlowdown float64
+	// MinSpeedup fails the part PartSpeedup unless the kernel's modelled
+	// time is at least this many times below the harness's baseline's; 0
+	// leaves the part out.
+	MinSpeedup float64
 	// Profile is the simulator profile to check on ("t4"); empty means
 	// the profile of the device passed to Check, or the one predicting it.
 	Profile string
@@ -52,6 +56,7 @@ const (
 	OptTolerance         = "tolerance"
 	OptElementsPerAtomic = "elements-per-atomic"
 	OptMaxSlowdown       = "max-slowdown"
+	OptMinSpeedup        = "min-speedup"
 	OptMemory            = "memory"
 )
 
@@ -96,6 +101,8 @@ func (c Config) Options() []labs.Option {
 			Usage: "contention budget: at most ceil(n / this) global atomics per launch"},
 		{Name: OptMaxSlowdown, Kind: labs.Float, Default: strconv.FormatFloat(c.MaxSlowdown, 'g', -1, 64),
 			Usage: "fail when the modelled time is more than this many times the reference's (0: report only)"},
+		{Name: OptMinSpeedup, Kind: labs.Float, Default: strconv.FormatFloat(c.MinSpeedup, 'g', -1, 64),
+			Usage: "the part \"faster than the baseline\" wants the kernel this many times faster than the lesson's baseline kernel (0: no such part)"},
 		{Name: OptMemory, Kind: labs.String, Default: c.Memory.String(),
 			Usage: "the simulator's memory model: sc (sequentially consistent) or relaxed (stores reach other blocks late and out of order, as PTX allows)"},
 	}
@@ -138,6 +145,9 @@ func ConfigFrom(s labs.Settings) (Config, error) {
 	if c.MaxSlowdown, err = s.Float(OptMaxSlowdown); err != nil {
 		return c, err
 	}
+	if c.MinSpeedup, err = s.Float(OptMinSpeedup); err != nil {
+		return c, err
+	}
 	switch m := s.Text(OptMemory); m {
 	case "", "sc":
 		c.Memory = gpu.MemorySC
@@ -163,6 +173,8 @@ func (c Config) validate() error {
 		return fmt.Errorf("kernelcheck: tolerance %g: want at least 0 and below 1", c.Tolerance)
 	case c.ElementsPerAtomic < 0:
 		return fmt.Errorf("kernelcheck: elements per atomic %d: want at least 0", c.ElementsPerAtomic)
+	case c.MinSpeedup < 0 || c.MinSpeedup != c.MinSpeedup:
+		return fmt.Errorf("kernelcheck: min speedup %g: want at least 0", c.MinSpeedup)
 	case c.MaxSlowdown < 0:
 		return fmt.Errorf("kernelcheck: max slowdown %g: want at least 0", c.MaxSlowdown)
 	}

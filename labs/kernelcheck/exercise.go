@@ -1,6 +1,8 @@
 package kernelcheck
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/warplab/warplab/gpu"
@@ -70,6 +72,7 @@ func (e *Exercise[A]) Lab() *labs.Exercise {
 		Parts:    e.Parts(),
 		Points:   e.points(),
 		New:      func() any { return new(A) },
+		Variant:  func(seed uint64) labs.Variant { return VariantOf(e.Config(), seed) },
 		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
 			a, err := labs.Answer[A](answer)
 			if err != nil {
@@ -104,6 +107,7 @@ func (e *Exercise[A]) finish(f labs.Feedback, src string) labs.Feedback {
 		return g
 	}
 	f.Exercise = e.Title
+	f.Flags = append(f.Flags, similarityFlags(e.Harness(), src, e.Template)...)
 	if e.Exact {
 		f.Tolerance = ""
 	}
@@ -142,7 +146,7 @@ func adviseContention(f *labs.Feedback, advice string, hint int) {
 // partPoints are the points a new key proposes for the checker's parts,
 // as the course's keys give them; an exercise's own part gets 2.
 var partPoints = map[string]float64{
-	PartCompiles: 1, PartRuns: 1, PartCorrect: 4, PartRaces: 2, PartContention: 2, PartTime: 1, PartReproducible: 3,
+	PartCompiles: 0.5, PartRuns: 0.5, PartCorrect: 4, PartRaces: 2, PartContention: 2, PartSpeedup: 2, PartTime: 1, PartReproducible: 3,
 }
 
 // points proposes points for every part of Parts.
@@ -156,4 +160,31 @@ func (e *Exercise[A]) points() map[string]float64 {
 		}
 	}
 	return m
+}
+
+// VariantOf returns a student's variant of a kernel exercise whose
+// default settings are cfg: each size lowered by up to a tenth, drawn
+// from the seed (so a histogram's bin counts, a CAS group's contention
+// change with it), and other scheduler seeds. A kernel is right or wrong
+// whatever the sizes, so the variant changes the cases a student's kernel
+// is checked on, not the lesson; hidden checks still use the key's sizes.
+func VariantOf(cfg Config, seed uint64) labs.Variant {
+	sizes := make([]int, len(cfg.Sizes))
+	for i, n := range cfg.Sizes {
+		r := (seed >> (12 * uint(i%5))) % uint64(n/10+1)
+		sizes[i] = max(1, n-int(r))
+	}
+	base := 1 + (seed>>48)%1000
+	seeds := make([]string, len(cfg.Seeds))
+	for i := range cfg.Seeds {
+		seeds[i] = strconv.FormatUint(base+uint64(i), 10)
+	}
+	sz := make([]string, len(sizes))
+	for i, n := range sizes {
+		sz[i] = strconv.Itoa(n)
+	}
+	return labs.Variant{
+		Settings: map[string]string{OptSizes: strings.Join(sz, ","), OptSeeds: strings.Join(seeds, ",")},
+		About:    fmt.Sprintf("your kernel is checked at sizes %s, scheduler seeds %s", strings.Join(sz, ", "), strings.Join(seeds, ", ")),
+	}
 }

@@ -170,7 +170,50 @@ func TestWrongSum(t *testing.T) {
 	f := check(t, src, fast())
 	want(t, f, kernelcheck.PartCorrect, labs.Fail, "n = 1000, seed 1: sum", "reference")
 	want(t, f, kernelcheck.PartRuns, labs.Pass)
-	want(t, f, kernelcheck.PartRaces, labs.Pass)
+	// A wrong kernel earns none of the parts after correct.
+	want(t, f, kernelcheck.PartRaces, labs.Fail, "not checked: needs a correct kernel")
+	want(t, f, kernelcheck.PartContention, labs.Fail, "not checked: needs a correct kernel")
+}
+
+// An empty kernel compiles and runs, but earns no race, contention or
+// speed part; a serial one-thread kernel is correct but fails the
+// lesson's margin over the baseline.
+func TestEmptyAndSerialKernels(t *testing.T) {
+	cfg := fast()
+	cfg.MinSpeedup = 2
+	cfg.Sizes = []int{kernelcheck.SpeedupMinSize + 7}
+	cfg.Budget = 4_000_000
+	h := sumHarness()
+	h.Baseline = []byte("__global__ void sum(const float* x, float* out, int n) {\n int i = blockIdx.x * blockDim.x + threadIdx.x;\n if (i < n) atomicAdd(out, x[i]);\n}\n")
+	h.BaselineKernel = "sum"
+	h.BaselineName = "one atomic per element"
+	dev, err := gpu.Open("sim:t4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	f := kernelcheck.CheckConfig(dev, h, "__global__ void sum(const float* x, float* out, int n) {}", cfg)
+	want(t, f, kernelcheck.PartRuns, labs.Pass)
+	for _, p := range []string{kernelcheck.PartCorrect, kernelcheck.PartRaces, kernelcheck.PartContention, kernelcheck.PartSpeedup} {
+		want(t, f, p, labs.Fail)
+	}
+	serial := "__global__ void sum(const float* x, float* out, int n) {\n if (blockIdx.x == 0 && threadIdx.x == 0) { float s = 0; for (int i = 0; i < n; i++) s += x[i]; *out = s; }\n}\n"
+	f = kernelcheck.CheckConfig(dev, h, serial, cfg)
+	want(t, f, kernelcheck.PartCorrect, labs.Pass)
+	want(t, f, kernelcheck.PartSpeedup, labs.Fail, "as fast as one atomic per element", "the lesson's margin is 2x")
+	f = kernelcheck.CheckConfig(dev, h, shuffleSum, cfg)
+	want(t, f, kernelcheck.PartSpeedup, labs.Pass, "the lesson's margin is 2x")
+}
+
+func TestSimilarity(t *testing.T) {
+	renamed := strings.NewReplacer("sum", "total", "part", "acc", "lane", "l", "warp", "w").Replace(shuffleSum)
+	if x := kernelcheck.Similarity("// my own comment\n"+renamed, shuffleSum); x < kernelcheck.SimilarityFlag {
+		t.Errorf("a renamed copy is %.2f similar, want at least %g", x, kernelcheck.SimilarityFlag)
+	}
+	other := "__global__ void sum(const float* x, float* out, int n) {\n if (blockIdx.x == 0 && threadIdx.x == 0) { float s = 0; for (int i = 0; i < n; i++) s += x[i]; *out = s; }\n}\n"
+	if x := kernelcheck.Similarity(other, shuffleSum); x >= kernelcheck.SimilarityFlag {
+		t.Errorf("another kernel is %.2f similar, want below %g", x, kernelcheck.SimilarityFlag)
+	}
 }
 
 func TestMissingBarrierRace(t *testing.T) {

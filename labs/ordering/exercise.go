@@ -116,6 +116,20 @@ func harness() kernelcheck.Harness {
 							first = p
 						}
 					}
+					// An empty or partial kernel reads nothing stale: the
+					// protocol must have run to its last trial, every
+					// pair's payload, flag and acknowledgement holding it.
+					b, err := base.Download()
+					if err != nil {
+						return err
+					}
+					for p := 0; p < n; p++ {
+						payload, flag, ack := b[p*4*stride], b[p*4*stride+stride], b[p*4*stride+2*stride]
+						if payload != ExerciseTrials || flag != ExerciseTrials || ack != ExerciseTrials {
+							return fmt.Errorf("pair %d did not publish all %d trials: after the launch its payload, flag and acknowledgement hold %d, %d and %d; keep the template's protocol (payload, flag, acknowledgement at base + pair * 128, + 32, + 64)",
+								p, ExerciseTrials, payload, flag, ack)
+						}
+					}
 					switch {
 					case stale > 0:
 						return fmt.Errorf("%d of %d reads of the payload were stale (pair %d first); reproduce with %s",

@@ -71,6 +71,11 @@ func exercise() *labs.Exercise {
 		Parts:    []string{PartFastest, PartTime, PartWhy},
 		Points:   map[string]float64{PartFastest: 4, PartTime: 4, PartWhy: 2},
 		New:      func() any { return new(Answer) },
+		Prose: func(answer any) map[string]string {
+			a, _ := labs.Answer[Answer](answer)
+			return map[string]string{PartWhy: a.Why}
+		},
+		Variant: Variant,
 		Check: func(dev *gpu.Device, answer any, s labs.Settings) labs.Feedback {
 			f := labs.Feedback{Exercise: exerciseTitle}
 			a, err := labs.Answer[Answer](answer)
@@ -78,18 +83,26 @@ func exercise() *labs.Exercise {
 				f.Failf("answer", "%v", err)
 				return f
 			}
-			c := DefaultExercise()
-			if err := labkit.ReadInts(s, map[string]*int{"light": &c.Costs.Light, "heavy": &c.Costs.Heavy, "period": &c.Costs.Period, "items": &c.Items, "max-k": &c.MaxK}); err != nil {
-				f.Failf("settings", "%v", err)
-				return f
-			}
-			if c.Tolerance, err = s.Float("tolerance"); err != nil {
+			c, err := ConfigFrom(s)
+			if err != nil {
 				f.Failf("settings", "%v", err)
 				return f
 			}
 			return CheckConfig(dev, a, c)
 		},
 	}
+}
+
+// ConfigFrom reads the exercise's settings, resolved against its
+// options (a key's check, a student's variant), into an ExerciseConfig.
+func ConfigFrom(s labs.Settings) (ExerciseConfig, error) {
+	c := DefaultExercise()
+	if err := labkit.ReadInts(s, map[string]*int{"light": &c.Costs.Light, "heavy": &c.Costs.Heavy, "period": &c.Costs.Period, "items": &c.Items, "max-k": &c.MaxK}); err != nil {
+		return c, err
+	}
+	var err error
+	c.Tolerance, err = s.Float("tolerance")
+	return c, err
 }
 
 // Check checks an answer on dev with the notebook's settings.
@@ -123,25 +136,70 @@ func CheckConfig(dev *gpu.Device, a Answer, c ExerciseConfig) labs.Feedback {
 		f.Failf("re-run", "the queue kernel worked an item wrong on %s", info.Spec)
 		return f
 	}
-	bk, bms := s.Best(c.Costs, PerThread)
+	_, bms := s.Best(c.Costs, PerThread)
 	mine, _ := s.Row(c.Costs, PerThread, a.K)
 	if mine.Ms <= bms*(1+c.Tolerance) {
-		f.Passf(PartFastest, "k = %d: %.4f ms; the fastest k, %d, takes %.4f ms", a.K, mine.Ms, bk, bms)
+		f.Passf(PartFastest, "k = %d is the fastest k (or within %.0f%% of it) in the re-run", a.K, c.Tolerance*100)
 	} else {
-		f.Failf(PartFastest, "k = %d takes %.4f ms in the re-run, %.0f%% more than the fastest k. Which term grows on each side of it: the pops, or the tail?", a.K, mine.Ms, (mine.Ms/bms-1)*100).Hint = 2
+		f.Failf(PartFastest, "k = %d is not the fastest k in the re-run. Which term grows on each side of it: the pops, or the tail?", a.K).Hint = 2
 	}
 	switch {
 	case a.Ms <= 0:
 		f.Add(PartTime, labs.Unanswered, "Ms: read your k's time in the table").Hint = 1
 	case math.Abs(a.Ms-mine.Ms) <= c.Tolerance*mine.Ms:
-		f.Passf(PartTime, "%.4f ms, the re-run gives %.4f ms", a.Ms, mine.Ms)
+		f.Passf(PartTime, "%.4f ms matches the re-run", a.Ms)
 	default:
-		f.Failf(PartTime, "%.4f ms, but the re-run of k = %d gives %.4f ms: sweep the exercise's costs, %s", a.Ms, a.K, mine.Ms, c.Costs)
+		f.Failf(PartTime, "%.4f ms is not what the re-run of k = %d gives: sweep the exercise's costs, %s, and read your k's row", a.Ms, a.K, c.Costs).Hint = 1
 	}
 	if len(strings.Fields(a.Why)) < 8 {
 		f.Add(PartWhy, labs.Unanswered, "Why: say in a sentence or two, from the table, what limits a smaller k and what limits a larger one.").Hint = 3
 	} else {
-		f.Passf(PartWhy, "read by your instructor")
+		f.Add(PartWhy, labs.Pending, "your instructor reads and grades it")
 	}
 	return f
+}
+
+// Variant returns a student's variant of the exercise for a variant seed
+// (labs.VariantFor): other item costs (light 4, 8 or 16; heavy 256, 512
+// or 1024; one heavy item in 8, 16 or 32), so the fastest k and its time
+// differ between students while the trade-off stays the lesson's.
+func Variant(seed uint64) labs.Variant {
+	c := Costs{Light: labs.Pick(seed, 0, 4, 8, 16), Heavy: labs.Pick(seed, 8, 256, 512, 1024), Period: labs.Pick(seed, 16, 8, 16, 32)}
+	return labs.Variant{
+		Settings: map[string]string{"light": strconv.Itoa(c.Light), "heavy": strconv.Itoa(c.Heavy), "period": strconv.Itoa(c.Period)},
+		About:    fmt.Sprintf("items costing %s", c),
+	}
+}
+
+// VariantExercise returns a student's exercise as the check re-runs it:
+// DefaultExercise with the student's costs (Variant, from the student's
+// identity and the course in WARPLAB_COURSE).
+func VariantExercise(student string) ExerciseConfig {
+	v := labs.StudentVariant("queue", exercise(), student)
+	s, err := labs.Resolve("queue exercise", exerciseOptions(), v.Settings)
+	if err != nil {
+		return DefaultExercise()
+	}
+	c, err := ConfigFrom(s)
+	if err != nil {
+		return DefaultExercise()
+	}
+	return c
+}
+
+// Solution returns the right answer to the exercise c on dev, without
+// its Why: the fastest k and its time, as the check re-runs them. It is
+// for instructors' solution notebooks and tests; students find it in
+// their own sweep.
+func Solution(dev *gpu.Device, c ExerciseConfig) (Answer, error) {
+	var ks []int
+	for k := 1; k <= c.MaxK; k *= 2 {
+		ks = append(ks, k)
+	}
+	s, err := Sweep(dev, SweepOptions{Items: c.Items, BlocksPerSM: c.BlocksPerSM, K: ks, Costs: []Costs{c.Costs}, Predict: "none", Progress: labkit.NoProgress})
+	if err != nil {
+		return Answer{}, err
+	}
+	k, ms := s.Best(c.Costs, PerThread)
+	return Answer{K: k, Ms: ms}, nil
 }

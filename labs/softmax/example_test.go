@@ -73,6 +73,7 @@ __global__ void denomWarp(const float* x, float* denom, int n) {
 	// pass correct
 	// pass no race or barrier divergence
 	// fail contention
+	// fail faster than the baseline
 	// fail time
 }
 

@@ -42,11 +42,20 @@ func Hints() map[int]string {
 	}
 }
 
+// ExerciseMinSpeedup is how many times faster than the lab's atomic
+// kernel (one global atomic per element) the check wants denomWarp at its
+// largest size, in modelled time.
+const ExerciseMinSpeedup = 10
+
 // ExerciseConfig returns the check's default settings: kernelcheck's
 // defaults, with the time part failing only past ten times the reference.
 func ExerciseConfig() kernelcheck.Config {
 	c := kernelcheck.DefaultConfig()
 	c.MaxSlowdown = 10
+	// The lab's shuffle kernel is 72x faster than one global atomic per
+	// element at the largest size (t4 profile); one atomic per warp is
+	// well past 10x too, a serial kernel far below 1x.
+	c.MinSpeedup = ExerciseMinSpeedup
 	return c
 }
 
@@ -55,7 +64,7 @@ func ExerciseConfig() kernelcheck.Config {
 // threads, the denominator judged against a double sum, and the lab's
 // shuffle kernel as the reference.
 func Harness() kernelcheck.Harness {
-	ref := Source(Shuffle)
+	ref, base := Source(Shuffle), Source(Atomic)
 	return kernelcheck.Harness{
 		Exercise: "Softmax exercise",
 		File:     "answer.cu",
@@ -96,6 +105,10 @@ func Harness() kernelcheck.Harness {
 		Reference:       []byte(ref.Text),
 		ReferenceFile:   ref.File,
 		ReferenceKernel: Shuffle.Function(),
+		Baseline:        []byte(base.Text),
+		BaselineFile:    base.File,
+		BaselineKernel:  Atomic.Function(),
+		BaselineName:    "the lab's one global atomic per element",
 		Hints: map[string]int{
 			kernelcheck.PartCorrect:    1,
 			kernelcheck.PartContention: 2,
