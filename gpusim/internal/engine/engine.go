@@ -439,20 +439,25 @@ const (
 	pendGlobal
 )
 
-// warp is one resident warp.
+// warp is one resident warp. The fields the scheduler reads at every
+// pick (state, clock) and those every instruction touches come first, in
+// the struct's first cache line.
 type warp struct {
-	regs     []uint64 // NumRegs * 32
-	local    []byte   // LocalBytes * 32
+	state    warpState
+	pend     pending
+	cleared  bool // the scheduler allows the pending instruction to run
 	pc       int32
-	mask     uint32 // active lanes
-	launched uint32 // lanes that exist
-	exited   uint32 // lanes that have finished
-	parked   uint32 // lanes waiting in an entry (break, continue, return)
-	stack    []entry
-	sp       int // entries in use
-	blk      *block
-	idx      int // warp index within the block
 	clock    int64
+	mask     uint32   // active lanes
+	launched uint32   // lanes that exist
+	exited   uint32   // lanes that have finished
+	parked   uint32   // lanes waiting in an entry (break, continue, return)
+	regs     []uint64 // NumRegs * 32
+	blk      *block
+	sp       int // entries in use
+	stack    []entry
+	local    []byte // LocalBytes * 32
+	idx      int    // warp index within the block
 	// start is the clock the warp started at, slots the issue slots it
 	// has used (for the schedulers' term, schedulers.go).
 	start int64
@@ -469,9 +474,6 @@ type warp struct {
 	// shared access, before the jitter there: when it reached the
 	// access (queuecas.go).
 	localAt int64
-	state   warpState
-	pend    pending
-	cleared bool // the scheduler allows the pending instruction to run
 	// casHeld is, while the warp waits for its line to serve its
 	// compare-and-swap, the cycles the transaction takes; -1 otherwise
 	// (casserve.go).

@@ -441,13 +441,16 @@ const allLanes = ^uint32(0)
 // consecutive reports whether lane l's address is ad[0] + l*size for
 // every lane.
 func consecutive(ad *[32]uint64, size uint64) bool {
-	a0 := ad[0]
+	// Every lane's difference from its address, ORed together: no branch
+	// a lane, which the common cases (all consecutive, or a lane far from
+	// the first) do not need.
+	var diff uint64
+	want := ad[0]
 	for l := 1; l < 32; l++ {
-		if ad[l] != a0+uint64(l)*size {
-			return false
-		}
+		want += size
+		diff |= ad[l] ^ want
 	}
-	return true
+	return diff == 0
 }
 
 // seqWindow returns the offset of a sequential access at addr in a

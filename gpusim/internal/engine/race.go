@@ -234,14 +234,17 @@ func (s *raceShadow) readWarpSeq(x *exec, w *warp, o0, size uint64, pc int) {
 	epoch := w.blk.epoch
 	base := w.idx * 32
 	g0 := o0 >> s.shift
-	ws, rs, rpc := s.w[g0:g0+32], s.r[g0:g0+32], s.rpc[g0:g0+32]
+	// Arrays of 32, so that the loop checks no bounds; packed is pack's
+	// epoch and sync, the same for every lane.
+	ws, rs, rpc := (*[32]uint64)(s.w[g0:]), (*[32]uint64)(s.r[g0:]), (*[32]int32)(s.rpc[g0:])
+	packed := pack(epoch, w.syncEpoch, 0, false)
 	for l := range ws {
 		tid := base + l
 		rec, rd := ws[l], rs[l]
 		if uint32(rec>>32) != epoch || int(rec>>1)&0x7fff == tid {
 			switch {
 			case uint32(rd>>32) != epoch:
-				rs[l] = pack(epoch, w.syncEpoch, tid, false)
+				rs[l] = packed | uint64(tid)<<1
 				rpc[l] = int32(pc)
 			case int(rd>>1)&0x7fff != tid:
 				rs[l] = rd | 1
@@ -263,13 +266,14 @@ func (s *raceShadow) writeWarpSeq(x *exec, w *warp, o0, size uint64, pc int) {
 	epoch := w.blk.epoch
 	base := w.idx * 32
 	g0 := o0 >> s.shift
-	ws, rs, wpc := s.w[g0:g0+32], s.r[g0:g0+32], s.wpc[g0:g0+32]
+	ws, rs, wpc := (*[32]uint64)(s.w[g0:]), (*[32]uint64)(s.r[g0:]), (*[32]int32)(s.wpc[g0:])
+	packed := pack(epoch, w.syncEpoch, 0, false)
 	for l := range ws {
 		tid := base + l
 		rec, rd := ws[l], rs[l]
 		if (uint32(rec>>32) != epoch || int(rec>>1)&0x7fff == tid) &&
 			(uint32(rd>>32) != epoch || int(rd>>1)&0x7fff == tid && rd&1 == 0) {
-			ws[l] = pack(epoch, w.syncEpoch, tid, false)
+			ws[l] = packed | uint64(tid)<<1
 			wpc[l] = int32(pc)
 			continue
 		}

@@ -408,9 +408,15 @@ func (x *exec) newBlock() *block {
 	if x.cfg.RaceCheck && x.sharedSize > 0 {
 		b.race = newRaceShadow(x.sharedSize, x.raceShift)
 	}
+	// The block's warps and their registers are each one allocation, side
+	// by side in memory: the scheduler's picks scan the warps, and a
+	// block's first instructions write every warp's registers.
 	nregs := x.k.NumRegs * 32
-	for i := 0; i < x.warpsPerBlock; i++ {
-		w := &warp{blk: b, idx: i, regs: make([]uint64, nregs), stack: make([]entry, x.k.MaxStack+1)}
+	ws := make([]warp, x.warpsPerBlock)
+	regs := make([]uint64, nregs*x.warpsPerBlock)
+	for i := range ws {
+		w := &ws[i]
+		*w = warp{blk: b, idx: i, regs: regs[i*nregs : (i+1)*nregs : (i+1)*nregs], stack: make([]entry, x.k.MaxStack+1)}
 		if x.scoreboard {
 			w.ready = make([]int64, x.k.NumRegs)
 		}
@@ -753,6 +759,10 @@ func (x *exec) runWarp(w *warp) stop {
 	// that and the launch's. left is at most 2^62, so neither overflows.
 	w.warpEnd = n + w.left
 	stopAt := min(c.budget, w.warpEnd)
+	// next is the count at which the loop looks past the instruction
+	// next: past stopAt, or at the next multiple of spendStep; one
+	// comparison an instruction rather than two.
+	next := min(stopAt+1, (n/spendStep+1)*spendStep)
 	for {
 		pc := w.pc
 		p := &code[pc]
@@ -785,20 +795,35 @@ func (x *exec) runWarp(w *warp) stop {
 			w.left = w.warpEnd - n
 			return st
 		}
-		if n > stopAt || n%spendStep == 0 && (c.spent != nil && c.spent.Add(spendStep) > c.budget || x.halt.Load() != haltNone) {
-			c.executed = n
-			w.left = w.warpEnd - n
-			switch {
-			case x.halt.Load() != haltNone:
-				x.halted(w)
-			case w.left < 0 && n <= c.budget:
-				x.overWarpBudget(w)
-			default:
-				x.overBudget(w)
+		if n >= next {
+			if x.pastBound(w, n, stopAt) {
+				return stopFault
 			}
-			return stopFault
+			next = min(stopAt+1, n+spendStep)
 		}
 	}
+}
+
+// pastBound is runWarp's check at count n, past stopAt or at a multiple
+// of spendStep: it counts into the batch's shared budget, looks for a
+// halt from outside, and fails the launch where one of them, or n past
+// stopAt, says to stop.
+func (x *exec) pastBound(w *warp, n, stopAt int64) bool {
+	c := w.blk.ctx
+	if n > stopAt || c.spent != nil && c.spent.Add(spendStep) > c.budget || x.halt.Load() != haltNone {
+		c.executed = n
+		w.left = w.warpEnd - n
+		switch {
+		case x.halt.Load() != haltNone:
+			x.halted(w)
+		case w.left < 0 && n <= c.budget:
+			x.overWarpBudget(w)
+		default:
+			x.overBudget(w)
+		}
+		return true
+	}
+	return false
 }
 
 // overBudget fails the launch for running past its instruction budget.
