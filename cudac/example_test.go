@@ -2,6 +2,8 @@ package cudac_test
 
 import (
 	"fmt"
+	"strings"
+	"testing/fstest"
 
 	"github.com/warplab/warplab/cudac"
 )
@@ -112,4 +114,26 @@ __global__ void count(const int* in, int* hist, int n) {
 	})
 	fmt.Println(atomics, "atomics")
 	// Output: 2 atomics
+}
+
+// By default Compile reads no file: #include "name" is an error. IncludeFS
+// (or IncludeRoot, for a directory tree) lets it read headers, and only
+// those.
+func ExampleIncludeFS() {
+	headers := fstest.MapFS{"kernels/scale.cuh": {Data: []byte("#define SCALE 3\n")}}
+	src := []byte("#include \"scale.cuh\"\n__global__ void k(int* p) { p[0] = SCALE; }\n")
+	if _, err := cudac.Compile("kernels/main.cu", src); err != nil {
+		fmt.Println(err)
+	}
+	if _, err := cudac.Compile("kernels/main.cu", src, cudac.IncludeFS(headers)); err == nil {
+		fmt.Println("compiled with kernels/scale.cuh")
+	}
+	_, err := cudac.Compile("kernels/main.cu", []byte("#include \"/etc/passwd\"\n"), cudac.IncludeFS(headers))
+	fmt.Println(strings.SplitN(err.Error(), "\n", 2)[0])
+	// Output:
+	// kernels/main.cu:1:10: #include "scale.cuh": this compilation reads no files (a kernel a lab checks or the grader compiles includes nothing: put the code in the source)
+	//     #include "scale.cuh"
+	//              ^
+	// compiled with kernels/scale.cuh
+	// kernels/main.cu:1:10: #include "/etc/passwd": an absolute path; #include reads only files beside the source
 }

@@ -59,9 +59,10 @@ const (
 	timingFloor     = 0.002 // ms
 	// timingPasses passes over the table; a cell's figure is the median of
 	// its passes' means, so that one pass disturbed by something else on
-	// the machine (the run of 2026-11-30: sumSharedAtomic at 65536, pass
-	// means 0.0166, 0.0165 and 0.0226 ms) cannot move it, while the bound
-	// stays ±10% for every cell. The reference averaged three passes; the
+	// the machine (sumSharedAtomic at 65536, pass means 0.0166, 0.0165 and
+	// 0.0226 ms: calibration/evidence/
+	// 2026-11-30-h200-gpu-evidence-counters-queue.txt) cannot move it,
+	// while the bound stays ±10% for every cell. The reference averaged three passes; the
 	// median of five agrees with that average when no pass is disturbed.
 	timingPasses = 5
 )
@@ -218,7 +219,7 @@ func BenchmarkDay26Timing(b *testing.B) {
 	b.ReportMetric(100*worst, "max-dev-%")
 }
 
-// TestMedianOfPasses: one disturbed pass (the run of 2026-11-30) does not
+// TestMedianOfPasses: one disturbed pass (timingPasses' run) does not
 // move a cell's figure; the mean of the same passes was outside the bound.
 func TestMedianOfPasses(t *testing.T) {
 	passes := []float64{0.0166, 0.0165, 0.0226, 0.0164, 0.0167}

@@ -285,9 +285,9 @@ func TestPlatformIdentity(t *testing.T) {
 	dir := t.TempDir()
 	for name, text := range map[string]string{
 		"gs/submission/lab.ipynb":         "{}",
-		"gs/submission_metadata.json":     `{"id": 123456, "users": [{"email": "ada@example.edu", "id": 4321, "name": "Ada L"}, {"email": "bo@example.edu", "id": 99, "name": "Bo"}]}`,
+		"gs/submission_metadata.json":     `{"id": 123456, "previous_submissions": [{"results": {"output": "` + strings.Repeat("p", 2<<20) + `"}}], "users": [{"email": "ada@example.edu", "id": 4321, "name": "Ada L"}, {"email": "bo@example.edu", "id": 99, "name": "Bo"}]}`,
 		"pl/student/lab.ipynb":            "{}",
-		"pl/data/data.json":               `{"params": {}, "variant_seed": 271828}`,
+		"pl/data/data.json":               `{"params": {}, "submitted_answers": {"_files": [{"name": "lab.ipynb", "contents": "` + strings.Repeat("QUJD", 1<<20) + `"}]}, "variant_seed": 271828}`,
 		"plain/alice/lab.ipynb":           "{}",
 		"broken/submission/lab.ipynb":     "{}",
 		"broken/submission_metadata.json": "{not json",

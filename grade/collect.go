@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"syscall"
@@ -64,8 +65,10 @@ func FindSubmission(path string) (Submission, error) {
 	return s, nil
 }
 
-// maxMetadataBytes bounds a platform's metadata file.
-const maxMetadataBytes = 1 << 20
+// maxMetadataBytes bounds a platform's metadata file. Both can be large:
+// Gradescope's lists every previous submission's results, PrairieLearn's
+// holds the submitted files; the reader keeps only the fields it wants.
+const maxMetadataBytes = 256 << 20
 
 // identify names the student of the submission folder dir from the
 // platform's metadata, where there is some.
@@ -107,15 +110,54 @@ func (s *Submission) identify(dir string) {
 	}
 }
 
-// readMetadata decodes a platform's small JSON file, read as a regular
-// file of bounded size.
+// readMetadata decodes the top-level fields of a platform's JSON file
+// that v (a pointer to a struct) has, reading it as a regular file of
+// bounded size and skipping every other field token by token, without
+// holding it.
 func readMetadata(path string, v any) error {
 	f, err := openRegular(nil, path)
 	if err != nil {
 		return err
 	}
 	defer f.Close()
-	return json.NewDecoder(io.LimitReader(f, maxMetadataBytes)).Decode(v)
+	dec := json.NewDecoder(io.LimitReader(f, maxMetadataBytes))
+	nb := nbReader{dec: dec}
+	if err := nb.expect(json.Delim('{'), "an object"); err != nil {
+		return err
+	}
+	want := map[string]bool{}
+	t := reflect.TypeOf(v).Elem()
+	for i := 0; i < t.NumField(); i++ {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		want[name] = true
+	}
+	var kept bytes.Buffer
+	kept.WriteByte('{')
+	for dec.More() {
+		key, err := nb.key()
+		if err != nil {
+			return err
+		}
+		if !want[key] {
+			if err := nb.skip(); err != nil {
+				return err
+			}
+			continue
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return err
+		}
+		if kept.Len() > 1 {
+			kept.WriteByte(',')
+		}
+		k, _ := json.Marshal(key)
+		kept.Write(k)
+		kept.WriteByte(':')
+		kept.Write(raw)
+	}
+	kept.WriteByte('}')
+	return json.Unmarshal(kept.Bytes(), v)
 }
 
 // openSubmission opens the submission's notebook for reading: a regular

@@ -95,10 +95,8 @@
 // # Speed
 //
 // BenchmarkClass grades a generated class of 200 histogram submissions
-// (92 with a kernel to run, 108 refused) with 2 workers: on the 2-core
-// development machine, shared and under a load average near 20, 59.9 s
-// for the class, 0.65 s per kernel submission, and 71 MiB peak resident
-// memory. Day 26 re-runs the block-size sweep once per check and batch,
+// (92 with a kernel to run, 108 refused) with 2 workers; docs/speed.md
+// records its times and memory. Day 26 re-runs the block-size sweep once per check and batch,
 // not per student (about 40 s at the default sizes), then judges each
 // answer against it.
 package grade

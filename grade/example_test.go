@@ -3,6 +3,7 @@ package grade_test
 import (
 	"fmt"
 	"log"
+	"strings"
 
 	"github.com/warplab/warplab/grade"
 	"github.com/warplab/warplab/labs"
@@ -31,4 +32,23 @@ func ExampleParseAnswer() {
 	// Output:
 	// {Ratios:map[64:{Global:1 Shared:0.4 Tree:1.33}] Fastest:map[64:tree] Sentence:one atomic per element}
 	// line 2: os.Getenv calls a function; an answer is a literal value and the grader never runs it
+}
+
+// Read the answer cell of a notebook as a stream: outputs of any size are
+// skipped without being held, and only the cell tagged "answer" is kept.
+func ExampleReadAnswerCell() {
+	nb := `{"cells": [
+  {"cell_type": "code", "metadata": {}, "outputs": [{"data": {"text/html": "<script>...a chart library...</script>"}}], "source": "sweep.Show()"},
+  {"cell_type": "code", "metadata": {"tags": ["answer"]}, "outputs": [], "source": ["var answer = ", "42\n"]}
+]}`
+	src, err := grade.ReadAnswerCell(strings.NewReader(nb))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%q\n", src)
+	_, err = grade.ReadAnswerCell(strings.NewReader(`{"cells": []}`))
+	fmt.Println(err)
+	// Output:
+	// "var answer = 42\n"
+	// no cell is tagged "answer": keep the notebook's answer cell and its tag
 }

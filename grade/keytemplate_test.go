@@ -124,3 +124,34 @@ func TestKeyInitScoresAPerfectAnswer(t *testing.T) {
 		})
 	}
 }
+
+// TestKeyInitKernelLabs grades each kernel lab's right answer under the
+// key `key init` writes (its default sizes and budgets): full marks.
+func TestKeyInitKernelLabs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs five kernel checks at the labs' default sizes, about 10 s")
+	}
+	for _, c := range kernelKeyCases() {
+		if c.right == "" {
+			continue
+		}
+		t.Run(c.lab, func(t *testing.T) {
+			text, err := KeyTemplate(c.lab)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k, err := ParseKey(c.lab+".toml", []byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := filepath.Join(t.TempDir(), "right.ipynb")
+			if err := os.WriteFile(p, notebookWith([]string{kernelAnswer(c.typ, c.field, c.right)}, 0), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := Grade(k, Submission{Student: "right", Path: p})
+			if !r.Gradable || r.Score != r.MaxScore || r.MaxScore == 0 {
+				t.Errorf("the right answer under `key init %s`: %s (%+v)", c.lab, r.Message, r.Tests)
+			}
+		})
+	}
+}

@@ -271,6 +271,11 @@ keys=$(cd "$img_root" && find . \( -path ./proc -o -path ./sys -o -path ./usr/lo
 # exercises' right answers live there).
 solutions=$(cd "$img_root/usr/local/src" && find . \( -name '*_test.go' -o -type d -name testdata \) -print | head -5)
 [ -z "$solutions" ] || die "the student image holds tests or testdata with solutions: $solutions"
+# No GPU runs: calibration/ (the runs' raw logs, the microbenchmarks) is
+# left out of the build context by .dockerignore (scripts/check.sh checks
+# that statically).
+runs=$(cd "$img_root/usr/local/src" && find . \( -type d -name calibration -o -type d -name evidence \) -print | head -5)
+[ -z "$runs" ] || die "the student image holds GPU runs: $runs"
 podman image umount "$student" >/dev/null
 mounted_images=()
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # notebook.sh starts the classic Jupyter notebook on warplab's notebooks/,
-# after scripts/setup.sh (quick when all is installed), and prints the URL
-# to open. It listens on 0.0.0.0, port $PORT (default 8888), and opens no
+# after scripts/setup.sh (quick when all is installed: it registers the GoNB
+# kernel linked to this checkout and installs the chart library where the
+# server serves it), and prints the URL to open, at the start page. It listens on 0.0.0.0, port $PORT (default 8888), and opens no
 # browser. The token in the URL is $JUPYTER_TOKEN when set, else random.
 set -euo pipefail
 
@@ -22,6 +23,6 @@ if [ "$(id -u)" -eq 0 ]; then
 	args+=(--allow-root)
 fi
 
-printf '\nwarplab: notebooks at http://localhost:%s/?token=%s\n' "$port" "$token"
+printf '\nwarplab: notebooks at http://localhost:%s/notebooks/00-start-here.ipynb?token=%s\n' "$port" "$token"
 printf 'warplab: (from another machine, use this one'"'"'s address instead of localhost)\n\n'
 exec /usr/bin/jupyter "${args[@]}"

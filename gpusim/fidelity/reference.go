@@ -97,10 +97,11 @@ func t4Table() Table {
 // h200Table is the Day 26 sums on the H200 (CUDA 13.0, 256 threads, the
 // same method: 3 warm-ups, the mean of 10 timed launches, the average of
 // three passes), timed gated as the labs and cudarun time a launch: the
-// project's microbenchmarks re-run on 2026-11-30
+// project's microbenchmarks re-run gated
 // (calibration/evidence/2026-11-30-h200-microbench-gated/csv/day26_blocksize.csv).
 // Both earlier runs of the table (docs/measurements.md and the
-// microbenchmarks of 2026-11-29) were timed ungated, their launches
+// microbenchmarks' first run, calibration/evidence/2026-11-29-h200-microbenchmarks)
+// were timed ungated, their launches
 // after nothing queued, so every cell also held the host's submission of
 // the launch, 2 to 3 us (the tree sum at 4096: 0.0072 and 0.0056 ms
 // ungated, 0.0035 gated); they are not scored, since the model's launch

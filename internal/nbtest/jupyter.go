@@ -30,9 +30,8 @@ const ArtifactsEnv = "WARPLAB_NBTEST_ARTIFACTS"
 // course issues' bound, "the whole notebook under 90 s on the simulator",
 // as a student's machine or a fresh CI machine of the development kind (2
 // cores) runs it, the kernel's start and the GoNB build of the cells
-// included. No headroom is added for load: the slowest lab notebook took
-// 41 s (counters) on the shared development machine under a load of
-// several engineers' tests (the audit of 2026-11-30).
+// included. No headroom is added for load: the slowest lab notebook runs
+// well inside it on the shared development machine (docs/speed.md).
 const NotebookLimit = 90 * time.Second
 
 // Env is a Jupyter installation able to run notebooks on the GoNB kernel.

@@ -11,6 +11,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -167,6 +168,15 @@ var expectations = map[string]expect{
 		},
 		text:   []string{"times: modelled"},
 		charts: 1,
+		// The chart's lines are the table's kernels, by the table's names.
+		chartCheck: func(t *testing.T, cs []nbtest.ChartCanvas, nb *nbtest.Notebook) {
+			for _, s := range cs[0].Series {
+				name := strings.TrimSuffix(s.Name, " (H200)")
+				if len(nb.Find("text/html", "<td>"+name+"</td>")) == 0 && len(nb.Find("text/html", ">"+name+"<")) == 0 {
+					t.Errorf("the contention chart's line %q names no kernel of the contention table", s.Name)
+				}
+			}
+		},
 	},
 	"reproducible.ipynb": {
 		lab: "reproducible",
@@ -520,6 +530,16 @@ func TestNotebooks(t *testing.T) {
 				if len(c.Clipped) > 0 {
 					t.Errorf("chart %d (%s): texts cut at its edge: %q (screenshot %s)", i+1, c.Title, c.Clipped, c.Screenshot)
 				}
+				for _, s := range c.Series {
+					for j, h := range s.Heights {
+						if h < minBarPixels {
+							t.Errorf("chart %d (%s): bar %d of %q is %.1f px tall, too short to compare with the others (screenshot %s)", i+1, c.Title, j+1, s.Name, h, c.Screenshot)
+						}
+					}
+				}
+				if hidden := hiddenSeries(c); len(hidden) > 0 {
+					t.Errorf("chart %d (%s): series %q drawn entirely under others (screenshot %s)", i+1, c.Title, hidden, c.Screenshot)
+				}
 				t.Logf("chart %d: %q, series %v: %s", i+1, c.Title, seriesNames(c), c.Screenshot)
 			}
 			if want.chartCheck != nil && len(page.Charts) == want.charts {
@@ -537,6 +557,40 @@ func TestNotebooks(t *testing.T) {
 			t.Logf("screenshot: %s", page.Screenshot)
 		})
 	}
+}
+
+// minBarPixels is the least height a bar may have: a shorter one cannot be
+// compared with its neighbours by eye.
+const minBarPixels = 4
+
+// hiddenSeries returns the line and scatter series of a drawn chart of
+// which every point lies within 3 pixels of a point of another series
+// drawn after it (on top): a reader cannot see them.
+func hiddenSeries(c nbtest.ChartCanvas) []string {
+	var hidden []string
+	for i, s := range c.Series {
+		if s.Type == "bar" || len(s.Points) < 2 {
+			continue
+		}
+		covered := 0
+		for _, p := range s.Points {
+			near := false
+			for _, o := range c.Series[i+1:] {
+				for _, q := range o.Points {
+					if math.Hypot(p[0]-q[0], p[1]-q[1]) <= 3 {
+						near = true
+					}
+				}
+			}
+			if near {
+				covered++
+			}
+		}
+		if covered == len(s.Points) {
+			hidden = append(hidden, s.Name)
+		}
+	}
+	return hidden
 }
 
 // seriesNames returns the names of a drawn chart's series.

@@ -73,6 +73,8 @@ type ChartSeries struct {
 	// of each bar), in data order; a point off the plot is NaN-free but
 	// may lie outside the canvas.
 	Points [][2]float64
+	// Heights are a bar series' bar heights in pixels, in data order.
+	Heights []float64
 }
 
 // Drawn reports whether the chart drew its axes and its series: at least
@@ -131,7 +133,7 @@ const inspectJS = `(async () => {
     c.Title = (o.title && o.title[0] && o.title[0].text) || "";
     const colors = o.color || [];
     c.Series = (o.series || []).map((s, i) => {
-      const pts = [];
+      const pts = [], heights = [];
       for (const d of (s.data || [])) {
         let v = d && d.value !== undefined ? d.value : d;
         let p = null;
@@ -140,7 +142,7 @@ const inspectJS = `(async () => {
             const di = pts.length;
             p = inst.convertToPixel({seriesIndex: i}, [di, v]);
             const layout = inst.getModel().getSeriesByIndex(i).getData().getItemLayout(di);
-            if (layout) p = [layout.x + layout.width / 2, layout.y + Math.min(0, layout.height)];
+            if (layout) { p = [layout.x + layout.width / 2, layout.y + Math.min(0, layout.height)]; heights.push(Math.abs(layout.height)); }
           } else {
             p = inst.convertToPixel({seriesIndex: i}, v);
           }
@@ -148,7 +150,7 @@ const inspectJS = `(async () => {
         if (p && isFinite(p[0]) && isFinite(p[1])) pts.push([p[0], p[1]]); else pts.push([-1, -1]);
       }
       const color = (s.itemStyle && s.itemStyle.color) || (s.lineStyle && s.lineStyle.color) || s.color || colors[i % Math.max(colors.length, 1)] || "";
-      return {Name: s.name || "", Type: s.type || "", Color: String(color), Points: pts};
+      return {Name: s.name || "", Type: s.type || "", Color: String(color), Points: pts, Heights: heights};
     });
     const w = inst.getWidth(), h = inst.getHeight();
     c.Clipped = [];

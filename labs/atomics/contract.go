@@ -11,15 +11,9 @@ import (
 )
 
 // simWallTime is the wall time of the lab's headless run with its default
-// settings on sim:t4 on the 2-core development machine, estimated from
-// its CPU time as the other labs' are: `warplab lab day26` took 36 s of CPU
-// (user and system) on 2026-11-30 after the engine's sequential-access
-// paths, 46 s before them (the two builds run alternately, load average
-// about 28); half of it, the launches spread over both cores. Under that
-// load the CPU time is about 2.5 times the idle machine's: on 2026-11-29
-// the idle machine ran the lab in 10 s of wall time and 18 s of CPU
-// (BenchmarkHeadless: go test -run '^$' -bench Headless -benchtime 1x
-// ./labs/atomics/), so this estimate is an upper bound.
+// settings on sim:t4 on the development machine, as `warplab lab list`
+// states it: half the run's CPU time, the runner spreading its launches
+// over both cores; docs/speed.md records the measurement.
 const simWallTime = 18 * time.Second
 
 func init() { labs.Register(lab) }

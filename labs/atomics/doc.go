@@ -94,7 +94,8 @@
 // For reference, the page's Tesla T4 took 13.1734 ms for the global
 // atomic at 4,194,304 elements, 1.5241 ms for the shared atomic and
 // 0.1666 ms for the tree, 79 times faster than the global atomic (seed
-// 002, CUDA 12.6). On the project's H200 (CUDA 13.0, 2026-11-29) the
+// 002, CUDA 12.6). On the project's H200 (CUDA 13.0,
+// calibration/evidence/2026-11-29-h200-microbenchmarks) the
 // same three took 7.3646, 0.1717 and 0.0350 ms at 256 threads per block.
 //
 // # Running the lab

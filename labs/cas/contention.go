@@ -280,7 +280,7 @@ func (t *ContentionTable) Table() *charts.Table {
 		}
 		tb.AddRow(cells...)
 	}
-	tb.AddNote("Highlighted time: the fastest kernel at each contention. CAS retries are the atomicCAS calls whose compare failed (the simulator's counter; 0 on a GPU, where the H200 column counted them in the kernel).")
+	tb.AddNote("Highlighted time: the fastest kernel at each contention among those with no wrong group. CAS retries are the atomicCAS calls whose compare failed (the simulator's counter; 0 on a GPU, where the H200 column counted them in the kernel).")
 	tb.AddNote("%s", t.modelNote())
 	if c, ok := t.casBeatsAtomicMax(); ok {
 		tb.AddNote("At %d contenders per address the H200 ran the CAS loop %.1fx faster than the hardware atomicMax: a thread that reads a value already larger leaves without any atomic, while every atomicMax queues at the address. Here the model gives %.2fx.", c.contenders, c.h200, c.here)
@@ -289,10 +289,13 @@ func (t *ContentionTable) Table() *charts.Table {
 	return tb
 }
 
+// fastest returns the fastest kernel at c contenders per address among
+// those whose every maximum was right: a wrong kernel is never the one to
+// copy, however quick.
 func (t *ContentionTable) fastest(c int) (Kernel, bool) {
 	var best ContentionRow
 	for _, r := range t.Rows {
-		if r.Contenders == c && (best.Kernel == "" || r.Ms < best.Ms) {
+		if r.Contenders == c && r.Wrong == 0 && (best.Kernel == "" || r.Ms < best.Ms) {
 			best = r
 		}
 	}
@@ -321,11 +324,12 @@ func (t *ContentionTable) Chart() *charts.Chart {
 				h200 = append(h200, charts.XY{X: float64(r.Contenders), Y: r.H200Ms})
 			}
 		}
+		// The table's names, so that a line and its rows read alike.
 		if len(here) > 0 && !zero {
-			c.AddLine(string(k), here)
+			c.AddLine(k.Title(), here)
 		}
 		if len(h200) > 0 {
-			c.AddLine(string(k)+" (H200)", h200)
+			c.AddLine(k.Title()+" (H200)", h200)
 		}
 	}
 	return c

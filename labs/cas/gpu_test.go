@@ -72,7 +72,7 @@ var knownMisses = map[string]string{}
 // modal are the cells the H200 runs in one of two modes, process to
 // process. The CAS loop at 4M contenders (one address a whole launch)
 // took 0.2106 to 0.2258 ms in four test processes and 0.2982 and 0.3213
-// in two, on the same binary and the same data, at 20:16 to 21:15 UTC
+// in two, on the same binary and the same data, within an hour
 // (calibration/evidence/2026-11-30-h200-cas-modes; cas.csv: 0.1928): every
 // failed compare there comes from the first wave's warps, so its time
 // follows how the first wave starts, which this lab does not set. The

@@ -12,12 +12,9 @@ import (
 )
 
 // simWallTime is the wall time of the lab's headless run with its default
-// settings on sim:t4 on the 2-core development machine, on the basis the
-// other labs use: half its CPU time, the runner spreading its launches over
-// both cores. `warplab lab counters` took 16.0 s of CPU (user and system) on
-// 2026-11-30 at 22:20 UTC under a load average of about 10 (37.0 s of wall
-// time, which measured the other work). The figure here before, 14 s, was
-// the wall time of a run at load 6 to 7 (14.5 and 16.5 s), on another basis.
+// settings on sim:t4 on the development machine, as `warplab lab list`
+// states it: half the run's CPU time, the runner spreading its launches
+// over both cores; docs/speed.md records the measurement.
 const simWallTime = 8 * time.Second
 
 func init() { labs.Register(lab) }

@@ -2,6 +2,7 @@ package counters
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -351,6 +352,15 @@ func (t *SweepTable) Chart() *charts.Chart {
 		X:        charts.Axis{Title: "slices k", Log: true},
 		Y:        charts.Axis{Title: "time", Unit: "ms", Log: true},
 	}
+	// Lines with (nearly) the same times (a rung whose layout does not matter, two
+	// rungs that send the same requests) would be drawn one on top of the
+	// other, and the hidden one would look missing: they are drawn once,
+	// named together.
+	type line struct {
+		names []string
+		xy    charts.XYs
+	}
+	var lines []*line
 	for _, rung := range Rungs() {
 		if rung == PerGrid {
 			continue
@@ -362,15 +372,45 @@ func (t *SweepTable) Chart() *charts.Chart {
 					xy = append(xy, charts.XY{X: float64(r.Slices), Y: r.Ms})
 				}
 			}
-			if len(xy) > 0 {
-				c.AddLine(fmt.Sprintf("%s, %s", rung, layoutName(padded)), xy)
+			if len(xy) == 0 {
+				continue
+			}
+			name := fmt.Sprintf("%s, %s", rung, layoutName(padded))
+			merged := false
+			for _, l := range lines {
+				if sameLine(l.xy, xy) {
+					l.names = append(l.names, name)
+					merged = true
+					break
+				}
+			}
+			if !merged {
+				lines = append(lines, &line{names: []string{name}, xy: xy})
 			}
 		}
+	}
+	for _, l := range lines {
+		c.AddLine(strings.Join(l.names, " ≈ "), l.xy)
 	}
 	if r, ok := t.Row(PerGrid, 1, false); ok && r.Ms > 0 {
 		c.AddRefLine("one add per grid (two launches)", r.Ms)
 	}
 	return c
+}
+
+// sameLine reports whether two lines have the same points, times within
+// 5% (about 2 pixels on the chart's log axis): drawn, one would hide the
+// other.
+func sameLine(a, b charts.XYs) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].X != b[i].X || math.Abs(a[i].Y-b[i].Y) > 0.05*math.Max(a[i].Y, b[i].Y) {
+			return false
+		}
+	}
+	return true
 }
 
 // PredictedTable returns the simulator's predicted time beside the

@@ -215,9 +215,9 @@ func (t *BarrierTable) Table() *charts.Table {
 		tb.AddNote("Every launch here let the zeroing stores land before the adds that race with them: the race check, not the output, finds this bug in these launches. Try more seeds.")
 	}
 	if t.Simulated {
-		tb.AddNote("A GPU may or may not show it: on the H200, %d of %d launches of this experiment counted wrong (%s). "+
+		tb.AddNote("A GPU may or may not show it: on the H200, %d of %d launches of this experiment counted wrong. "+
 			"The simulator shows what the missing barrier allows; the GPU shows what happened on those launches.",
-			H200BarrierWrong, H200BarrierLaunches, H200BarrierSource)
+			H200BarrierWrong, H200BarrierLaunches)
 	} else {
 		tb.AddNote("Measured on the GPU: a launch that counts right does not make the kernel right; the race allows lost counts whether or not these launches lost any.")
 	}

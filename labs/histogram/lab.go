@@ -10,12 +10,9 @@ import (
 )
 
 // simWallTime is the wall time of the lab's headless run with its default
-// settings on sim:t4 on the 2-core development machine, estimated from
-// its CPU time: `warplab lab histogram` took 6.4 s of CPU (user and system)
-// on 2026-11-30 after the engine's sequential-access paths, under a load
-// average of about 28; half of that, the runner spreading its launches
-// over both cores. The machine was shared, so its wall time then
-// measured the other work.
+// settings on sim:t4 on the development machine, as `warplab lab list`
+// states it: half the run's CPU time, the runner spreading its launches
+// over both cores; docs/speed.md records the measurement.
 const simWallTime = 3 * time.Second
 
 func init() { labs.Register(lab) }

@@ -2,6 +2,7 @@ package histogram
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/warplab/warplab/charts"
@@ -354,6 +355,32 @@ func (t *ShapeTable) Chart() *charts.BarChart {
 		X:        charts.Axis{Title: "kernel"},
 		Y:        charts.Axis{Title: "time per element", Unit: "ns"},
 	}
+	// The kernels with one global atomic per element take many times
+	// longer than the privatised ones: drawn beside them they would
+	// flatten the comparison the chart is for, launch shape and
+	// partitioning among the privatised kernels. Their times are in the
+	// subtitle and the table.
+	var shown, global []Kernel
+	for _, k := range ks {
+		if k == Global || k == GlobalContig {
+			global = append(global, k)
+			continue
+		}
+		shown = append(shown, k)
+	}
+	if len(shown) == 0 {
+		shown, global = ks, nil
+	}
+	for _, k := range global {
+		lo, hi := math.Inf(1), 0.0
+		for _, in := range ins {
+			r, _ := t.Row(in, bins, k)
+			v := r.NsPerElement(t.N)
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		c.Subtitle += fmt.Sprintf("; %s (%.2g to %.2g ns) left out: it would dwarf the rest", k, lo, hi)
+	}
+	ks = shown
 	for _, k := range ks {
 		c.Categories = append(c.Categories, string(k))
 	}

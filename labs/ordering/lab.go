@@ -11,10 +11,9 @@ import (
 )
 
 // simWallTime is the wall time of the lab's headless run with its default
-// settings on sim:t4 on the 2-core development machine: `warplab lab
-// ordering` took 0.3 s of CPU on 2026-11-30 under a load average of about
-// 28 (its kernels store to global memory, so a launch runs on one core),
-// and 0.6 s of wall time when BenchmarkHeadless measured it earlier that day.
+// settings on sim:t4 on the development machine, as `warplab lab list`
+// states it (its kernels store to global memory, so a launch runs on one
+// core); docs/speed.md records the measurement.
 const simWallTime = 600 * time.Millisecond
 
 func init() { labs.Register(lab) }

@@ -196,8 +196,8 @@ func (t *ScopeTable) Table() *charts.Table {
 		}
 	}
 	if t.Simulated {
-		tab.AddNote("The simulator's relaxed model performs a block-scope atomic on global memory in its block's view, as PTX allows: two blocks may read the same old value, and one update overwrites the other. A GPU's L2 performs every global atomic whatever its scope, so on today's hardware the counts usually come out right: on the project's H200, %d of %d launches of countBlock (1,056 blocks) lost an update (%s). Allowed, not promised. Use atomicAdd_block where only the block's threads touch the address.",
-			H200ScopeShort, H200ScopeLaunches, H200ScopeSource)
+		tab.AddNote("The simulator's relaxed model performs a block-scope atomic on global memory in its block's view, as PTX allows: two blocks may read the same old value, and one update overwrites the other. A GPU's L2 performs every global atomic whatever its scope, so on today's hardware the counts usually come out right: on the project's H200, %d of %d launches of countBlock (1,056 blocks) lost an update. Allowed, not promised. Use atomicAdd_block where only the block's threads touch the address.",
+			H200ScopeShort, H200ScopeLaunches)
 	} else {
 		tab.AddNote("Measured on the GPU: a count that comes out right does not make atomicAdd_block right between blocks; PTX promises atomicity only within the block.")
 	}

@@ -232,7 +232,7 @@ func (t *FidelityTable) Table() *charts.Table {
 		charts.Column{Header: "lane atomicAdds (simulator)"}, charts.Column{Header: "atomics to the L2 (simulator)"},
 		charts.Column{Header: "measured, H200", Unit: "ms"}, charts.Column{Header: "predicted", Unit: "ms"},
 		charts.Column{Header: "predicted / measured"})
-	tab.Caption = fmt.Sprintf("measured: NVIDIA H200, this lab's kernels built by nvcc, per-thread pops, the median of 7 gated launches after 2 warm-ups (%s); predicted: modelled, %s", H200LabEvidence, t.Spec)
+	tab.Caption = fmt.Sprintf("measured: NVIDIA H200, this lab's kernels built by nvcc, per-thread pops, the median of 7 launches after 2 warm-ups; predicted: modelled, %s", t.Spec)
 	var misses []string
 	startOrder := false
 	for _, r := range t.Rows {
@@ -250,10 +250,8 @@ func (t *FidelityTable) Table() *charts.Table {
 	}
 	if startOrder {
 		tab.AddNote("Where a thread's share is a single batch or less, a few warps win all the batches and the time is the batches on the busiest SM (33.5 us each at k = 1,024 on the H200). " +
-			"Which SMs win is settled in the launch's first 150 ns, by how soon each SM's warps have the kernel's parameters from the constant bank: " +
-			"as ptxas orders this kernel's constant loads (a uniform load ahead of the head's address), the H200's busiest SM wins 12 to 23 of the 128 batches at k = 1,024 (17 or 18 typically), where copies that load the head first give it 10 to 16 (12). " +
-			"The simulator reads that order from the kernel's SASS as recorded on a GPU (gpusim/sassorder) and starts the SMs further apart for it; edit the kernel and, until it is recorded again, it starts them as for the copies " +
-			"(calibration/evidence/2026-12-01-h200-prolog, -prolog-warps).")
+			"Which SMs win is settled at the launch's start, by which SMs start first: on the H200 the busiest SM won 12 to 23 of the 128 batches at k = 1,024 from launch to launch. " +
+			"The simulator models the SMs' staggered start, so its time at that k depends on the same thing.")
 	}
 	return tab
 }

@@ -12,12 +12,9 @@ import (
 )
 
 // simWallTime is the wall time of the lab's headless run with its default
-// settings on sim:t4 on the 2-core development machine, on the basis the
-// other labs use: half its CPU time, the runner spreading its launches over
-// both cores. `warplab lab queue` took 18.4 s of CPU (user and system) on
-// 2026-11-30 at 22:20 UTC under a load average of about 10 (38.2 s of wall
-// time, which measured the other work). The figure here before, 21 s, was
-// the wall time of a run at load 6 to 7 (21.1 and 37.7 s), on another basis.
+// settings on sim:t4 on the development machine, as `warplab lab list`
+// states it: half the run's CPU time, the runner spreading its launches
+// over both cores; docs/speed.md records the measurement.
 const simWallTime = 9 * time.Second
 
 func init() { labs.Register(lab) }

@@ -81,7 +81,7 @@ func TestOnGPU(t *testing.T) {
 
 // knownMisses are the sums the h200 profile misses by more than 30% on
 // the H200 when each launch is timed by its own events, as the lab times
-// them, with the reason. None now: the gated run of 2026-11-30
+// them, with the reason. None now: the gated run
 // (calibration/evidence/2026-11-30-h200-gpu-evidence-final-labs-2.txt) measured
 // the two-pass sums at 0.0251 and 0.0256 ms and the fixed-point sum at
 // 0.0202, where the h200 profile modelled 1.35, 1.34 and 1.31 times

@@ -35,7 +35,7 @@ const (
 )
 
 // H200Source says where the H200 rows come from.
-const H200Source = "measured on an NVIDIA H200, 20 runs each, timed gated (reproducible.cu, 2026-11-30)"
+const H200Source = "measured on an NVIDIA H200, 20 runs each (reproducible.cu, 2026-11-30)"
 
 // H200Rows returns the H200 measurements.
 func H200Rows() []H200Row { return append([]H200Row(nil), h200Rows...) }

@@ -35,7 +35,7 @@ var h200Microbench = []Quote{
 	{Card: "NVIDIA H200 (sm_90, 132 SMs)", Label: "H200 (measured earlier)", N: 16777216, AtomicMs: 29.4552, ShuffleMs: 0.1191, Source: h200Source},
 }
 
-const h200Source = "warplab microbenchmark softmax.cu on the H200, gated, 2026-11-30"
+const h200Source = "warplab microbenchmark softmax.cu on the H200, 2026-11-30"
 
 // h200Quote returns the H200 measurement at n, or at the notes' size
 // when none was made at n.

@@ -50,7 +50,7 @@
 // Cards puts the atomic/shuffle pair on several cards: the notes' 37x on
 // a 14-SM Turing GeForce (the atomics-vs-warp-shuffle course notes,
 // quoted, at 16,777,216 elements), the project's H200 measurement of the same pair at the comparison's size
-// (quoted from the microbenchmark run of 2026-11-29: 134x at 1,048,576,
+// (quoted from calibration/evidence/2026-11-29-h200-microbenchmarks: 134x at 1,048,576,
 // 243x at 16,777,216), the simulator's predictions for the GTX 1650
 // profile (a 14-SM Turing card) and the H200 profile at 1,048,576
 // elements (a setting), and on a GPU the pair measured on it. The per-element atomic costs about the

@@ -186,10 +186,8 @@ var lab = labs.Define(labs.Definition[settings, *Report]{
 		Teaches:  "why one global atomic per element loses to a warp-shuffle tree with one atomic per block, by how much on which card, and what a profiler shows of it",
 		Sources:  []string{"Atomic Operations, Warp Shuffle, and the Register Cache: A Deep Dive with Online Softmax"},
 		Notebook: "notebooks/softmax.ipynb",
-		// `warplab lab softmax` took 1.6 s of CPU (user and system) on
-		// 2026-11-30 under a load average of about 28, sim:t4; half of
-		// it on two cores, rounded up (BenchmarkHeadless measured 4.6 s
-		// of wall time on the shared machine earlier that day).
+		// Half the headless run's CPU time on sim:t4, rounded up;
+		// docs/speed.md records the measurement.
 		SimWallTime: 1 * time.Second,
 		Exercise:    exercise(),
 	},
