@@ -221,7 +221,6 @@ var expectations = map[string]expect{
 			"batches per popper",
 			"queue sweep: 12/12 done in",
 			"The H200&#39;s measurements beside the simulator&#39;s prediction",
-			"reads that order from the kernel",
 			"modelled, t4 profile",
 			`class="warplab-feedback"`,
 			"not answered yet",

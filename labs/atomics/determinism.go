@@ -157,10 +157,14 @@ func (t *DeterminismTable) Chart() *charts.Chart {
 		X:        charts.Axis{Title: "run"},
 		Y:        charts.Axis{Title: "sum - reference"},
 	}
-	for _, r := range t.Rows {
+	// Each kernel's points sit a little to the side of their run (a
+	// dodge), so that kernels whose sums agree, or lie within a pixel of
+	// each other, are all seen rather than drawn one over the other.
+	for k, r := range t.Rows {
+		dodge := (float64(k) - float64(len(t.Rows)-1)/2) * 0.25
 		var xy charts.XYs
 		for i, s := range r.Sums {
-			xy = append(xy, charts.XY{X: float64(i + 1), Y: float64(s) - t.Reference})
+			xy = append(xy, charts.XY{X: float64(i+1) + dodge, Y: float64(s) - t.Reference})
 		}
 		c.AddScatter(r.Kernel.Title(), xy)
 	}
