@@ -30,12 +30,8 @@ import (
 //     for, and queues global atomics at their 128-byte line in the L2,
 //     one transaction at a time (a compare-and-swap whose result is used
 //     compares when its line serves it, and a load of its word waits
-//     behind the line's queue: the profile's CASServed; an SM holds at
-//     most HotLineQueuedPerSM warp-aggregated atomics queued at one line,
-//     so a long queue takes the SMs' pops about one each in turn; the
-//     first wave starts by the block scheduler's measured order, further
-//     apart, FirstWaveConstStretch, for a kernel whose recorded SASS loads
-//     a constant on the uniform path before its first atomic's address):
+//     behind the line's queue: the profile's CASServed; the first wave
+//     starts by the block scheduler's measured order):
 //     occupancy, waves, tails, block-size
 //     effects and atomic chains are in these two terms. Where the profile
 //     has a ChainWriteShare, the chain is no shorter than the busiest
@@ -359,7 +355,5 @@ func machine(p *profiles.Profile, clockMHz float64) *engine.Machine {
 		Jitter:          c.JitterCycles,
 		FirstWave:       c.FirstWaveStartCycles,
 		FirstWaveJitter: c.FirstWaveJitterCycles,
-		ConstStretch:    c.FirstWaveConstStretch,
-		HotLineQueued:   c.HotLineQueuedPerSM,
 	}
 }

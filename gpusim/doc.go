@@ -71,17 +71,23 @@
 // share agree within a few points where the SMs' traffic dominates
 // (l2ncu_test.go, calibration/evidence/2026-11-30-h200-ncu-l2).
 //
-// # Recorded SASS
+// # What a prediction depends on
 //
-// The simulator runs cudac's IR, which has no machine-code order; one
-// property of that order matters on the H200: whether ptxas loads a kernel
-// parameter on the uniform path (ULDC) before the address of the kernel's
-// first global atomic. A launch reads it from the kernel's SASS where the
-// registry in package sassorder holds a recording of this very source
-// (the lab kernels recorded by warplab sass --record), once per module and
-// kernel, into engine.Config.ConstFirst; elsewhere (another source, macro
-// definitions, #include, fmad=false) it assumes the order that loads the
-// atomic's address first (calibration/evidence/2026-12-01-h200-prolog).
+// A launch's prediction is a function of what the kernel does (cudac's IR
+// of it), its inputs, the launch, the profile and the seed: never of the
+// kernel's name, its file, its source bytes or the lab it comes from, so
+// that a neutral edit (a comment, a blank line, a renamed identifier, two
+// independent statements swapped) predicts the same, bit for bit
+// (neutraledit_test.go). One property of ptxas's machine code that the IR
+// cannot show matters on the H200: whether a kernel parameter is loaded on
+// the uniform path (ULDC) before the address of the first global atomic,
+// which gathers a work queue's first pops on fewer SMs
+// (calibration/evidence/2026-12-01-h200-prolog). NVRTC gives every lab kernel
+// with a global atomic that order, nvcc's build of the same loop in the
+// microbenchmarks the other; the simulator models neither apart and
+// starts every kernel in the block scheduler's measured order. Recorded
+// SASS (package sassorder) is evidence and a test of the parser, not read
+// by a launch.
 //
 // # Memory models
 //

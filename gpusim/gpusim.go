@@ -137,12 +137,10 @@ type module struct {
 	prog    *cudac.Program
 	kernels map[*cudac.Func]*ir.Kernel
 	globals map[*cudac.Var]*engine.Alloc
-	// constFirsts caches constFirst (sassorder.go) by kernel.
-	constFirsts map[*cudac.Func]bool
 }
 
 func (d *device) Compile(prog *cudac.Program) (driver.Module, error) {
-	m := &module{dev: d, prog: prog, kernels: map[*cudac.Func]*ir.Kernel{}, globals: map[*cudac.Var]*engine.Alloc{}, constFirsts: map[*cudac.Func]bool{}}
+	m := &module{dev: d, prog: prog, kernels: map[*cudac.Func]*ir.Kernel{}, globals: map[*cudac.Var]*engine.Alloc{}}
 	for _, v := range prog.Globals {
 		a, err := d.mem.Alloc(max(v.T.Size(), 1))
 		if err != nil {
@@ -242,7 +240,7 @@ func (m *module) LaunchContext(ctx context.Context, fn *cudac.Func, cfg driver.L
 	}
 	mach := machine(d.prof, d.clock)
 	out, err := engine.Run(mach, &engine.Config{
-		Kernel: k, Grid: cfg.Grid, Block: cfg.Block, SharedBytes: int64(cfg.SharedBytes), ConstFirst: m.constFirst(fn),
+		Kernel: k, Grid: cfg.Grid, Block: cfg.Block, SharedBytes: int64(cfg.SharedBytes),
 		Params: params, Memory: d.mem, Globals: globals, Seed: seed, Order: d.order,
 		MaxInstructions: budget, RaceCheck: d.cfg.RaceCheck, Cooperative: cfg.Cooperative,
 		Relaxed: d.cfg.RelaxedMemory, Fine: d.cfg.FineInterleave, Ctx: ctx, Timeout: d.cfg.Timeout, Progress: cfg.Progress,

@@ -40,8 +40,9 @@ flags:`
 
 // fidelityJSON is what `warplab fidelity --json` prints.
 type fidelityJSON struct {
-	Tables     []*fidelity.Report    `json:"tables"`
-	Microbench *fidelity.BenchReport `json:"microbenchmarks,omitempty"`
+	Tables     []*fidelity.Report      `json:"tables"`
+	Microbench *fidelity.BenchReport   `json:"microbenchmarks,omitempty"`
+	HeldOut    fidelity.HeldOutFigures `json:"held_out"`
 }
 
 func fidelityCmd(args []string, stdout, stderr io.Writer) error {
@@ -131,7 +132,7 @@ func fidelityCmd(args []string, stdout, stderr io.Writer) error {
 	case *asJSON:
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		if err := enc.Encode(fidelityJSON{reports, bench}); err != nil {
+		if err := enc.Encode(fidelityJSON{reports, bench, fidelity.HeldOutSummary(reports, bench)}); err != nil {
 			return err
 		}
 	case *asMarkdown:
@@ -141,6 +142,7 @@ func fidelityCmd(args []string, stdout, stderr io.Writer) error {
 		if bench != nil {
 			bench.WriteMarkdown(stdout)
 		}
+		fmt.Fprintf(stdout, "\n**Held out.** %s.\n", upperFirst(fidelity.HeldOutSummary(reports, bench).String()))
 	default:
 		for i, r := range reports {
 			if i > 0 {
@@ -152,9 +154,18 @@ func fidelityCmd(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintln(stdout)
 			bench.WriteText(stdout)
 		}
+		fmt.Fprintf(stdout, "\n%s\n", fidelity.HeldOutSummary(reports, bench))
 	}
 	if misses > 0 {
 		return errors.New(fmt.Sprint(misses, " fidelity targets missed", map[bool]string{false: " (validation targets)", true: ""}[*strict]))
 	}
 	return nil
+}
+
+// upperFirst returns s with its first letter in upper case.
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -40,7 +40,9 @@ repository root with FILE relative to it, e.g.
   warplab sass labs/queue/kernels/queue.cu --kernel popThread --arch sm_90 --record gpusim/sassorder/sm_90
 
 The registry holds kernels as the simulator runs them: without --define
-and with --fmad.
+and with --fmad. It is evidence of what ptxas did (the order of a
+kernel's constant loads before its first global atomic, which the
+simulator's IR cannot show); the simulator does not read it.
 
 flags:`
 

@@ -94,8 +94,9 @@ func hash32(x uint32) uint32 {
 // Benches returns the round-2 cells: kernels of the microbenchmarks in
 // GatedRun (access patterns, counters, histogram shapes and walks, CAS
 // loops) and Gated3Run (queue, reproducible sums), all timed gated, each
-// with the measured median of its CSV row. Validation
-// cells fitted nothing; calibration cells name the parameter they fixed.
+// with the measured median of its CSV row. Validation cells are those of
+// the frozen held-out set (HeldOutSet), which fitted nothing; calibration
+// cells name the parameter they fixed, or restate.
 func Benches() []Bench {
 	var bs []Bench
 	add := func(b Bench) { bs = append(bs, b) }
@@ -109,7 +110,7 @@ func Benches() []Bench {
 		{"transpose_tiled_nopad", "tiled_nopad", 0.08765}, {"transpose_tiled_pad", "tiled_pad", 0.03869},
 	} {
 		c := c
-		add(Bench{Group: "transpose n=4096", Name: c.row, Run: GatedRun, CSV: "access.csv", Row: "transpose," + c.row + ",4096", Col: 5, Ms: c.ms, Role: Validation,
+		add(Bench{Group: "transpose n=4096", Name: c.row, Run: GatedRun, CSV: "access.csv", Row: "transpose," + c.row + ",4096", Col: 5, Ms: c.ms,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				const n = 4096
 				in, err := zeros[float32](e, n*n)
@@ -129,7 +130,7 @@ func Benches() []Bench {
 	}{{1, 0.01362}, {2, 0.01853}, {4, 0.02406}, {8, 0.03702}, {16, 0.06853}, {32, 0.07746}} {
 		c := c
 		b := Bench{Group: "strided reads", Name: fmt.Sprintf("stride %d", c.stride), Run: GatedRun, CSV: "access.csv",
-			Row: fmt.Sprintf("stride,read_stride,4194304,%d", c.stride), Col: 5, Ms: c.ms, Role: Validation,
+			Row: fmt.Sprintf("stride,read_stride,4194304,%d", c.stride), Col: 5, Ms: c.ms,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				const threads = 1 << 22
 				in, err := zeros[float32](e, threads*32)
@@ -144,11 +145,11 @@ func Benches() []Bench {
 			}}
 		switch c.stride {
 		case 16:
-			b.Role, b.Fits = Calibration, "the 64-byte DRAM granule (engine granuleShift)"
+			b.Fits = "the 64-byte DRAM granule (engine granuleShift)"
 		case 32:
 			// Its launch's ncu counters against stride 16's gave the
 			// factor (calibration/evidence/2026-11-30-h200-ncu-sums-stride).
-			b.Role, b.Fits = Calibration, "Cost.DRAMLoneGranuleFactor"
+			b.Fits = "Cost.DRAMLoneGranuleFactor"
 		}
 		add(b)
 	}
@@ -158,7 +159,7 @@ func Benches() []Bench {
 	}{{4, 0.53478}, {32, 4.24771}} { // each runs 200M warp instructions: two of the five strides
 		c := c
 		b := Bench{Group: "shared bank conflicts", Name: fmt.Sprintf("stride %d", c.stride), Run: GatedRun, CSV: "access.csv",
-			Row: fmt.Sprintf("banks,shared_banks,270336,%d", c.stride), Col: 5, Ms: c.ms, Role: Validation,
+			Row: fmt.Sprintf("banks,shared_banks,270336,%d", c.stride), Col: 5, Ms: c.ms,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				out, err := zeros[float32](e, 1056*256)
 				if err != nil {
@@ -169,7 +170,9 @@ func Benches() []Bench {
 				return e.launch("shared_banks", cfg, out, c.stride, 4096)
 			}}
 		if c.stride == 32 {
-			b.Role, b.Fits = Calibration, "Cost.SharedWavefrontsPerCycle"
+			b.Fits = "Cost.SharedWavefrontsPerCycle"
+		} else {
+			b.Fits = restates + "Cost.SharedWavefrontsPerCycle (access.csv's bank-conflict rows gave it: a k-way conflict takes k wavefronts)"
 		}
 		add(b)
 	}
@@ -189,8 +192,12 @@ func Benches() []Bench {
 		{"f32", "warp", "packed", 32, 0.50810}, {"f32", "warp", "padded", 32, 0.06640},
 	} {
 		c := c
+		fits := ""
+		if c.mode == "thread_lane" && c.layout == "packed" && c.k == 32 {
+			fits = restates + "Cost.L2AddrNs and Cost.L2SectorNs (a warp's one transaction of 32 addresses in a line, as atomics_global.csv measured it)"
+		}
 		add(Bench{Group: fmt.Sprintf("counters %s k=%d", c.typ, c.k), Name: c.mode + " " + c.layout, Run: GatedRun, CSV: "counters.csv",
-			Row: fmt.Sprintf("%s,%s,%s,%d", c.typ, c.mode, c.layout, c.k), Col: 7, Ms: c.ms, Role: Validation,
+			Row: fmt.Sprintf("%s,%s,%s,%d", c.typ, c.mode, c.layout, c.k), Col: 7, Ms: c.ms, Fits: fits,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				const threads = 1 << 24
 				stride := uint32(1)
@@ -225,7 +232,7 @@ func Benches() []Bench {
 	} {
 		c := c
 		add(Bench{Group: "queue " + c.costs, Name: fmt.Sprintf("k=%d", c.k), Run: Gated3Run, CSV: "queue.csv",
-			Row: fmt.Sprintf("%s,thread,%d", c.costs, c.k), Col: 7, Ms: c.ms, Role: Validation,
+			Row: fmt.Sprintf("%s,thread,%d", c.costs, c.k), Col: 7, Ms: c.ms,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				const n = 1 << 22
 				head, err := zeros[uint32](e, 1)
@@ -262,7 +269,7 @@ func Benches() []Bench {
 	} {
 		c := c
 		add(Bench{Group: fmt.Sprintf("histogram %s %d bins", c.input, c.bins), Name: c.kernel, Run: GatedRun, CSV: "histshape.csv",
-			Row: fmt.Sprintf("%s,%d,%s", c.input, c.bins, c.kernel), Col: 5, Ms: c.ms, Role: Validation,
+			Row: fmt.Sprintf("%s,%d,%s", c.input, c.bins, c.kernel), Col: 5, Ms: c.ms,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				const n = 1 << 24
 				bins := make([]uint32, n)
@@ -306,7 +313,7 @@ func Benches() []Bench {
 		c := c
 		smem := 1024 + c.pad
 		add(Bench{Group: "histogram walk, L1 share", Name: fmt.Sprintf("pad %d KB", c.pad>>10), Run: GatedRun, CSV: "l1reuse.csv",
-			Row: fmt.Sprintf("pad,hist_contig,8,1056,256,%d", smem), Col: 8, Ms: c.ms, Role: Validation,
+			Row: fmt.Sprintf("pad,hist_contig,8,1056,256,%d", smem), Col: 8, Ms: c.ms,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				const n, bins = 1 << 24, 256
 				data := make([]uint32, n)
@@ -339,7 +346,7 @@ func Benches() []Bench {
 	} {
 		c := c
 		add(Bench{Group: fmt.Sprintf("float max, %d contenders", c.contenders), Name: c.kernel, Run: GatedRun, CSV: "cas.csv",
-			Row: fmt.Sprintf("%s,%d", c.kernel, c.contenders), Col: 4, Ms: c.ms, Role: Validation,
+			Row: fmt.Sprintf("%s,%d", c.kernel, c.contenders), Col: 4, Ms: c.ms,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				const n = 1 << 22
 				init := make([]float32, n/c.contenders)
@@ -360,7 +367,11 @@ func Benches() []Bench {
 		ms     float64
 	}{{"atomic_global", 7.37005}, {"tree_atomic", 0.03290}, {"two_pass", 0.02605}, {"fixed_point", 0.02022}} {
 		c := c
-		add(Bench{Group: "sum of 4M floats", Name: c.kernel, Run: Gated3Run, CSV: "reproducible.csv", Row: c.kernel + ",4194304", Col: 9, Ms: c.ms, Role: Validation,
+		fits := ""
+		if c.kernel == "atomic_global" {
+			fits = restates + "Cost.L2OpF32Ns (n float atomicAdds to one address, as atomics_global.csv measured them)"
+		}
+		add(Bench{Group: "sum of 4M floats", Name: c.kernel, Run: Gated3Run, CSV: "reproducible.csv", Row: c.kernel + ",4194304", Col: 9, Ms: c.ms, Fits: fits,
 			run: func(e *benchEnv) (gpu.Timing, error) {
 				const n, blocks = 1 << 22, 1 << 14
 				data := make([]float32, n)
@@ -404,8 +415,23 @@ func Benches() []Bench {
 				return e.launch(c.kernel, d1(blocks, 256), in, uint32(n), out)
 			}})
 	}
+	// The held-out set decides which cells are validation: those it
+	// lists, which fitted nothing (TestHeldOutMatchesCells).
+	held := heldOutIDs("bench")
+	for i := range bs {
+		bs[i].Role = Calibration
+		if held[bs[i].Group+"/"+bs[i].Name] {
+			bs[i].Role = Validation
+		}
+	}
 	return bs
 }
+
+// restates begins the Fits of a cell that fitted nothing but restates a
+// parameter measured by another run of the same experiment: the model
+// matching it shows only that the parameter was read right, so it is
+// not a validation cell.
+const restates = "restates "
 
 // sequence returns the time of two launches of one stream between one
 // pair of events, as reproducible.cu times its two-pass sum

@@ -190,8 +190,6 @@ func init() {
 			"Cost.CASOrderedCycles":           Calibrated + "not modelled (CASServed is off)",
 			"Cost.FirstWaveStartCycles":       Calibrated + "not modelled: every SM's first block at once (not measured on Turing)",
 			"Cost.FirstWaveJitterCycles":      Calibrated + "not modelled (FirstWaveStartCycles is not)",
-			"Cost.FirstWaveConstStretch":      Calibrated + "not modelled (FirstWaveStartCycles is not)",
-			"Cost.HotLineQueuedPerSM":         Calibrated + "not modelled: a hot line serves its queue in arrival order (not measured on Turing)",
 		}),
 	})
 	register(&Profile{
@@ -211,10 +209,28 @@ func init() {
 			SharedCASConvoyCycles: 83.8, SharedCASPhasesCycles: 43.5, SharedCASWindowCycles: 39, SharedCASPhasesMaxWarps: 8, LoadSpreadCycles: h200LoadSpread,
 			L2AddrNs: 0.073, L2SectorNs: 0.585, L2OpF32Ns: 1.755, L2OpF64Ns: 1.755, L2OpIntNs: 0.731, L2LinesAtOnce: h200LinesAtOnce, L2MaxParallelLines: 64,
 			JitterCycles: 400, SharedJitterDivisor: 8,
-			BlockStaggerCycles: 17, BlockRefillCycles: 150, LocalCycles: 16, StoreCycles: 8, FirstWaveStartCycles: h200FirstWave, FirstWaveJitterCycles: 30, FirstWaveConstStretch: 2.5, HotLineQueuedPerSM: 24,
+			BlockStaggerCycles: 17, BlockRefillCycles: 150, LocalCycles: 16, StoreCycles: 8, FirstWaveStartCycles: h200FirstWave, FirstWaveJitterCycles: 30,
 			BlockDispatchCycles: 156, WarpDispatchCycles: 7.06, L2InFlight: 489000, L2Timed: true,
 			Schedulers: 4, SchedulerIPC: 1, SchedulerCharge: true, LoopUnrollALU: 16, HoistInvariants: true, ConvergenceSlots: 2, UnrollRemainderSlots: 15, BranchSlots: 2, AggregationSlots: 11,
 			CASServed: true, CASOrderedCycles: 8000,
+		},
+		// Where a source cites evidence beside what the parameter was
+		// fitted to, its fitting sources alone (Profile.FittingSources).
+		Fits: map[string][]string{
+			"Cost.StoreLineCycles":          {h200QueueLoop + "/csv/queue_loop.csv: grid,lab,st,static"},
+			"Cost.SharedWavefrontsPerCycle": {h200Gated2 + "/csv/access.csv: banks,shared_banks", h200Round2 + "/csv/access.csv: banks,shared_banks"},
+			"Cost.LoadLineCycles":           {h200Gated2 + "/csv/l1reuse.csv: occupancy,seq_sum"},
+			"Cost.L1OverlapPower":           {h200Gated2 + "/csv/l1reuse.csv: pad,seq_sum"},
+			"Cost.L2ReadGBps":               {h200Gated2 + "/csv/l1reuse.csv: l2,l2_stride"},
+			"Cost.L2LinesAtOnce": {h200Run + "/csv/sliced.csv", h200Gated2 + "/csv/counters.csv: u32,thread_warp,packed,8192",
+				h200Gated2 + "/csv/counters.csv: u32,thread_warp,packed,16384"},
+			"Cost.BarrierCycles": {h200Run + "/csv/day26_blocksize.csv: tree"},
+			// ptxas's code, read from SASS, not from timed cells.
+			"Cost.LoopUnroll": {"calibration/evidence/2026-11-30-h200-queue-nvrtc-vs-nvcc/sass"},
+			"Cost.LoopUnrollALU": {"calibration/evidence/2026-11-30-h200-microbench-gated3/sass/queue.sm_90.sass",
+				"calibration/evidence/2026-11-30-h200-cas-timeline-sm-issue/sm_issue.sm_90.sass", "calibration/evidence/2026-11-30-h200-queue-nvrtc-vs-nvcc/sass"},
+			"Cost.SharedFloatA": {h200Run + "/csv/day26_blocksize.csv: shared", "calibration/evidence/2026-11-30-h200-microbench-softmax-small"},
+			"Cost.SharedFloatB": {h200Run + "/csv/day26_blocksize.csv: shared", h200Run + "/csv/atomics_shared.csv"},
 		},
 		Sources: sources(limits("9.0", 228), assumedScheduling("the simulator's first cost model's constants"), map[string]string{
 			"SMs":                             Measured + "132 multiprocessors reported on the project's H200 (docs/measurements.md)",
@@ -244,8 +260,6 @@ func init() {
 			"Cost.BlockStaggerCycles":         Measured + h200L2SM + "/csv/l2sm.csv, first and firstsync start_ns and start_p50_ns (10 launches of 8 blocks of 256 on each SM): an SM's median block starts 30.4 ns (median over the SMs) after its first, 3.5 block starts later: 8.7 ns, 17 cycles, apart",
 			"Cost.FirstWaveStartCycles":       Measured + h200L2SM + "/csv/l2sm.csv, first and firstsync start_ns: each SM's first block's start on the global timer after the launch's first (the mean of 10 launches, 32 ns ticks) at 1.98 cycles a ns, 0 to 158 cycles. The block scheduler hands consecutive blocks to the two SMs of a TPC, and the odd-numbered SM starts 32 ns (median) after its pair: in part first (queue.cu's first pop), its warps almost never win the head, where with every warp released at one global-timer tick (firstsync) the pair wins alike",
 			"Cost.FirstWaveJitterCycles":      Calibrated + h200L2SM + "/csv/l2sm.csv part first (queue.cu's first pop alone, launches 1 to 4): the first 2,048 warps the head served sit on 103 to 107 SMs, up to 39 to 41 on one, 1,787 to 1,803 on even SMs; the first 128 on 27 to 34 SMs, up to 12 to 14 on one; the H200's launches repeat the order (the first 128 per SM correlate 0.74 to 0.95 between launches). With the full JitterCycles (400, more than the first wave's whole 0 to 158 cycles of start times) at the first atomic the simulator put the first 2,048 on 132 SMs, up to 31 to 35, 1,346 to 1,370 on even SMs, and the first 128 on 47 to 51 SMs, up to 7 to 9; at 60 (seeds 1 to 3) 99 to 100 SMs, up to 48, 1,727 to 1,752 on even SMs, and 29 to 32 SMs, up to 9 to 11; at 30 89 to 91 SMs, up to 47 or 48, 1,753 to 1,776 on even SMs, and 24 or 25 SMs, up to 11 or 12 (gpusim/placement_test.go). 30 is the value whose first 128 come nearest the H200's (the busiest SM's share of them sets a batched queue's time at k = 1024), its first 2,048 on somewhat fewer SMs than the H200's, the busiest with about 8 more. Fitted to these rows, which are calibration; JitterCycles stays at every later atomic and at the first of later waves' warps, so the float sums' run-to-run spread (determinism.csv) is not this parameter's. Those rows read the global timer (ordered) before the atomic, which gathers the first pops: calibration/evidence/2026-12-01-h200-firstpop/csv/firstpop.csv (validation, nothing fitted) has the same first pop with nothing before the atomic, as the labs' kernels, on 32 to 38 SMs, up to 9 to 11 (the simulator's busiest SM holds 11 or 12), and the first 2,048 on 130 to 132 SMs, up to 28 to 30, a third on odd SMs (the simulator: 89 to 91, up to 47 or 48, gpusim/placement_test.go TestQueueWinnersPlacementBare)",
-			"Cost.FirstWaveConstStretch":      Calibrated + h200PrologWarps + "/csv/prolog.csv and calibration/evidence/2026-12-01-h200-prolog/csv/prolog.csv, part first: the same first pop with the queue lab's constant-load order (isslab: ULDC before the head's LDC, as ptxas orders popThread) puts 15 to 22 of the first 128 served on the busiest SM, 15 in most launches here and a median of 17.5 there, against 10 to 16 with the head loaded first (iss); the SMs' first ATOMGs come later the later they fetch the launch's parameter bank (each SM's first issue about 1.25 times the copies' order's, r = 0.8, -prolog), and fewer SMs issue in the first 96 ns (23 to 28 against 30 to 35, -prolog-warps). The simulator's firstPop with its start times stretched 2.5 (HotLineQueuedPerSM 24) puts 16 on its busiest SM (2: 15, 3: 18 or 19). Fitted to those rows, which are calibration; the queue lab's cells (-s8-final-backend.txt, and -prolog's and -prolog-warps' cells: 33.5 us a winner on the busiest SM) are validation. Applies to kernels whose recorded SASS says so (gpusim/sassorder); without a recording a kernel starts as the copies do",
-			"Cost.HotLineQueuedPerSM":         Calibrated + h200PrologWarps + "/csv/prolog.csv warps rows: an SM whose 64 warps all wait at a work queue's head issues its atomics one each 75 to 150 ns once the head's queue is long (the median SM 2 by 128 ns after its first, 7 or 8 by 512 ns, 13 to 16 by 1 us), near its share of the line's service, and the first 2,048 served sit on 121 to 132 SMs, the busiest holding 31 to 48 (copies' order 31 to 34 here, 47 to 48 in calibration/evidence/2026-12-01-h200-prolog, 39 to 41 in " + h200L2SM + "); a line serving in arrival order at any length puts them on 89 to 91 SMs and, with the lab's start order, gives the early SMs all 64. 24 puts the first 2,048 of firstPop on 104 or 105 SMs, the busiest holding 33 (16: 131 or 132 SMs and 26 or 27; 8: 25 or 26), inside the runs' spread. Fitted to those rows, which are calibration; fidelity's queue cells and the queue lab's k = 64 cells are validation",
 			"Cost.Scoreboard":                 Measured + h200Evidence3 + "/sass/nvcc-reproducible.sass, tree_partials: each level of the block tree issues its two LDS back to back before the FADD that waits for both, then the STS and the BAR without waiting for the store, with the index arithmetic hoisted out of the unrolled levels; the simulator's IR charged both loads' and the store's latencies and its copies and markers, and priced the reproducible lab's tree kernels 1.3x the H200 (calibration/evidence/2026-11-30-h200-gpu-evidence-final-labs-2.txt); ncu finds the warps of tree_partials waiting on shared loads (short scoreboard, 9.8 of the 26.7 cycles between a warp's issues: calibration/evidence/2026-11-30-h200-ncu-sums-stride)",
 			"Cost.LoopUnrollALU":              Measured + "calibration/evidence/2026-11-30-h200-microbench-gated3/sass/queue.sm_90.sass and " + h200Round3 + "/sm_issue.sm_90.sass: ptxas unrolls a loop whose body is register arithmetic alone again, to 16 FFMA a branch (" + h200Evidence3 + ": the lab's runtime FMA loop too)",
 			"Cost.HoistInvariants":            Measured + "calibration/evidence/2026-11-30-h200-l1reuse/sass/l1reuse.sm_90.sass, grid_sum: the grid-stride loop's gridDim.x * blockDim.x is one IMAD above the loop, one IADD3 a trip steps i; calibration/evidence/2026-11-30-h200-microbenchmarks-gated2/sass/histshape.sm_90.sass, priv_small: the zero loop is 5 SASS a trip (IMAD, IMAD.IADD with blockDim.x from a register, STS, ISETP, BRA), no S2R or constant load in it",
@@ -488,6 +502,4 @@ var turingAssumed = map[string]string{
 	"Cost.CASOrderedCycles":           Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.FirstWaveStartCycles":       Calibrated + "assumed: the T4's value (not modelled)",
 	"Cost.FirstWaveJitterCycles":      Calibrated + "assumed: the T4's value (not modelled)",
-	"Cost.FirstWaveConstStretch":      Calibrated + "assumed: the T4's value (not modelled)",
-	"Cost.HotLineQueuedPerSM":         Calibrated + "assumed: the T4's value (not modelled)",
 }

@@ -3,6 +3,8 @@ package profiles
 import (
 	"fmt"
 	"math"
+	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -56,6 +58,12 @@ type Profile struct {
 	// ("SMs", "Cost.L2OpF32Ns", ...).
 	Sources map[string]string
 
+	// Fits names, for a parameter whose source cites evidence it was not
+	// fitted to (another run for comparison, an earlier fit), the
+	// evidence it was fitted to: "PATH" or "PATH: FIELD,FIELD" for the
+	// rows of a CSV that hold those fields. FittingSources reads it.
+	Fits map[string][]string
+
 	// Provenance says in a few words what the profile's cost parameters
 	// rest on: "measured: ..." where they were measured on this GPU, or
 	// "unmeasured: ..." where they are another GPU's copied (Unmeasured).
@@ -63,6 +71,36 @@ type Profile struct {
 	// (warplab devices, the device line of a lab's output, a launch's
 	// timing source).
 	Provenance string
+}
+
+// evidencePath is a path under calibration/evidence as a source cites it.
+var evidencePath = regexp.MustCompile(`calibration/evidence/[A-Za-z0-9._/-]*[A-Za-z0-9_]`)
+
+// FittingSources returns what the parameter (a key of Sources) was fitted
+// to or measured from: its Fits where the profile gives them, else every
+// calibration/evidence path its source cites (a CSV, or a folder meaning every
+// file in it), each "PATH" or "PATH: FIELD,FIELD" (the CSV's rows that
+// hold those fields). A datasheet's or the programming guide's figure has
+// none.
+func (p *Profile) FittingSources(param string) []string {
+	if p.Unmeasured() && p != all["h200"] {
+		// Its cost parameters are the H200's, fitted there.
+		return all["h200"].FittingSources(param)
+	}
+	if f, ok := p.Fits[param]; ok {
+		return f
+	}
+	src := p.Sources[param]
+	if !strings.HasPrefix(src, Calibrated) && !strings.HasPrefix(src, Measured) {
+		return nil
+	}
+	var out []string
+	for _, m := range evidencePath.FindAllString(src, -1) {
+		if !slices.Contains(out, m) {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // Unmeasured reports whether none of the profile's cost parameters were
@@ -337,21 +375,6 @@ type Cost struct {
 	// fence keeps JitterCycles: the weak-memory litmus shapes need their
 	// seeds' variety.
 	FirstWaveJitterCycles int64
-	// FirstWaveConstStretch, where FirstWaveStartCycles is set, multiplies
-	// every SM's first-wave start for a kernel whose machine code loads a
-	// kernel parameter on the uniform path before the address of its
-	// first global atomic (ptxas's order, read from the kernel's recorded
-	// SASS: gpusim/sassorder): the SMs later to have the launch's
-	// parameter bank wait longer for it, so the early SMs' later blocks
-	// reach a work queue's head first (0 or 1: every kernel alike).
-	FirstWaveConstStretch float64
-	// HotLineQueuedPerSM bounds the global atomics one SM holds queued at
-	// one L2 line and not yet started: a warp whose atomic would be one
-	// more reaches the line when the earliest of them starts. Once a hot
-	// line's queue is long it takes the SMs' requests about one each in
-	// turn, not in the order the warps reached their atomics; the order,
-	// not the line's throughput, changes (0: no bound).
-	HotLineQueuedPerSM int
 	// Past a launch's first wave an SM starts its blocks one at a time: a
 	// block of w warps holds the SM's block dispatch for the longer of
 	// BlockDispatchCycles and w*WarpDispatchCycles, so a grid of many

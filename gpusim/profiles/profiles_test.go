@@ -22,7 +22,7 @@ func TestEverySourceNamed(t *testing.T) {
 			for i := 0; i < v.NumField(); i++ {
 				f := v.Type().Field(i)
 				switch f.Name {
-				case "Name", "Device", "Arch", "Sources", "Cost", "Provenance":
+				case "Name", "Device", "Arch", "Sources", "Cost", "Provenance", "Fits":
 					continue
 				}
 				if v.Field(i).IsZero() && f.Name == "BaseClockMHz" {
@@ -179,5 +179,48 @@ func TestProvenance(t *testing.T) {
 		if p, _ := Get(name); !p.Unmeasured() {
 			t.Errorf("%s: no measurement of this GPU, but its provenance is %q", name, p.Provenance)
 		}
+	}
+}
+
+// TestFitsNameCitedEvidence checks each profile's Fits: a parameter with
+// a source, paths that exist, and each path cited by the parameter's
+// source (itself or a folder above it), so that Fits narrows what the
+// source says and adds nothing it does not.
+func TestFitsNameCitedEvidence(t *testing.T) {
+	for _, name := range Names() {
+		p, _ := Get(name)
+		for param, fits := range p.Fits {
+			src, ok := p.Sources[param]
+			if !ok {
+				t.Errorf("%s: Fits for %s, which has no source", name, param)
+			}
+			if len(fits) == 0 {
+				t.Errorf("%s: Fits for %s lists nothing", name, param)
+			}
+			for _, f := range fits {
+				path, _, _ := strings.Cut(f, ": ")
+				if _, err := os.Stat(filepath.Join("..", "..", filepath.FromSlash(path))); err != nil {
+					t.Errorf("%s: Fits of %s: %v", name, param, err)
+				}
+				cited := false
+				for d := path; d != "." && d != "/"; d = filepath.Dir(d) {
+					cited = cited || strings.Contains(src, d) && strings.Count(d, "/") >= 2
+				}
+				if !cited {
+					t.Errorf("%s: Fits of %s names %s, which its source does not cite", name, param, path)
+				}
+			}
+		}
+	}
+	h, _ := Get("h200")
+	if got := h.FittingSources("Cost.ChainWriteShare"); len(got) != 1 || !strings.HasSuffix(got[0], "qk4/csv/qk4.csv") {
+		t.Errorf("h200 Cost.ChainWriteShare fitting sources %q, want qk4.csv", got)
+	}
+	if got := h.FittingSources("Cost.IssueIPC"); got != nil {
+		t.Errorf("h200 Cost.IssueIPC is the programming guide's: fitting sources %q", got)
+	}
+	a, _ := Get("a100")
+	if got := a.FittingSources("Cost.ChainWriteShare"); len(got) != 1 {
+		t.Errorf("a100 Cost.ChainWriteShare (the H200's) fitting sources %q", got)
 	}
 }

@@ -33,12 +33,8 @@
 // Header). Only files the recorder wrote belong in the registry; the
 // package embeds every <arch>/*.sass file beside it.
 //
-// Lookup finds a kernel's file by its architecture, its name and the SHA-256
-// of its source bytes (cudac.Program.Source). What the simulator assumes
-// without SASS: a kernel whose source has no file (an edited lab kernel, a
-// student's kernel), a program compiled with macro definitions or with
-// included files, and one compiled without fused multiply-adds are not
-// constant-first, the order of the copies that load the atomic's address
-// first. The registry test fails when a lab kernel's file no longer matches
-// its source, and prints the command that re-records it.
+// Lookup finds a kernel's file by its architecture, its name and the
+// SHA-256 of its source bytes. A recording whose source has changed since
+// stays as the evidence of the version it was recorded from (its header
+// names the SHA-256); TestRegistryMatchesSources reports it.
 package sassorder

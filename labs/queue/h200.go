@@ -253,5 +253,8 @@ func (t *FidelityTable) Table() *charts.Table {
 			"Which SMs win is settled at the launch's start, by which SMs start first: on the H200 the busiest SM won 12 to 23 of the 128 batches at k = 1,024 from launch to launch. " +
 			"The simulator models the SMs' staggered start, so its time at that k depends on the same thing.")
 	}
+	for _, n := range missNotes() {
+		tab.AddNote("%s", n)
+	}
 	return tab
 }

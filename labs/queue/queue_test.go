@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -85,7 +86,7 @@ func TestUnevenRanking(t *testing.T) {
 		t.Skip("three launches of 4M items on sim:h200: about 25 s")
 	}
 	dev := testenv.Open(t, "sim:h200")
-	s, err := Sweep(dev, SweepOptions{Items: h200Items, BlocksPerSM: 8, K: []int{1, 4, 8}, Costs: []Costs{Uneven()}, Progress: labs.NoProgress()})
+	s, err := Sweep(dev, SweepOptions{Items: h200Items, BlocksPerSM: 8, K: []int{1, 4, 8}, Costs: []Costs{Uneven(), Even()}, Progress: labs.NoProgress()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +98,57 @@ func TestUnevenRanking(t *testing.T) {
 	r8, _ := s.Row(Uneven(), PerThread, 8)
 	if !(r1.Ms < r4.Ms && r4.Ms < r8.Ms) {
 		t.Errorf("uneven: k=1 %.4f, k=4 %.4f, k=8 %.4f ms: want the time to rise with k from k = 1, as on the H200\n%s", r1.Ms, r4.Ms, r8.Ms, s.Table())
+	}
+	// The notebook's H200 table: with even costs the head limits k = 1,
+	// and k = 4 or 8 is fastest.
+	if bk, _ := s.Best(Even(), PerThread); bk == 1 {
+		t.Errorf("even: fastest at k = 1 on sim:h200 at the H200's size; the H200 and the lab's text: k = 4 to 8\n%s", s.Table())
+	}
+}
+
+// TestConclusionsOnEveryProfile runs the lab's default sweep on the
+// profiles the lab offers a student by default (sim:t4, the notebooks'
+// device, and sim:h200, whose cells it predicts) and checks what the lab
+// states on any device: the lane atomics fall by k and reach the L2 once
+// per warp; past a few batches per thread the tail makes the largest k at
+// least twice the fastest, with either costs; and the table's conclusions
+// name the fastest k this device gives, which is the device's (the t4
+// profile's even queue is fastest at k = 1, where the H200's at 4M items
+// is fastest at 4: the note says the fastest k depends on the GPU).
+func TestConclusionsOnEveryProfile(t *testing.T) {
+	for _, spec := range []string{"sim:t4", "sim:h200"} {
+		dev := testenv.Open(t, spec)
+		s, err := Sweep(dev, SweepOptions{Progress: labs.NoProgress()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !s.OK() {
+			t.Fatalf("%s: an item went wrong:\n%s", spec, s.Table())
+		}
+		notes := strings.Join(s.Conclusions(), "\n")
+		for _, c := range []Costs{Even(), Uneven()} {
+			bk, bms := s.Best(c, PerThread)
+			var prev Row
+			for _, r := range s.Rows {
+				if r.Costs != c || r.Pop != PerThread {
+					continue
+				}
+				if prev.K > 0 && r.LaneAtomics >= prev.LaneAtomics {
+					t.Errorf("%s %s: lane atomicAdds %d at k=%d, %d at k=%d: want them to fall with k", spec, c, r.LaneAtomics, r.K, prev.LaneAtomics, prev.K)
+				}
+				if r.Issued*32 > r.LaneAtomics+32*int64(s.Blocks*s.Block/32) {
+					t.Errorf("%s %s k=%d: %d atomics to the L2 for %d lane calls: want one per warp", spec, c, r.K, r.Issued, r.LaneAtomics)
+				}
+				prev = r
+			}
+			if prev.Ms < 2*bms {
+				t.Errorf("%s %s: k=%d %.4f ms against the fastest %.4f: want the tail to make it at least twice", spec, c, prev.K, prev.Ms, bms)
+			}
+			if want := fmt.Sprintf("%s, per thread: fastest at k = %d here", c, bk); !strings.Contains(notes, want) {
+				t.Errorf("%s: the conclusions do not say %q:\n%s", spec, want, notes)
+			}
+		}
+		t.Logf("%s:\n%s", spec, notes)
 	}
 }
 

@@ -336,7 +336,56 @@ func (t *SweepTable) Table() *charts.Table {
 	tab.AddNote("batches: atomicAdd(head, k) calls that return an item; batches per popper: batches over the threads (or warps) that pop: below 1, some threads get nothing and the last batches form the tail.")
 	tab.AddNote("lane atomicAdds: the threads' calls; atomics to the L2: what is left after nvcc folds a warp's calls to one address into one (VOTEU + POPC + one ATOMG, even though each lane uses its own start).")
 	tab.AddNote("* the fastest k of each distribution and pop.")
+	for _, c := range t.Conclusions() {
+		tab.AddNote("%s", c)
+	}
 	return tab
+}
+
+// h200Fastest is the fastest k of the lab's kernels per thread on the
+// H200 at 4M items and 8 blocks an SM (H200LabEvidence): 4 with even
+// costs, 1 with uneven ones.
+var h200Fastest = map[bool]int{true: 4, false: 1}
+
+// Conclusions says, per cost distribution and pop, what this sweep shows
+// on this device: the fastest k, how much slower k = 1 and the largest k
+// are, and whether that is the H200's shape. The lab's lessons are read
+// from them, since the fastest k depends on the device and the size: the
+// head limits k = 1 only where enough SMs feed it (on the t4 profile, 40
+// SMs, it keeps up at the lab's default size).
+func (t *SweepTable) Conclusions() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range t.Rows {
+		key := r.Costs.String() + string(r.Pop)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		bk, bms := t.Best(r.Costs, r.Pop)
+		first, last := Row{K: math.MaxInt}, Row{}
+		for _, x := range t.Rows {
+			if x.Costs == r.Costs && x.Pop == r.Pop {
+				if x.K < first.K {
+					first = x
+				}
+				if x.K > last.K {
+					last = x
+				}
+			}
+		}
+		s := fmt.Sprintf("%s, per %s: fastest at k = %d here; k = %d takes %.2f times as long, k = %d %.2f times.",
+			r.Costs, r.Pop, bk, first.K, first.Ms/bms, last.K, last.Ms/bms)
+		if want := h200Fastest[r.Costs.IsEven()]; r.Pop == PerThread {
+			if want == bk {
+				s += fmt.Sprintf(" The H200 at 4M items is fastest at k = %d too.", want)
+			} else {
+				s += fmt.Sprintf(" The H200 at 4M items is fastest at k = %d: the fastest k depends on the GPU and the size.", want)
+			}
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // Chart returns the time against k, one line per distribution and pop.

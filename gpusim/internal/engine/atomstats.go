@@ -58,9 +58,6 @@ type atomStats struct {
 	// lastIssue is the cycles the last transaction l2 queued takes from
 	// its start to its end.
 	lastIssue int64
-	// firstStart is the SM cycle l2 started the first line of its last
-	// transaction at (hotline.go).
-	firstStart float64
 }
 
 // lineState is one L2 line's share of the launch's global atomics.
@@ -282,9 +279,6 @@ func (s *atomStats) l2(x *exec, now int64, g *atomGroup, aggregated bool, k cuda
 			}
 		}
 		end := start + issue*ghz
-		if i == 0 {
-			s.firstStart = start
-		}
 		if chain != nil {
 			for sec, n := range sectorMost {
 				if n > 0 {

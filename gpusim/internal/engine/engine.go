@@ -45,12 +45,6 @@ type Machine struct {
 	// the warps that start first get there first, as the block
 	// scheduler's order says.
 	FirstWaveJitter int64
-	// ConstStretch multiplies FirstWave for a kernel whose Config says
-	// ConstFirst (0 or 1: unchanged).
-	ConstStretch float64
-	// HotLineQueued bounds the global atomics one SM holds queued at one
-	// L2 line and not yet started (0: no bound; see hotline.go).
-	HotLineQueued int
 }
 
 // Costs are the per-instruction latencies, in cycles, that drive the
@@ -229,14 +223,6 @@ type Config struct {
 	// address fell near, in error messages.
 	Memory  *Memory
 	Globals []uint64 // the address of each of Kernel.Globals
-	// ConstFirst says the kernel's machine code, as ptxas ordered it,
-	// loads a kernel parameter on the uniform path (ULDC) before the
-	// address of its first global atomic (LDC): where the kernel's SASS
-	// is on file, the caller reads it there (gpusim/sassorder.go); false
-	// where it is not. The SMs then reach their first atomic later the
-	// later they fetch the launch's parameter bank
-	// (calibration/evidence/2026-12-01-h200-prolog, -prolog-warps).
-	ConstFirst bool
 	// Seed seeds the jitter that orders the warps' observable accesses;
 	// Order says whether that jitter is used at all.
 	Seed  uint64

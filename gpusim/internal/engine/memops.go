@@ -570,7 +570,6 @@ func (x *exec) mkAtom(in *ir.Inst, pc int) step {
 			done = w.clock + svc
 		} else {
 			done = x.atom.record(x, w, &group, aggNow, hasDst, floatAdd, k)
-			x.queued(w, &group, aggNow)
 		}
 		switch {
 		case group.space == spShared:

@@ -114,9 +114,6 @@ type exec struct {
 	// filling is set while the first wave's blocks are placed, where
 	// the machine bounds their warps' first jitter (FirstWaveJitter).
 	filling bool
-	// hot is, per L2 line and SM, when its queued global atomics start
-	// (Machine.HotLineQueued; hotline.go).
-	hot map[hotKey][]float64
 }
 
 type event struct {
@@ -271,9 +268,6 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 		sm, t := s%m.SMs, int64(s/m.SMs)*m.Costs.Stagger
 		if firstWave {
 			t += int64(m.FirstWave[sm])
-			if cfg.ConstFirst && m.ConstStretch > 0 {
-				t += int64(math.Round(float64(m.FirstWave[sm]) * (m.ConstStretch - 1)))
-			}
 		}
 		x.startBlock(s, sm, t)
 	}
@@ -317,7 +311,7 @@ func Run(m *Machine, cfg *Config) (*Outcome, error) {
 			x.startBlock(e.slot, e.sm, e.t)
 			continue
 		}
-		if x.charge(e.b, e.t) || x.admit(e.b, e.t) {
+		if x.charge(e.b, e.t) {
 			continue
 		}
 		x.resume(e.b, true)

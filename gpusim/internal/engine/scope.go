@@ -117,7 +117,6 @@ func (x *exec) mkAtomNarrow(in *ir.Inst, pc int, inner step) step {
 		}
 		aggNow := agg && (!fullOnly || w.mask == 0xffffffff)
 		done := x.atom.record(x, w, &group, aggNow, hasDst, floatAdd, k)
-		x.queued(w, &group, aggNow)
 		if hasDst && group.space == spGlobal {
 			w.clock = max(w.clock, done)
 		}
