@@ -60,16 +60,16 @@ func TestFidelityPaths(t *testing.T) {
 		t.Errorf("text report:\n%s", out)
 	}
 
-	code, out, errs = warplab(t, "fidelity", "--profile", "h200", "--json", "--tolerance", "0.02")
+	code, out, errs = warplab(t, "fidelity", "--profile", "h200", "--json", "--tolerance", "0.005")
 	if code != 1 || !strings.Contains(errs, "fidelity targets missed") {
-		t.Errorf("--tolerance 0.02: exit %d, stderr %q; want 1 and the count of misses", code, errs)
+		t.Errorf("--tolerance 0.005: exit %d, stderr %q; want 1 and the count of misses", code, errs)
 	}
 	var doc struct{ Tables []fidelity.Report }
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("--json: %v\n%s", err, out)
 	}
 	reports := doc.Tables
-	if len(reports) != 1 || reports[0].Profile != "h200" || reports[0].Tolerance != 0.02 || len(reports[0].Cells) != 24 {
+	if len(reports) != 1 || reports[0].Profile != "h200" || reports[0].Tolerance != 0.005 || len(reports[0].Cells) != 24 {
 		t.Fatalf("--json: %d reports: %+v", len(reports), reports)
 	}
 	r := reports[0]
@@ -84,8 +84,8 @@ func TestFidelityPaths(t *testing.T) {
 		if !c.OK {
 			miss++
 		}
-		if c.OK != (math.Abs(c.Predicted/c.Measured-1) <= 0.02) {
-			t.Errorf("%s n=%d: ok %v at ratio %.3f with tolerance 2%%", c.Kernel, c.N, c.OK, c.Predicted/c.Measured)
+		if c.OK != (math.Abs(c.Predicted/c.Measured-1) <= 0.005) {
+			t.Errorf("%s n=%d: ok %v at ratio %.3f with tolerance 0.5%%", c.Kernel, c.N, c.OK, c.Predicted/c.Measured)
 		}
 		// The H200 table is one gated run a cell (the two ungated runs
 		// are no longer scored); whatever the count, the cell's figure is
