@@ -139,7 +139,13 @@ ENV HOME=/home/jovyan \
     CGO_ENABLED=0 \
     WARPLAB_MODULE_DIR=/usr/local/src/warplab \
     WARPLAB_ECHARTS_JS=/usr/local/share/jupyter/nbextensions/warplab/echarts-${ECHARTS_VERSION}.min.js \
-    JUPYTER_PORT=8888
+    JUPYTER_PORT=8888 \
+    GOMEMLIMIT=1600MiB
+# GOMEMLIMIT: the Go runtime's soft limit for each Go process (the GoNB
+# kernel, a cell's program), sized for the 2G pods of
+# deploy/jupyterhub/values.yaml (which sets it too); override it with
+# docker run -e GOMEMLIMIT=... on a larger machine. The simulator refuses
+# device memory beyond the smallest of it, the cgroup's limit and the host's.
 # The GoNB kernel spec goes to a system Jupyter path, not the home. Its
 # -go_work starts every notebook with a go.work that uses warplab's source
 # tree, so a notebook's first cell imports its lab, offline, at the

@@ -37,8 +37,10 @@
 // in a Go slice that the operating system maps lazily: an allocation (a
 // buffer or a __device__ array) costs its size plus a small constant, and
 // pages a kernel never touches cost nothing. An allocation past the
-// profile's memory, or past what the host lends the simulator (half its
-// memory, or GOMEMLIMIT), fails before anything is allocated.
+// profile's memory, or past what the host lends the simulator (the
+// smallest of half its memory, three quarters of the memory cgroup's
+// limit, half of RLIMIT_AS and GOMEMLIMIT: hostmem.go), fails before
+// anything is allocated.
 //
 // A launch stops, with a *gpu.LaunchError that names the kernel, the warp
 // and the source line, when it runs past any of
