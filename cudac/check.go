@@ -105,6 +105,7 @@ type checker struct {
 // compile is Compile's implementation.
 func compile(filename string, src []byte, o *options) (prog *Program, err error) {
 	d := newDiags(filename, src)
+	d.ctx = o.ctx
 	impl := &programImpl{
 		file: filename, src: src, calls: map[*Func][]callSite{}, defines: maps.Clone(o.defines),
 		fieldConst: map[*Field]bool{},

@@ -20,6 +20,9 @@ func (c *checker) stmts(list []sStmt) []Stmt {
 
 // stmt checks one statement; a declaration may give several.
 func (c *checker) stmt(s sStmt) []Stmt {
+	if c.d.tick() {
+		c.d.stop(s.spos())
+	}
 	switch s := s.(type) {
 	case *sBlock:
 		c.openScope()

@@ -2,6 +2,7 @@ package cudac
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"sort"
 )
@@ -48,6 +49,25 @@ type diags struct {
 	// lineNotes are appended to the messages on a line: that the line
 	// uses a macro set by a Define option, and its value.
 	lineNotes map[Pos]string // keyed by file and line, Col 0
+	// ctx, if set, stops the compilation when it is done (Context);
+	// ticks counts the steps between looks at it.
+	ctx   context.Context
+	ticks uint32
+}
+
+// tick counts a step of the compilation (a token preprocessed or parsed,
+// a statement checked) and reports, every few thousand steps, whether
+// the Context option's context is done: the caller then calls stop.
+func (d *diags) tick() bool {
+	d.ticks++
+	return d.ticks&4095 == 0 && d.ctx != nil && d.ctx.Err() != nil
+}
+
+// stop ends the compilation, with an error at pos, because the Context
+// option's context is done.
+func (d *diags) stop(pos Pos) {
+	d.list = append(d.list, &Error{Pos: pos, Msg: "compilation stopped: " + context.Cause(d.ctx).Error()})
+	panic(bailout{})
 }
 
 func newDiags(file string, src []byte) *diags {

@@ -1,6 +1,8 @@
 package cudac
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 )
@@ -47,5 +49,25 @@ func TestHostCodeSkipped(t *testing.T) {
 		if !strings.Contains(dev, kept) {
 			t.Errorf("device source lost %q:\n%s", kept, dev)
 		}
+	}
+}
+
+// TestContextStopsCompiling: a done context stops the compilation with
+// its cause, at the point reached.
+func TestContextStopsCompiling(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("__global__ void k(float *out) {\n  float x = 1;\n")
+	for i := 0; i < 20000; i++ {
+		b.WriteString("  x = x * 2 + 1;\n")
+	}
+	b.WriteString("  out[0] = x;\n}\n")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	cancel(errors.New("out of time"))
+	_, err := Compile("long.cu", []byte(b.String()), Context(ctx))
+	if err == nil || !strings.Contains(err.Error(), "long.cu:") || !strings.Contains(err.Error(), ": compilation stopped: out of time") {
+		t.Fatalf("got %v, want the compilation stopped with the cause", err)
+	}
+	if _, err := Compile("long.cu", []byte(b.String()), Context(context.Background())); err != nil {
+		t.Fatalf("with a live context: %v", err)
 	}
 }

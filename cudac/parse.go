@@ -70,6 +70,9 @@ func parseFile(toks []token, d *diags, hostNames map[string]string) []sNode {
 }
 
 func (p *parser) next() {
+	if p.d.tick() {
+		p.d.stop(p.here())
+	}
 	if p.i < len(p.toks)-1 {
 		p.i++
 	}

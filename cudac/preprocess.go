@@ -126,6 +126,7 @@ func preprocess(toks []token, d *diags, o *options) ([]token, map[string]*macro,
 		d.note = ""
 		p.macros[name] = &macro{name: name, body: body, option: true}
 	}
+	p.out = make([]token, 0, len(toks)+len(toks)/8) // most tokens pass through once
 	p.run(toks)
 	return p.out, p.macros, p.inc.list
 }
@@ -174,6 +175,9 @@ func (p *preprocessor) runTokens(toks []token) {
 			continue
 		}
 		i++
+		if p.d.tick() {
+			p.d.stop(p.pos(t))
+		}
 		if !p.active() {
 			continue
 		}

@@ -1,6 +1,7 @@
 package cudac
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -42,6 +43,17 @@ type options struct {
 	readFile     func(string) ([]byte, error)
 	// defineFlag names the Define options in diagnostics; "" for "-D".
 	defineFlag string
+	// ctx, if set, stops the compilation when it is done.
+	ctx context.Context
+}
+
+// Context stops the compilation, with an error "file:line:col:
+// compilation stopped: CAUSE" at the point it reached, when ctx is done
+// (context.Cause(ctx) gives CAUSE): a time limit that covers compiling a
+// long source as well as running it. Compile looks at ctx every few
+// thousand tokens and statements.
+func Context(ctx context.Context) Option {
+	return func(o *options) { o.ctx = ctx }
 }
 
 // DefineFlag names the flag that gave the Define options, for

@@ -32,6 +32,12 @@ var stdTypedefs = [][2]string{
 	{"int64_t", "long"}, {"uint64_t", "unsigned long"},
 	{"intptr_t", "long"}, {"uintptr_t", "unsigned long"},
 	{"ssize_t", "long"}, {"ptrdiff_t", "long"}, {"clock_t", "long"},
+	{"intmax_t", "long"}, {"uintmax_t", "unsigned long"},
+	// <sys/types.h>, which nvcc's host headers include and NVRTC does not.
+	{"uint", "unsigned int"}, {"ushort", "unsigned short"}, {"ulong", "unsigned long"},
+	{"u_char", "unsigned char"}, {"u_short", "unsigned short"}, {"u_int", "unsigned int"},
+	{"u_long", "unsigned long"}, {"u_int8_t", "unsigned char"}, {"u_int16_t", "unsigned short"},
+	{"u_int32_t", "unsigned int"}, {"u_int64_t", "unsigned long"},
 }
 
 // stdMacros are the <climits>, <cfloat> and <cmath> macros cudac predefines,

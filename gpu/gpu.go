@@ -94,7 +94,14 @@ func (d *Device) Close() error {
 // The source sees __CUDA_ARCH__ as the device's compute capability (900 on
 // an sm_90 device or profile); a cudac.Define of it wins.
 func (d *Device) Compile(filename string, src []byte, opts ...cudac.Option) (*Module, error) {
-	opts = append([]cudac.Option{cudac.Arch(d.impl.Info().Arch)}, opts...)
+	return d.CompileContext(context.Background(), filename, src, opts...)
+}
+
+// CompileContext is Compile stopped when ctx is done: the front end looks
+// at ctx as it goes (cudac.Context), so a time limit covers compiling a
+// long source, not only running it.
+func (d *Device) CompileContext(ctx context.Context, filename string, src []byte, opts ...cudac.Option) (*Module, error) {
+	opts = append([]cudac.Option{cudac.Arch(d.impl.Info().Arch), cudac.Context(ctx)}, opts...)
 	prog, err := cudac.Compile(filename, src, opts...)
 	if err != nil {
 		return nil, err

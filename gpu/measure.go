@@ -1,6 +1,7 @@
 package gpu
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -218,6 +219,12 @@ type Measurement struct {
 // or re-initialised buffers from it, so every launch does the same work.
 // A failed launch stops the measurement and is returned as it is.
 func (k *Kernel) Measure(cfg LaunchConfig, m Method, args func(i int) ([]any, error)) (*Measurement, error) {
+	return k.MeasureContext(context.Background(), cfg, m, args)
+}
+
+// MeasureContext is Measure with every launch stopped when ctx is done
+// (LaunchContext).
+func (k *Kernel) MeasureContext(ctx context.Context, cfg LaunchConfig, m Method, args func(i int) ([]any, error)) (*Measurement, error) {
 	if m.Reps < 1 || m.WarmUps < 0 {
 		return nil, fmt.Errorf("gpu: measure %s: %d warm-ups and %d repetitions: want at least 0 and 1", k.fn.Name, m.WarmUps, m.Reps)
 	}
@@ -227,7 +234,7 @@ func (k *Kernel) Measure(cfg LaunchConfig, m Method, args func(i int) ([]any, er
 		if err != nil {
 			return nil, err
 		}
-		res, err := k.Launch(cfg, a...)
+		res, err := k.LaunchContext(ctx, cfg, a...)
 		if err != nil {
 			return nil, err
 		}

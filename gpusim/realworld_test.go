@@ -1,8 +1,11 @@
 package gpusim_test
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runF32 compiles src, launches kernel k<<<1, n>>>(out) and returns out.
@@ -107,5 +110,52 @@ func TestBraceValuesAndNamespaces(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// straightLine is a kernel of n statements with no branch.
+func straightLine(n int) []byte {
+	var b strings.Builder
+	b.WriteString("__global__ void k(float *out) {\n  float x = threadIdx.x;\n")
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "  x = x * 1.0001f + %d.0f;\n", i%7)
+	}
+	b.WriteString("  out[threadIdx.x] = x;\n}\n")
+	return []byte(b.String())
+}
+
+// TestStraightLineKernelScales checks that compiling and running a
+// kernel of n straight-line statements costs time linear in n: four
+// times the statements cost well under 16 times the CPU time (a search
+// over the instructions that scanned them all for each one made a
+// 50,000-statement kernel take minutes). The CPU time of the whole
+// process is measured, the least of three tries, so that other load
+// on the machine does not count.
+func TestStraightLineKernelScales(t *testing.T) {
+	if cpuTime() == 0 {
+		t.Skip("no CPU time on this system")
+	}
+	d := open(t, "sim:t4")
+	cost := func(n int) time.Duration {
+		src := straightLine(n)
+		best := time.Duration(math.MaxInt64)
+		for range 3 {
+			start := cpuTime()
+			m, err := d.Compile("line.cu", src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k, err := m.Kernel("k")
+			if err != nil {
+				t.Fatal(err)
+			}
+			launch(t, k, 1, 32, zeros[float32](t, d, 32))
+			best = min(best, cpuTime()-start)
+		}
+		return best
+	}
+	small, large := cost(2500), cost(10000)
+	if ratio := float64(large) / float64(small); ratio > 8 {
+		t.Errorf("10,000 statements cost %v of CPU time, 2,500 cost %v: %.1f times, want about 4 (linear)", large, small, ratio)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -37,7 +38,9 @@ does the same work each time and the printed outputs are one launch's.
 launch runs. On the simulator the model is deterministic: one launch.
 A launch that runs past --timeout (10s unless the device spec sets its
 own timeout=) is stopped, and fails: on a GPU its helper process is
-killed, on the simulator it stops where it is and names the line. A
+killed, on the simulator it stops where it is and names the line. The
+limit covers compiling the source too (and, on the simulator, compiling
+and the first run's launch together). A
 simulated launch that runs longer than 2s shows its progress (blocks
 finished) on stderr when stderr is a terminal, or always with --progress.
 
@@ -50,6 +53,10 @@ INIT is one of
   zero  iota  mod:K (i % K)  const:V  uniform:LO:HI:SEED  randint:LO:HI:SEED
 (uniform draws floats in [LO, HI); randint integers in [LO, HI]).
 --buf NAME=null passes a null pointer.
+
+--json prints one JSON object per run; an output's elements are numbers,
+but an infinity or a NaN, which JSON has no number for, is the string
+"Inf", "-Inf" or "NaN".
 
 Example:
   warplab run sum.cu --kernel sumTreeAtomic --grid 16384 --block 256 \
@@ -281,8 +288,17 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	defer dev.Close()
+	// The time limit covers compiling the source, and on the simulator
+	// the first run's launch with it: a 100,000-line kernel is stopped
+	// in the front end as an endless loop is in the launch.
+	ctx := context.Background()
+	if lim := dev.Spec().Timeout(); lim > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, lim, fmt.Errorf("ran past the time limit of %v, compiling included (raise it with --timeout, 0 for none)", lim))
+		defer cancel()
+	}
 	copts := append(append([]cudac.Option(nil), o.defines...), localIncludes(o.file, o.includeDirs)...)
-	mod, err := dev.Compile(o.file, src, copts...)
+	mod, err := dev.CompileContext(ctx, o.file, src, copts...)
 	if err != nil {
 		return err
 	}
@@ -296,7 +312,11 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 	enc := json.NewEncoder(stdout)
 	meth := o.method(dev.Capabilities())
 	for run := 0; run < o.runs; run++ {
-		rec, err := o.launch(dev, k, meth)
+		lctx := context.Background()
+		if run == 0 && dev.Spec().Backend() == "sim" {
+			lctx = ctx
+		}
+		rec, err := o.launch(lctx, dev, k, meth)
 		if err != nil {
 			return err
 		}
@@ -414,6 +434,28 @@ func (o *runOpts) defaulted(fn *cudac.Func, p *cudac.Var) bool {
 	return after
 }
 
+// outputValue is one printed element of an output in --json: a JSON
+// number, or, for a float JSON has no number for, the string "Inf",
+// "-Inf" or "NaN".
+type outputValue string
+
+// MarshalJSON writes v as a number, or as a string when JSON has no
+// number for it.
+func (v outputValue) MarshalJSON() ([]byte, error) {
+	f, err := strconv.ParseFloat(string(v), 64)
+	switch {
+	case err == nil && math.IsNaN(f):
+		return []byte(`"NaN"`), nil
+	case err == nil && math.IsInf(f, 1):
+		return []byte(`"Inf"`), nil
+	case err == nil && math.IsInf(f, -1):
+		return []byte(`"-Inf"`), nil
+	case err == nil && json.Valid([]byte(v)):
+		return []byte(v), nil
+	}
+	return json.Marshal(string(v))
+}
+
 // runRecord is one run's output, as --json prints it. Outputs, Seed,
 // Counters, Diagnostics and Printf are the last timed launch's; Timing.Ms
 // is the Method's statistic over the timed launches, whose times are
@@ -425,7 +467,7 @@ type runRecord struct {
 	Seed     uint64                   `json:"seed"`
 	Grid     gpu.Dim3                 `json:"grid"`
 	Block    gpu.Dim3                 `json:"block"`
-	Outputs  map[string][]json.Number `json:"outputs"`
+	Outputs  map[string][]outputValue `json:"outputs"`
 	Counters *gpu.Counters            `json:"counters"`
 	Timing   gpu.Timing               `json:"timing"`
 	Method   gpu.Method               `json:"method"`
@@ -442,7 +484,7 @@ type runRecord struct {
 
 // launch makes one run: fresh buffers, then the launches meth asks for,
 // the buffers the kernel may write re-initialised before each.
-func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel, meth gpu.Method) (*runRecord, error) {
+func (o *runOpts) launch(ctx context.Context, dev *gpu.Device, k *gpu.Kernel, meth gpu.Method) (*runRecord, error) {
 	bufs := map[string]hostBuffer{}
 	defer func() {
 		for _, b := range bufs {
@@ -477,7 +519,7 @@ func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel, meth gpu.Method) (*runR
 	}
 	cfg := gpu.LaunchConfig{Grid: o.grid, Block: o.block, SharedBytes: o.shared, MaxInstructions: o.maxInstr, Cooperative: o.cooperative,
 		Progress: o.progressTo(k.Name())}
-	m, err := k.Measure(cfg, meth, func(i int) ([]any, error) {
+	m, err := k.MeasureContext(ctx, cfg, meth, func(i int) ([]any, error) {
 		if i > 0 { // the first launch has the fresh buffers
 			for _, b := range writable {
 				if err := b.reset(); err != nil {
@@ -494,7 +536,7 @@ func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel, meth gpu.Method) (*runR
 	timing := res.Timing
 	timing.Ms = m.Ms
 	rec := &runRecord{Kernel: res.Kernel, Device: res.Device, Seed: res.Seed, Grid: res.Grid, Block: res.Block,
-		Outputs: map[string][]json.Number{}, Counters: res.Counters, Timing: timing,
+		Outputs: map[string][]outputValue{}, Counters: res.Counters, Timing: timing,
 		Method: m.Method, MethodText: m.Method.String(), Stats: m.Stats, TimesMs: m.Times,
 		Diagnostics: res.Diagnostics, Printf: res.Printf, texts: map[string][]string{}}
 	for _, p := range o.prints {
@@ -502,12 +544,9 @@ func (o *runOpts) launch(dev *gpu.Device, k *gpu.Kernel, meth gpu.Method) (*runR
 		if err != nil {
 			return nil, err
 		}
-		nums := make([]json.Number, len(vals))
+		nums := make([]outputValue, len(vals))
 		for i, v := range vals {
-			nums[i] = json.Number(v)
-			if _, err := strconv.ParseFloat(v, 64); err != nil {
-				nums[i] = json.Number(strconv.Quote(v)) // NaN and infinities as strings
-			}
+			nums[i] = outputValue(v)
 		}
 		rec.Outputs[p.name] = nums
 		rec.texts[p.name] = vals

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -386,5 +387,45 @@ func TestRunIncludeConfined(t *testing.T) {
 		if code == 0 || !strings.Contains(errs, want) || strings.Contains(out+errs, secret) {
 			t.Errorf("%s: exit %d, stderr %q, want %q and no file text", file, code, errs, want)
 		}
+	}
+}
+
+// TestRunJSONInfinities: --json writes infinities and NaN as strings.
+func TestRunJSONInfinities(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	src := writeFile(t, "inf.cu", "__global__ void k(float *out) {\n  int i = threadIdx.x;\n"+
+		"  out[i] = i == 0 ? -INFINITY : i == 1 ? NAN : i == 2 ? INFINITY : 1.5f;\n}\n")
+	code, out, errs := warplab(t, "run", src, "--kernel", "k", "--grid", "1", "--block", "4",
+		"--buf", "out=f32:4:zero", "--print", "out", "--device", "sim:t4", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rec struct {
+		Outputs map[string][]any `json:"outputs"`
+	}
+	if err := json.Unmarshal([]byte(out), &rec); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	want := []any{"-Inf", "NaN", "Inf", 1.5}
+	if got := rec.Outputs["out"]; !reflect.DeepEqual(got, want) {
+		t.Errorf("outputs %v, want %v", got, want)
+	}
+}
+
+// TestRunTimeoutCoversCompiling: a long straight-line kernel is stopped
+// in the front end by --timeout, with the cause named.
+func TestRunTimeoutCoversCompiling(t *testing.T) {
+	t.Setenv("WARPLAB_DEVICE", "")
+	var b strings.Builder
+	b.WriteString("__global__ void k(float *out) {\n  float x = threadIdx.x;\n")
+	for i := 0; i < 150000; i++ {
+		b.WriteString("x=x*2+1;\n")
+	}
+	b.WriteString("  out[threadIdx.x] = x;\n}\n")
+	src := writeFile(t, "long.cu", b.String())
+	code, _, errs := warplab(t, "run", src, "--kernel", "k", "--grid", "1", "--block", "32",
+		"--buf", "out=f32:32:zero", "--device", "sim:t4", "--timeout", "100ms")
+	if code == 0 || !strings.Contains(errs, "compilation stopped: ran past the time limit of 100ms, compiling included (raise it with --timeout") {
+		t.Errorf("exit %d, stderr %q; want compilation stopped by --timeout", code, errs)
 	}
 }

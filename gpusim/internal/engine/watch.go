@@ -121,6 +121,9 @@ func (x *exec) haltedAt(w *warp) {
 	case haltDeadline:
 		e.Kind = driver.ErrTimeout
 		e.Msg = fmt.Sprintf("the caller's deadline passed with %d of the launch's %d blocks finished", done, x.blocks)
+		if cause := context.Cause(x.cfg.Ctx); cause != nil && cause != context.DeadlineExceeded {
+			e.Msg = fmt.Sprintf("%v, with %d of the launch's %d blocks finished", cause, done, x.blocks)
+		}
 	default:
 		e.Kind = context.Canceled
 		e.Msg = fmt.Sprintf("cancelled with %d of the launch's %d blocks finished", done, x.blocks)
