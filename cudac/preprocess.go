@@ -445,6 +445,35 @@ func (p *preprocessor) expandFn(m *macro, use token, args [][]token, active []st
 	p.scan(body, use, append(active, m.name), out)
 }
 
+// unrollCount checks the count of #pragma unroll where it is a number
+// (a template parameter or a macro is left to the compiler, which sees
+// its value): nvcc wants a positive integral constant, so a negative, a
+// zero, a floating or a string count is an error, not a silent no-op.
+func (p *preprocessor) unrollCount(unroll token, count []token) {
+	toks := count
+	for len(toks) >= 2 && toks[0].kind == tLParen && toks[len(toks)-1].kind == tRParen {
+		toks = toks[1 : len(toks)-1]
+	}
+	neg := len(toks) == 2 && toks[0].kind == tMinus
+	if neg {
+		toks = toks[1:]
+	}
+	if len(toks) != 1 {
+		return
+	}
+	switch t := toks[0]; {
+	case t.kind == tInt:
+		v, _, msg := parseIntLit(t.text)
+		if msg == "" && !neg && v > 0 {
+			return
+		}
+	case t.kind == tFloat, t.kind == tString, t.kind == tChar:
+	default:
+		return
+	}
+	p.d.errorf(p.pos(count[0]), "#pragma unroll %s: the unroll count must be a positive integral constant", spell(count))
+}
+
 // vaOpt returns a variadic macro's body with each __VA_OPT__(x) replaced
 // by x when the variadic arguments are not empty (some) and by nothing
 // when they are (C++20 [cpp.subst]). define has checked that each
@@ -596,6 +625,9 @@ func (p *preprocessor) directive(hash token, line []token) {
 		// the others have no effect here.
 		if len(args) > 0 && args[0].kind == tIdent && args[0].text == "once" {
 			p.pragmaOnce()
+		}
+		if len(args) > 1 && args[0].kind == tIdent && args[0].text == "unroll" {
+			p.unrollCount(args[0], args[1:])
 		}
 	case "warning", "line", "ident":
 	case "error":

@@ -38,6 +38,9 @@ func TestPreprocessor(t *testing.T) {
 		{"__VA_OPT__ without arguments", "#define P(f, ...) printf(f __VA_OPT__(,) __VA_ARGS__)\n__global__ void k(int n) { P(\"x\"); }", "(printf \"x\"):int"},
 		{"__VA_OPT__ in a macro that is not variadic", "#define P(f) f __VA_OPT__(+1)\n__global__ void k() { P(1); }",
 			"e.cu:1:16: __VA_OPT__ can only appear in a variadic macro ('P' is not)\n    #define P(f) f __VA_OPT__(+1)\n                   ^"},
+		{"printf stops at NUL", "__global__ void k(int n) { printf(\"a%d\\0b%d\", n); }", "(printf \"a%d\" n):int"},
+		{"printf %s literal stops at NUL", "__global__ void k() { printf(\"[%s]\", \"x\\0y\"); }", "(printf \"[x]\"):int"},
+		{"pragma unroll template parameter", "template <int N> __global__ void k(float *a) {\n#pragma unroll N\n  for (int i = 0; i < N; i++) a[i] = 0;\n 1; }\ntemplate __global__ void k<4>(float *);\n__global__ void z() { 1; }", "1:int"},
 		{"string concatenation", "__global__ void k() { printf(\"a\" \"b\\n\"); }", "(printf \"ab\\n\"):int"},
 
 		// Positions survive expansion: an error in a macro body is reported at the use.

@@ -2,8 +2,16 @@ package cudac
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
+
+// MaxPrintfWidth is the largest field width or precision a printf
+// format may give, in the format or through '*': a device's printf buffer
+// holds 1 MiB (cudaLimitPrintfFifoSize), so a wider field could not be
+// printed whole. A larger width in the format is an error; a larger one
+// from a '*' argument is cut to it when the kernel runs.
+const MaxPrintfWidth = 1 << 20
 
 // fmtSpec is one conversion of a printf format: f[start:end] is its text.
 type fmtSpec struct {
@@ -96,6 +104,13 @@ func (c *checker) printf(e *sCall) Expr {
 		c.errorf(startPos(e.Args[0]), "the format of printf must be a string literal")
 		return badExpr(e.P)
 	}
+	// C's printf stops at the format's first NUL ("a\0b" prints "a"), and
+	// a %s argument's text at its own.
+	if i := strings.IndexByte(str.Val, 0); i >= 0 {
+		cut := *str
+		cut.Val = str.Val[:i]
+		str = &cut
+	}
 	format, rest, ok := c.foldStrings(str, e.Args[1:])
 	if !ok {
 		return badExpr(e.P)
@@ -168,7 +183,20 @@ func (c *checker) foldStrings(str *sStr, args []sExpr) (string, []sExpr, bool) {
 				c.errorf(lit.P, "a string literal argument needs a plain %%s conversion, not '%s'", str.Val[s.start:s.end])
 				return "", nil, false
 			}
-			text := fmt.Sprintf("%"+s.flags+s.width+s.prec+"s", lit.Val)
+			if v, err := strconv.Atoi(s.width); s.width != "" && (err != nil || v > MaxPrintfWidth) {
+				c.errorf(str.P, "format '%s': a field width over %d is not supported (a device's printf buffer holds 1 MiB)", str.Val[s.start:s.end], MaxPrintfWidth)
+				return "", nil, false
+			}
+			val := lit.Val
+			if i := strings.IndexByte(val, 0); i >= 0 {
+				val = val[:i]
+			}
+			if s.prec == "." {
+				val = ""
+			} else if p, err := strconv.Atoi(strings.TrimPrefix(s.prec, ".")); s.prec != "" && err == nil && p < len(val) {
+				val = val[:p] // Go's precision counts runes; C's counts bytes
+			}
+			text := fmt.Sprintf("%"+s.flags+s.width+"s", val)
 			b.WriteString(str.Val[last:s.start])
 			b.WriteString(strings.ReplaceAll(text, "%", "%%"))
 			last = s.end
@@ -209,6 +237,11 @@ func checkFormat(f string, args []Expr) (Pos, string) {
 			continue
 		}
 		spec := f[s.start:s.end]
+		for _, n := range []string{s.width, strings.TrimPrefix(s.prec, ".")} {
+			if v, err := strconv.Atoi(n); n != "*" && n != "" && (err != nil || v > MaxPrintfWidth) {
+				return Pos{}, fmt.Sprintf("format '%s': a field width or precision over %d is not supported (a device's printf buffer holds 1 MiB)", spec, MaxPrintfWidth)
+			}
+		}
 		switch s.length {
 		case "", "h", "hh", "l", "ll", "z", "j", "t":
 		case "L":
@@ -272,6 +305,9 @@ func checkFormat(f string, args []Expr) (Pos, string) {
 			if t.Kind != Pointer || t.Elem.Kind != Int8 && t.Elem.Kind != Uint8 {
 				return a.Pos(), fmt.Sprintf("format '%s' expects an argument of type 'char*', but %s has type '%s'", spec, argName(n-1), t)
 			}
+			// A string literal was folded into the format: what is left
+			// is a pointer to device memory.
+			return a.Pos(), fmt.Sprintf("not supported: format '%s' with a pointer to characters in device memory (%s); only a string literal can be printed with %%s", spec, argName(n-1))
 		case 'p':
 			a, msg := next(spec, "pointer")
 			if msg != "" {

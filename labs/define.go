@@ -27,6 +27,9 @@ import (
 //	usage:"threads per block, a multiple of 32"
 //	max:"1024"             Max: a whole number, or 1<<N
 //	choices:"u32|f32"      Choices of a String option, separated by |
+//	spec:"sim"             a String option that is empty, "none" or a
+//	                       sim: device spec (a lab's predict setting),
+//	                       checked on any device (Option.ValidText)
 //
 // The option's Default is the field's value in Defaults, written as it
 // would be set: an Int field that is 0 there has an empty Default (the
@@ -168,6 +171,16 @@ func optionsOf(def reflect.Value, valid map[string]func(int) error, usage map[st
 		}
 		seen[name] = true
 		o := Option{Name: name, Usage: sf.Tag.Get("usage")}
+		switch tag := sf.Tag.Get("spec"); tag {
+		case "":
+		case "sim":
+			if sf.Type.Kind() != reflect.String {
+				return nil, nil, fmt.Errorf("field %s: spec:\"sim\" on a field that is not a string", sf.Name)
+			}
+			o.ValidText = simSpec
+		default:
+			return nil, nil, fmt.Errorf("field %s: unknown spec:%q (want spec:\"sim\")", sf.Name, tag)
+		}
 		fv := def.Field(i)
 		switch {
 		case sf.Type == intsType:
@@ -244,4 +257,21 @@ func parseMax(s string) (int, error) {
 		return 0, fmt.Errorf("want a whole number at least 1, or 1<<N")
 	}
 	return x, nil
+}
+
+// simSpec checks a spec:"sim" setting: empty, "none" or a sim: device
+// spec. A lab reads it only on a GPU, so without this check a bad value
+// on the simulator would pass unnoticed.
+func simSpec(v string) error {
+	if v == "" || v == "none" {
+		return nil
+	}
+	s, err := gpu.ParseSpec(v)
+	if err != nil {
+		return fmt.Errorf("want a sim: device spec such as sim:t4, \"none\" or nothing: %w", err)
+	}
+	if s.Backend() != "sim" {
+		return fmt.Errorf("%q is not a simulator: want a sim: device spec such as sim:t4, \"none\" or nothing", v)
+	}
+	return nil
 }

@@ -110,3 +110,33 @@ func TestDefinePanicsOnBadTags(t *testing.T) {
 }
 
 func runNothing[S any](*gpu.Device, S, labs.Progress) (fakeReport, error) { return fakeReport{}, nil }
+
+type predictSettings struct {
+	Predict string `lab:"predict" spec:"sim" usage:"the simulated device that predicts a GPU"`
+}
+
+// TestSpecSimTag: a spec:"sim" setting (a lab's predict) is checked when
+// settings are resolved, on any device, not only where a GPU reads it.
+func TestSpecSimTag(t *testing.T) {
+	l := labs.Define(labs.Definition[predictSettings, fakeReport]{
+		Info: labs.Info{Name: "predicting"},
+		Run: func(*gpu.Device, predictSettings, labs.Progress) (fakeReport, error) {
+			return fakeReport{}, nil
+		},
+	})
+	for _, ok := range []string{"", "none", "sim:t4", "sim:h200?seed=3"} {
+		if _, err := labs.Resolve("predicting", l.Options(), map[string]string{"predict": ok}); err != nil {
+			t.Errorf("predict=%s: %v", ok, err)
+		}
+	}
+	for bad, want := range map[string]string{
+		"garbage!!":            "want a sim: device spec",
+		"cuda":                 `"cuda" is not a simulator`,
+		"sim:../../etc/passwd": `bad profile "../../etc/passwd"`,
+	} {
+		_, err := labs.Resolve("predicting", l.Options(), map[string]string{"predict": bad})
+		if err == nil || !strings.Contains(err.Error(), "predict="+bad) || !strings.Contains(err.Error(), want) {
+			t.Errorf("predict=%s: got %v, want an error with %q", bad, err, want)
+		}
+	}
+}

@@ -78,6 +78,10 @@ type Option struct {
 	// beyond its range ("a power of two"), so that Resolve refuses it
 	// before anything runs. Its error says what is wanted.
 	Valid func(int) error `json:"-"`
+	// ValidText, if set, checks a String value (a device spec, a path),
+	// so that Resolve refuses it before anything runs, on any device.
+	// Its error says what is wanted.
+	ValidText func(string) error `json:"-"`
 }
 
 // Settings are resolved settings: every option of a lab or exercise by
@@ -146,6 +150,11 @@ func (s Settings) check(o Option) error {
 	}
 	if len(o.Choices) > 0 && !slices.Contains(o.Choices, s.values[o.Name]) {
 		return s.errorf(o.Name, "want one of %s", strings.Join(o.Choices, ", "))
+	}
+	if o.ValidText != nil {
+		if err := o.ValidText(s.values[o.Name]); err != nil {
+			return s.errorf(o.Name, "%v", err)
+		}
 	}
 	return nil
 }

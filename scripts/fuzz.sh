@@ -3,8 +3,10 @@
 # default) after its seed corpus: the front end (cudac: FuzzCompile,
 # FuzzDefine), the --buf parser (cmd/warplab: FuzzParseBuf), the device
 # spec parser (gpu: FuzzParseSpec), the grader's notebook reader
-# (grade: FuzzAnswerCell) and the simulator's generated arithmetic
-# against its reference (gpusim/internal/engine: FuzzGeneratedArithmetic).
+# (grade: FuzzAnswerCell), the simulator's generated arithmetic
+# against its reference (gpusim/internal/engine: FuzzGeneratedArithmetic),
+# device printf's formats (gpusim/internal/engine: FuzzFormatC) and the
+# labs' --set settings (cmd/warplab: FuzzLabSettings).
 # A target that finds a crash fails the script;
 # go test writes the input to the package's testdata/fuzz/TARGET, where it
 # is committed with the fix as a regression case (plain go test runs it).
@@ -22,6 +24,8 @@ targets=(
 	"./gpu FuzzParseSpec"
 	"./grade FuzzAnswerCell"
 	"./gpusim/internal/engine FuzzGeneratedArithmetic"
+	"./gpusim/internal/engine FuzzFormatC"
+	"./cmd/warplab FuzzLabSettings"
 )
 failed=()
 for t in "${targets[@]}"; do

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/labs"
 )
 
 // FuzzParseBuf feeds --buf values to parseBuf. It must never panic; a
@@ -164,4 +165,36 @@ func TestFuzzParseBufSeeds(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzLabSettings feeds --set assignments to every lab's options, as
+// warplab lab does before anything runs: parsing and resolving must never
+// panic, an error must name the setting, and an accepted predict setting
+// must be empty, "none" or a sim: spec (the simulator never reads it, so
+// nothing later would catch it).
+func FuzzLabSettings(f *testing.F) {
+	for _, s := range []string{"predict=garbage!!", "predict=cuda", "predict=sim:../../etc/passwd", "predict=sim:t4",
+		"sizes=4096,65536", "block-size=128", "block-size=-1", "threads=99999999999999999999", "seeds=1,2,3", "type=float", "=", "x"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		set, err := labs.ParseSet([]string{s})
+		if err != nil {
+			return
+		}
+		for _, l := range labs.All() {
+			r, err := labs.Resolve(l.Info().Name, l.Options(), set)
+			if err != nil {
+				if !strings.Contains(err.Error(), l.Info().Name) {
+					t.Fatalf("%q: error %q does not name the lab", s, err)
+				}
+				continue
+			}
+			if p := r.Text("predict"); p != "" && p != "none" {
+				if spec, err := gpu.ParseSpec(p); err != nil || spec.Backend() != "sim" {
+					t.Fatalf("%s: predict=%q accepted", l.Info().Name, p)
+				}
+			}
+		}
+	})
 }

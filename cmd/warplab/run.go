@@ -38,9 +38,8 @@ does the same work each time and the printed outputs are one launch's.
 launch runs. On the simulator the model is deterministic: one launch.
 A launch that runs past --timeout (10s unless the device spec sets its
 own timeout=) is stopped, and fails: on a GPU its helper process is
-killed, on the simulator it stops where it is and names the line. The
-limit covers compiling the source too (and, on the simulator, compiling
-and the first run's launch together). A
+killed, on the simulator it stops where it is and names the line. A
+--timeout given covers compiling too. A
 simulated launch that runs longer than 2s shows its progress (blocks
 finished) on stderr when stderr is a terminal, or always with --progress.
 
@@ -54,9 +53,7 @@ INIT is one of
 (uniform draws floats in [LO, HI); randint integers in [LO, HI]).
 --buf NAME=null passes a null pointer.
 
---json prints one JSON object per run; an output's elements are numbers,
-but an infinity or a NaN, which JSON has no number for, is the string
-"Inf", "-Inf" or "NaN".
+--json writes an infinity or NaN as the string "Inf", "-Inf" or "NaN".
 
 Example:
   warplab run sum.cu --kernel sumTreeAtomic --grid 16384 --block 256 \
@@ -288,11 +285,13 @@ func runCmd(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	defer dev.Close()
-	// The time limit covers compiling the source, and on the simulator
-	// the first run's launch with it: a 100,000-line kernel is stopped
-	// in the front end as an endless loop is in the launch.
+	// A --timeout given covers compiling the source, and on the
+	// simulator the first run's launch with it: a 100,000-line kernel is
+	// stopped in the front end as an endless loop is in the launch. The
+	// default limit does not: compiling is linear in the source, which
+	// is at most 4 MiB, and a loaded machine must not fail a good one.
 	ctx := context.Background()
-	if lim := dev.Spec().Timeout(); lim > 0 {
+	if lim := dev.Spec().Timeout(); lim > 0 && o.timeoutSet {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeoutCause(ctx, lim, fmt.Errorf("ran past the time limit of %v, compiling included (raise it with --timeout, 0 for none)", lim))
 		defer cancel()

@@ -132,7 +132,7 @@ type settings struct {
 	KeysPerWarp []int  `lab:"keys-per-warp" max:"32" usage:"distinct keys in each warp of the per-bucket rows, each dividing 32 and at most buckets"`
 	OrderN      int    `lab:"order-n" max:"1<<24" usage:"elements of the order experiment's compaction"`
 	OrderRuns   int    `lab:"order-runs" max:"100" usage:"launches per kernel in the order experiment, at least 2"`
-	Predict     string `lab:"predict"`
+	Predict     string `lab:"predict" spec:"sim"`
 }
 
 func dividesWarp(x int) error {

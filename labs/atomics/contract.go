@@ -55,7 +55,7 @@ type settings struct {
 	DeterminismN    int    `lab:"determinism-n" max:"1<<26" usage:"elements summed by the determinism experiment"`
 	DeterminismRuns int    `lab:"determinism-runs" max:"1000" usage:"launches per kernel in the determinism experiment"`
 	Runs            int    `lab:"runs" max:"1000" usage:"timed launches per cell of the sweeps (default: 10 on a GPU after 3 warm-ups; 1 on the simulator, whose model is deterministic)"`
-	Predict         string `lab:"predict"`
+	Predict         string `lab:"predict" spec:"sim"`
 }
 
 // options turns the lab's settings into Day26Options.

@@ -126,7 +126,7 @@ type settings struct {
 	Rungs     string  `lab:"rungs"`
 	Type      string  `lab:"type" choices:"u32|f32" usage:"what the threads add: unsigned integers or floats"`
 	H200      H200Set `lab:"h200" choices:"claim|k32|k32-float|none" usage:"the H200 cells (16M threads) whose simulator prediction goes beside the committed measurement"`
-	Predict   string  `lab:"predict"`
+	Predict   string  `lab:"predict" spec:"sim"`
 }
 
 // rungKeys returns the keys of every rung, comma-separated.

@@ -201,5 +201,5 @@ type settings struct {
 	Launches      int    `lab:"launches" max:"1000" usage:"launches per variant (on the simulator, one seed each)"`
 	ScopeBlocks   int    `lab:"scope-blocks" max:"4096" usage:"blocks of 32 threads adding to one counter in the scope experiment"`
 	ScopeLaunches int    `lab:"scope-launches" max:"1000" usage:"launches per kernel of the scope experiment (on the simulator, one seed each)"`
-	Predict       string `lab:"predict" usage:"on a GPU, the simulated device whose relaxed model runs beside the measurement: a sim: spec, \"none\", or empty for sim:h200"`
+	Predict       string `lab:"predict" spec:"sim" usage:"on a GPU, the simulated device whose relaxed model runs beside the measurement: a sim: spec, \"none\", or empty for sim:h200"`
 }

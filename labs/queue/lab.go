@@ -126,5 +126,5 @@ type settings struct {
 	Costs       string  `lab:"costs" choices:"even,uneven|even|uneven" usage:"the cost distributions: even (32 each) and uneven (16, one in 64 costs 2048)"`
 	Pops        string  `lab:"pops" choices:"thread|warp|thread,warp" usage:"who pops: each thread, or lane 0 for its warp"`
 	H200        H200Set `lab:"h200" choices:"even|all|none" usage:"the H200 cells (4M items) whose simulator prediction goes beside the committed measurement"`
-	Predict     string  `lab:"predict"`
+	Predict     string  `lab:"predict" spec:"sim"`
 }

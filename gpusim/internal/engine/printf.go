@@ -76,9 +76,47 @@ func FormatC(format string, vals []uint64, kinds []cudac.Kind) string {
 		for j < len(format) && strings.IndexByte("-+ #0", format[j]) >= 0 {
 			j++
 		}
-		for j < len(format) && (format[j] >= '0' && format[j] <= '9' || format[j] == '.' || format[j] == '*') {
-			j++
+		flags := format[i+1 : j]
+		// The width and the precision: digits, or '*' for an int argument
+		// (a negative width is the '-' flag, a negative precision none),
+		// each at most cudac.MaxPrintfWidth.
+		number := func() (string, bool) {
+			if j < len(format) && format[j] == '*' {
+				j++
+				v, _, ok := next()
+				if !ok {
+					return "", false
+				}
+				return strconv.Itoa(int(int32(uint32(v)))), true
+			}
+			k := j
+			for j < len(format) && format[j] >= '0' && format[j] <= '9' {
+				j++
+			}
+			return format[k:j], true
 		}
+		width, ok := number()
+		if !ok {
+			b.WriteString(format[i:])
+			break
+		}
+		if strings.HasPrefix(width, "-") {
+			flags, width = flags+"-", width[1:]
+		}
+		prec := ""
+		if j < len(format) && format[j] == '.' {
+			j++
+			p, ok := number()
+			if !ok {
+				b.WriteString(format[i:])
+				break
+			}
+			prec = "." + p
+			if strings.HasPrefix(p, "-") {
+				prec = ""
+			}
+		}
+		width, prec = clampWidth(width), clampWidth(prec)
 		for j < len(format) && strings.IndexByte("hlLqjzt", format[j]) >= 0 {
 			j++
 		}
@@ -86,15 +124,13 @@ func FormatC(format string, vals []uint64, kinds []cudac.Kind) string {
 			b.WriteString(format[i:])
 			break
 		}
-		spec := format[i+1 : j]
+		spec := flags + width + prec
 		verb := format[j]
 		i = j
 		if verb == '%' {
 			b.WriteByte('%')
 			continue
 		}
-		// Strip length modifiers: Go's fmt does not have them.
-		spec = strings.TrimRight(spec, "hlLqjzt")
 		v, k, ok := next()
 		if !ok {
 			b.WriteString("%" + spec + string(verb))
@@ -103,6 +139,21 @@ func FormatC(format string, vals []uint64, kinds []cudac.Kind) string {
 		b.WriteString(formatOne(spec, verb, v, k))
 	}
 	return b.String()
+}
+
+// clampWidth cuts a width (digits) or a precision ('.' and digits) to
+// cudac.MaxPrintfWidth: a '*' argument may ask for more than a device's
+// printf buffer holds (and more than Go's fmt formats).
+func clampWidth(s string) string {
+	dot := strings.HasPrefix(s, ".")
+	n, err := strconv.Atoi(strings.TrimPrefix(s, "."))
+	if err != nil || n <= cudac.MaxPrintfWidth {
+		return s
+	}
+	if dot {
+		return "." + strconv.Itoa(cudac.MaxPrintfWidth)
+	}
+	return strconv.Itoa(cudac.MaxPrintfWidth)
 }
 
 func formatOne(spec string, verb byte, v uint64, k cudac.Kind) string {
