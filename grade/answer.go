@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/warplab/warplab/labs"
-	"github.com/warplab/warplab/labs/atomics"
 )
 
 // Refusal is why a submission cannot be graded: it is reported to the
@@ -27,15 +26,20 @@ func refusef(format string, args ...any) *Refusal {
 	return &Refusal{Reason: fmt.Sprintf(format, args...)}
 }
 
-// constants are the named constants of the labs' packages that an answer
-// may use, by qualified name: the grader never imports a student's
-// package, so it knows these values from here.
+// constants are the named constants of every registered lab's package
+// that an answer may use, by qualified name (labs.Exercise.Constants):
+// the grader never imports a student's package, so it knows these values
+// from the labs.
 func constants() map[string]any {
-	return map[string]any{
-		"atomics.Global": atomics.Global,
-		"atomics.Shared": atomics.Shared,
-		"atomics.Tree":   atomics.Tree,
+	m := map[string]any{}
+	for _, l := range labs.All() {
+		if e := l.Info().Exercise; e != nil {
+			for name, v := range e.Constants {
+				m[name] = v
+			}
+		}
 	}
+	return m
 }
 
 // ParseAnswer reads the answer of exercise e from the Go source of an

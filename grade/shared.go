@@ -6,43 +6,14 @@ import (
 
 	"github.com/warplab/warplab/gpu"
 	"github.com/warplab/warplab/labs"
-	"github.com/warplab/warplab/labs/atomics"
 )
 
 // A shared check splits an exercise's check into the part that does not
 // depend on the answer (a re-run of the lab's experiment, the same for
 // every student on the simulator) and the judging of one answer against
 // it, so a batch re-runs the experiment once per check instead of once
-// per student. The judged feedback is the exercise's Check's.
-type sharedCheck struct {
-	prepare func(dev *gpu.Device, s labs.Settings) (any, error)
-	judge   func(ref any, answer any) labs.Feedback
-}
-
-// sharedChecks are the labs whose check re-runs an answer-independent
-// experiment, by lab name.
-func sharedChecks() map[string]sharedCheck {
-	return map[string]sharedCheck{
-		"day26": {
-			prepare: func(dev *gpu.Device, s labs.Settings) (any, error) {
-				sizes, err := s.Ints("sizes")
-				if err != nil {
-					return nil, err
-				}
-				return atomics.BlockSizes(dev, atomics.BlockSizeOptions{Sizes: sizes, Progress: labs.NoProgress()})
-			},
-			judge: func(ref any, answer any) labs.Feedback {
-				a, err := labs.Answer[atomics.Day26Answer](answer)
-				if err != nil {
-					f := labs.Feedback{Exercise: "Day 26 exercise"}
-					f.Failf("answer", "%v", err)
-					return f
-				}
-				return atomics.CheckTable(ref.(*atomics.BlockSizeTable), a)
-			},
-		},
-	}
-}
+// per student: an exercise that sets labs.Exercise's Prepare and Judge.
+// The judged feedback is the exercise's Check's.
 
 // reference is the memoised answer-independent part of one check under
 // one variant's settings.
@@ -56,8 +27,7 @@ type reference struct {
 // settings s (named by variant, "" for the key's own): the re-run happens
 // once per check and variant in a batch.
 func (k *Key) sharedFeedback(i int, variant string, s labs.Settings, answer any) (labs.Feedback, bool) {
-	sc, ok := sharedChecks()[k.LabName()]
-	if !ok {
+	if k.ex.Prepare == nil || k.ex.Judge == nil {
 		return labs.Feedback{}, false
 	}
 	v, _ := k.refs.LoadOrStore(fmt.Sprintf("%d\x00%s", i, variant), &reference{})
@@ -69,12 +39,12 @@ func (k *Key) sharedFeedback(i int, variant string, s labs.Settings, answer any)
 			return
 		}
 		defer dev.Close()
-		r.ref, r.err = sc.prepare(dev, s)
+		r.ref, r.err = k.ex.Prepare(dev, s)
 	})
 	if r.err != nil {
 		f := labs.Feedback{Exercise: k.ex.Title}
 		f.Failf("re-run", "the experiment could not run again, so nothing was checked: %v", r.err)
 		return f, true
 	}
-	return sc.judge(r.ref, answer), true
+	return k.ex.Judge(r.ref, answer), true
 }

@@ -52,6 +52,18 @@ type Exercise struct {
 	// student while the lesson stays the same. The notebook's check and
 	// the grader both apply them before a key's settings.
 	Variant func(seed uint64) Variant `json:"-"`
+	// Constants are the named constants of the lab's package that an
+	// answer's literal may use, by qualified name ("atomics.Tree"): the
+	// grader reads answers without compiling them, so it learns their
+	// values here.
+	Constants map[string]any `json:"-"`
+	// Prepare and Judge, when both are set, split Check in two for a
+	// class: Prepare re-runs the part that does not depend on the answer
+	// (the same for every student on the simulator) once per check, and
+	// Judge judges one answer against what Prepare returned, as Check
+	// does.
+	Prepare func(dev *gpu.Device, s Settings) (any, error) `json:"-"`
+	Judge   func(ref, answer any) Feedback                 `json:"-"`
 }
 
 // AnswerType returns the Go type of the answer, qualified by its

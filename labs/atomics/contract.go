@@ -103,7 +103,31 @@ func exercise() *labs.Exercise {
 			}
 			return check(dev, a, BlockSizeOptions{Sizes: sizes})
 		},
+		Constants: map[string]any{"atomics.Global": Global, "atomics.Shared": Shared, "atomics.Tree": Tree},
+		Prepare:   prepare,
+		Judge:     judge,
 	}
+}
+
+// prepare re-runs the exercise's block-size sweep at the sizes s names,
+// once for a class: the part of the check no answer changes.
+func prepare(dev *gpu.Device, s labs.Settings) (any, error) {
+	sizes, err := s.Ints("sizes")
+	if err != nil {
+		return nil, err
+	}
+	return BlockSizes(dev, BlockSizeOptions{Sizes: sizes, Progress: labs.NoProgress()})
+}
+
+// judge checks an answer against a block-size sweep that prepare ran.
+func judge(ref, answer any) labs.Feedback {
+	a, err := labs.Answer[Day26Answer](answer)
+	if err != nil {
+		f := labs.Feedback{Exercise: exerciseTitle}
+		f.Failf("answer", "%v", err)
+		return f
+	}
+	return CheckTable(ref.(*BlockSizeTable), a)
 }
 
 func powerOfTwo(x int) error {
