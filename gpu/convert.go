@@ -82,3 +82,11 @@ func countersFrom(c *driver.Counters) *Counters {
 		Printfs:                    c.Printfs,
 	}
 }
+
+func timingTo(t Timing) driver.Timing {
+	out := driver.Timing{Ms: t.Ms, Source: t.Source, Measured: t.Measured}
+	for _, c := range t.Breakdown {
+		out.Breakdown = append(out.Breakdown, driver.TimeComponent(c))
+	}
+	return out
+}

@@ -443,3 +443,21 @@ func FormatDiagnostics(ds []Diagnostic) string {
 	}
 	return b.String()
 }
+
+// Queued returns the modelled time of two launches of one stream timed
+// between one pair of CUDA events, from the device's modelled times of
+// each launch alone: the second launch, queued while the first kernel
+// runs, costs its kernel and the GPU's dispatch of a queued kernel rather
+// than a whole launch. A device whose backend does not model it (one that
+// measures) is an error.
+func (d *Device) Queued(first, second Timing) (Timing, error) {
+	q, ok := d.impl.(driver.Queuer)
+	if !ok {
+		return Timing{}, fmt.Errorf("gpu: %s does not model queued launches", d.spec)
+	}
+	t, err := q.Queued(timingTo(first), timingTo(second))
+	if err != nil {
+		return Timing{}, err
+	}
+	return timingFrom(t), nil
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/gpu/driver"
 	"github.com/warplab/warplab/gpusim/profiles"
 )
 
@@ -40,4 +41,24 @@ func Queued(profile string, first, second gpu.Timing) (gpu.Timing, error) {
 	}
 	t.Ms += p.Cost.QueuedLaunchUs/1e3 - launch
 	return t, nil
+}
+
+// Queued is the device's driver.Queuer: Queued on its profile.
+func (d *device) Queued(first, second driver.Timing) (driver.Timing, error) {
+	conv := func(t driver.Timing) gpu.Timing {
+		g := gpu.Timing{Ms: t.Ms, Source: t.Source, Measured: t.Measured}
+		for _, c := range t.Breakdown {
+			g.Breakdown = append(g.Breakdown, gpu.TimeComponent(c))
+		}
+		return g
+	}
+	t, err := Queued(d.prof.Name, conv(first), conv(second))
+	if err != nil {
+		return driver.Timing{}, err
+	}
+	out := driver.Timing{Ms: t.Ms, Source: t.Source, Measured: t.Measured}
+	for _, c := range t.Breakdown {
+		out.Breakdown = append(out.Breakdown, driver.TimeComponent(c))
+	}
+	return out, nil
 }

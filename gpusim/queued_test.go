@@ -89,3 +89,28 @@ func ExampleQueued() {
 	// Output:
 	// one launch 0.0027 ms, two timed apart 0.0054 ms, two queued 0.0041 ms
 }
+
+// TestDeviceQueued checks that gpu.Device.Queued on a simulated device is
+// Queued on its profile, so that labs need not import gpusim.
+func TestDeviceQueued(t *testing.T) {
+	one := launchEmpty(t, "sim:h200")
+	want, err := gpusim.Queued("h200", one, one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := gpu.Open("sim:h200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	got, err := dev.Queued(one, one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Ms != want.Ms || got.Source != want.Source || len(got.Breakdown) != len(want.Breakdown) {
+		t.Errorf("Device.Queued = %+v, want %+v", got, want)
+	}
+	if _, err := dev.Queued(one, gpu.Timing{Ms: 1, Measured: true}); err == nil {
+		t.Error("Device.Queued accepted a measured time")
+	}
+}

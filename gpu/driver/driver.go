@@ -218,3 +218,10 @@ type Diagnostic struct {
 	Other cudac.Pos
 	Msg   string
 }
+
+// Queuer is a Device that models two launches of one stream timed
+// between one pair of events, from the times of each launch alone: a
+// simulator. A backend that measures times does not implement it.
+type Queuer interface {
+	Queued(first, second Timing) (Timing, error)
+}

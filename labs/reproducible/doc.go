@@ -42,7 +42,7 @@
 // timed as they were: reproducible.cu times the two launches of a
 // two-pass sum between one pair of events, so the second, queued behind
 // the first, costs the GPU's dispatch of a queued kernel and not a second
-// launch overhead (gpusim.Queued, which warplab fidelity's cell of the
+// launch overhead (gpu.Device.Queued, which warplab fidelity's cell of the
 // same sum uses too). On a GPU it also runs each sum 20 times there, timed
 // as Sums times them, each launch by its own events, and sets beside that
 // the model of the launches timed apart (PredictRow.PredictedApart).

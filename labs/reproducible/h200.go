@@ -6,7 +6,6 @@ import (
 
 	"github.com/warplab/warplab/charts"
 	"github.com/warplab/warplab/gpu"
-	"github.com/warplab/warplab/gpusim"
 	"github.com/warplab/warplab/labs"
 	"github.com/warplab/warplab/labs/internal/labkit"
 )
@@ -90,7 +89,7 @@ type PredictRow struct {
 	// Predicted is the modelled time on the h200 profile of one sum timed
 	// as the H200 column was (reproducible.cu): its launches between one
 	// pair of events, the second launch of a two-pass sum queued behind
-	// the first (gpusim.Queued, as warplab fidelity prices the same cell).
+	// the first (gpu.Device.Queued, as warplab fidelity prices the same cell).
 	Predicted float64 `json:"predicted_ms"`
 	// PredictedApart is the modelled time of the sum's launches each timed
 	// alone and added, as Sums times them and so as the Measured column
@@ -140,7 +139,7 @@ func Predict(dev *gpu.Device, opts PredictOptions) (*PredictTable, error) {
 	}
 	for _, p := range pred.Rows {
 		row := PredictRow{Method: p.Method, PredictedApart: p.Ms}
-		if row.Predicted, err = queued(p); err != nil {
+		if row.Predicted, err = queued(sim, p); err != nil {
 			return nil, err
 		}
 		if h, ok := H200(opts.N, p.Method); ok {
@@ -158,7 +157,7 @@ func Predict(dev *gpu.Device, opts PredictOptions) (*PredictTable, error) {
 
 // queued returns the modelled time of row's one run with its launches
 // between one pair of events.
-func queued(row SumRow) (float64, error) {
+func queued(sim *gpu.Device, row SumRow) (float64, error) {
 	if len(row.launches) != 1 || len(row.launches[0]) == 0 {
 		return 0, fmt.Errorf("reproducible: predict %s: %d runs, want 1", row.Method, len(row.launches))
 	}
@@ -166,7 +165,7 @@ func queued(row SumRow) (float64, error) {
 	t := l[0]
 	for _, next := range l[1:] {
 		var err error
-		if t, err = gpusim.Queued(predictProfile, t, next); err != nil {
+		if t, err = sim.Queued(t, next); err != nil {
 			return 0, fmt.Errorf("reproducible: predict %s: %w", row.Method, err)
 		}
 	}
