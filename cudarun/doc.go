@@ -90,7 +90,11 @@
 // a reset primary context or a new context fails with the same error. So
 // cudarun carries on in a helper process: the program's own executable,
 // started again with WARPLAB_CUDARUN_WORKER set, which makes cudarun's init
-// serve driver calls over two pipes instead of running the program. The
+// serve driver calls over two pipes and exit instead of running the
+// program (the only time cudarun ends a process; without that variable
+// its init only registers the backend). It is init rather than a call in
+// main because the executable may be any program that imports cudarun: a
+// test binary or a notebook's program as much as warplab. The
 // next launch works; modules are reloaded from the cached image
 // transparently; every buffer allocated before the fault is gone, and using
 // one is an error that says which fault lost it ("buffer lost when the

@@ -27,7 +27,16 @@ import (
 // workerEnv tells a process started as a helper which GPU to serve.
 const workerEnv = "WARPLAB_CUDARUN_WORKER"
 
-func init() {
+func init() { serveIfWorker() }
+
+// serveIfWorker turns this process into a helper when its parent started
+// it as one (workerEnv set): it serves driver calls until the parent goes
+// away and exits, before the program's main runs. It is the one place
+// cudarun ends the process. It runs from init, not from a call in main,
+// because the executable started again is whatever program imported
+// cudarun: warplab, a test binary, a notebook's GoNB program; none of
+// them would know to call it. Without workerEnv it does nothing.
+func serveIfWorker() {
 	if v := os.Getenv(workerEnv); v != "" {
 		os.Exit(serveWorker(v))
 	}
