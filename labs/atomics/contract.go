@@ -177,3 +177,19 @@ func VariantSizes(seed uint64) []int {
 func StudentSizes(student string) []int {
 	return VariantSizes(labs.StudentVariant("day26", exercise(), student).Seed)
 }
+
+// CheckFor checks a student's answer the way the notebook's check cell
+// does: against a re-run of the student's own sweep (StudentSizes).
+func CheckFor(dev *gpu.Device, a Day26Answer, student string) labs.Feedback {
+	return check(dev, a, BlockSizeOptions{Sizes: StudentSizes(student)})
+}
+
+// About says, for a notebook, whose exercise it is and what its sizes
+// are: the student's identity (labs.Identity) and variant.
+func About(student string) string {
+	who := labs.Identity(student)
+	if who == "" {
+		who = "nobody yet (set student above)"
+	}
+	return fmt.Sprintf("Your exercise, for %s: %s.", who, labs.StudentVariant("day26", exercise(), student).About)
+}

@@ -203,3 +203,13 @@ func Solution(dev *gpu.Device, c ExerciseConfig) (Answer, error) {
 	k, ms := s.Best(c.Costs, PerThread)
 	return Answer{K: k, Ms: ms}, nil
 }
+
+// About says, for a notebook, whose exercise it is and what its
+// parameters are: the student's identity (labs.Identity) and variant.
+func About(student string) string {
+	who := labs.Identity(student)
+	if who == "" {
+		who = "nobody yet (set student above)"
+	}
+	return fmt.Sprintf("Your exercise, for %s: %s.", who, labs.StudentVariant("queue", exercise(), student).About)
+}
