@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/bits"
@@ -147,7 +148,9 @@ func FormatC(format string, vals []uint64, kinds []cudac.Kind) string {
 func clampWidth(s string) string {
 	dot := strings.HasPrefix(s, ".")
 	n, err := strconv.Atoi(strings.TrimPrefix(s, "."))
-	if err != nil || n <= cudac.MaxPrintfWidth {
+	// Digits too many for an int (a range error) are a huge width too.
+	huge := errors.Is(err, strconv.ErrRange)
+	if !huge && (err != nil || n <= cudac.MaxPrintfWidth) {
 		return s
 	}
 	if dot {

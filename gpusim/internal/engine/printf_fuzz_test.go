@@ -36,9 +36,10 @@ func TestFormatCStars(t *testing.T) {
 	}
 }
 
-// goFmtError matches Go's fmt error forms, "%!d(int=5)", "%!(NOVERB)",
-// "%!(BADWIDTH)": a C format may print "%!" itself ("%%%c" of '!').
-var goFmtError = regexp.MustCompile(`%!([A-Za-z]?\()`)
+// goFmtError matches Go's fmt error forms, "%!d(int=5)", "%!d(MISSING)",
+// "%!(NOVERB)", "%!(BADWIDTH)": a C format may print "%!" itself ("%%%c"
+// of '!', or an unknown conversion "%!" printed as written).
+var goFmtError = regexp.MustCompile(`%!(\((NOVERB|BADWIDTH|BADPREC|BADINDEX|EXTRA)|[A-Za-z]\((MISSING\)|[A-Za-z0-9.*\[\]]+=))`)
 
 // FuzzFormatC formats any format with an int and a double argument: it
 // must not panic, never show Go's fmt errors ("%!"), and stay within the
