@@ -76,6 +76,23 @@ func StudentVariant(lab string, e *Exercise, student string) Variant {
 	return e.VariantOf(lab, os.Getenv(CourseEnv), Identity(student))
 }
 
+// StudentConfig resolves a student's variant of e (StudentVariant) into
+// the exercise's own configuration with from, the function the check
+// uses on its settings: what a notebook shows and checks. It returns
+// fallback, the exercise's defaults, when the variant's settings do not
+// resolve.
+func StudentConfig[C any](lab string, e *Exercise, student string, from func(Settings) (C, error), fallback C) C {
+	s, err := Resolve(lab+" exercise", e.Options, StudentVariant(lab, e, student).Settings)
+	if err != nil {
+		return fallback
+	}
+	c, err := from(s)
+	if err != nil {
+		return fallback
+	}
+	return c
+}
+
 // VariantOf returns a student's variant of e in lab for course.
 func (e *Exercise) VariantOf(lab, course, student string) Variant {
 	seed := VariantFor(lab, course, student)

@@ -244,16 +244,7 @@ func Variant(seed uint64) labs.Variant {
 // DefaultExercise with the student's variant (Variant, from the student's
 // identity and the course in WARPLAB_COURSE).
 func VariantExercise(student string) ExerciseConfig {
-	v := labs.StudentVariant("counters", exercise(), student)
-	s, err := labs.Resolve("counters exercise", exerciseOptions(), v.Settings)
-	if err != nil {
-		return DefaultExercise()
-	}
-	c, err := ConfigFrom(s)
-	if err != nil {
-		return DefaultExercise()
-	}
-	return c
+	return labs.StudentConfig("counters", exercise(), student, ConfigFrom, DefaultExercise())
 }
 
 // rerun measures every choice on dev and returns their mean times, in

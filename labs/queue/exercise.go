@@ -175,16 +175,7 @@ func Variant(seed uint64) labs.Variant {
 // DefaultExercise with the student's costs (Variant, from the student's
 // identity and the course in WARPLAB_COURSE).
 func VariantExercise(student string) ExerciseConfig {
-	v := labs.StudentVariant("queue", exercise(), student)
-	s, err := labs.Resolve("queue exercise", exerciseOptions(), v.Settings)
-	if err != nil {
-		return DefaultExercise()
-	}
-	c, err := ConfigFrom(s)
-	if err != nil {
-		return DefaultExercise()
-	}
-	return c
+	return labs.StudentConfig("queue", exercise(), student, ConfigFrom, DefaultExercise())
 }
 
 // Solution returns the right answer to the exercise c on dev, without
