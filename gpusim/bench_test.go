@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/warplab/warplab/gpu"
+	"github.com/warplab/warplab/internal/testenv"
 )
 
 // benchSum launches one of the Day 26 course page's sums over n elements b.N times and
@@ -21,7 +22,7 @@ func benchSum(b *testing.B, spec, name string, n int) {
 	total := zeros[float32](b, d, 1)
 	var instr int64
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := testenv.CPUTime()
 	for i := 0; i < b.N; i++ {
 		res, err := k.Launch(gpu.LaunchConfig{Grid: gpu.D1(n / 256), Block: gpu.D1(256)}, buf, total, uint64(n))
 		if err != nil {
@@ -29,7 +30,7 @@ func benchSum(b *testing.B, spec, name string, n int) {
 		}
 		instr = res.Counters.WarpInstructions
 	}
-	cpu := (cpuTime() - cpu0).Seconds() / float64(b.N)
+	cpu := (testenv.CPUTime() - cpu0).Seconds() / float64(b.N)
 	sec := b.Elapsed().Seconds() / float64(b.N)
 	b.ReportMetric(float64(n)/sec, "threads/s")
 	b.ReportMetric(float64(instr)/sec, "warp-instr/s")

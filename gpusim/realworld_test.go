@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/warplab/warplab/internal/testenv"
 )
 
 // runF32 compiles src, launches kernel k<<<1, n>>>(out) and returns out.
@@ -132,7 +134,7 @@ func straightLine(n int) []byte {
 // process is measured, the least of three tries, so that other load
 // on the machine does not count.
 func TestStraightLineKernelScales(t *testing.T) {
-	if cpuTime() == 0 {
+	if testenv.CPUTime() == 0 {
 		t.Skip("no CPU time on this system")
 	}
 	d := open(t, "sim:t4")
@@ -140,7 +142,7 @@ func TestStraightLineKernelScales(t *testing.T) {
 		src := straightLine(n)
 		best := time.Duration(math.MaxInt64)
 		for range 3 {
-			start := cpuTime()
+			start := testenv.CPUTime()
 			m, err := d.Compile("line.cu", src)
 			if err != nil {
 				t.Fatal(err)
@@ -150,7 +152,7 @@ func TestStraightLineKernelScales(t *testing.T) {
 				t.Fatal(err)
 			}
 			launch(t, k, 1, 32, zeros[float32](t, d, 32))
-			best = min(best, cpuTime()-start)
+			best = min(best, testenv.CPUTime()-start)
 		}
 		return best
 	}

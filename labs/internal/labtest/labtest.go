@@ -25,13 +25,13 @@ import (
 func Headless(b *testing.B, name string) {
 	b.Helper()
 	dev := testenv.Open(b, "sim:t4")
-	cpu0 := cpuTime()
+	cpu0 := testenv.CPUTime()
 	for b.Loop() {
 		if _, err := labs.Run(dev, name, nil, labs.NoProgress()); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	b.ReportMetric((testenv.CPUTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 }
 
 // WriteReport writes r, the report of the lab name measured on a GPU, as
