@@ -28,18 +28,19 @@ targets=(
 	"./cmd/warplab FuzzLabSettings"
 )
 failed=()
+fuzz() { go test -run '^$' -fuzz "^$2\$" -fuzztime "$fuzztime" "$1"; }
 for t in "${targets[@]}"; do
 	read -r pkg name <<<"$t"
 	echo "fuzz: $name in $pkg for $fuzztime" >&2
 	log=$(mktemp)
-	if ! go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg" 2>&1 | tee "$log" >&2; then
+	if ! fuzz "$pkg" "$name" 2>&1 | tee "$log" >&2; then
 		# Go's fuzzing engine can end a run at its own -fuzztime deadline
 		# with "context deadline exceeded" and no failing input: the
 		# engine's time ran out, not the target. Run that target once more;
 		# a real failure writes its input and fails again.
 		if grep -q 'context deadline exceeded' "$log" && ! grep -q 'Failing input written' "$log"; then
 			echo "fuzz: $name stopped at the engine's deadline with no failing input: once more" >&2
-			go test -run '^$' -fuzz "^${name}\$" -fuzztime "$fuzztime" "$pkg" >&2 || failed+=("$name ($pkg)")
+			fuzz "$pkg" "$name" >&2 || failed+=("$name ($pkg)")
 		else
 			failed+=("$name ($pkg)")
 		fi
